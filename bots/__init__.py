@@ -1,0 +1,1 @@
+"""troef's own bots, each module a plugin registered under the ``troef`` entry points."""

@@ -1,0 +1,167 @@
+"""The Game and State contracts (OpenSpiel's Game/State split).
+
+A :class:`Game` is the rules with chosen options: stateless, picklable, cheap
+to build. A :class:`State` is the referee's complete truth of one match; it is
+mutable and clones fast. Bots never see a State, only the :class:`View` a
+State builds for their seat.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
+
+from harness.errors import SeatCountError
+from harness.options import Option, resolve_options
+
+if TYPE_CHECKING:
+    from harness.result import Result
+    from harness.view import View
+
+__all__ = ["Action", "Game", "Seat", "State"]
+
+#: A position 0..n-1 in playing order.
+Seat: TypeAlias = int
+#: A short readable token: a card (``"JC"``) or a word (``"pass"``, ``"trump:H"``).
+Action: TypeAlias = str
+
+
+class Game(ABC):
+    """The rules of one game with its options; a variant is an option."""
+
+    #: Registry name, e.g. ``"klaverjassen"``.
+    name: ClassVar[str]
+    #: Human title, e.g. ``"Klaverjassen (4 players, fixed partnerships)"``.
+    title: ClassVar[str]
+    #: The numbers of seats this game takes.
+    seat_counts: ClassVar[frozenset[int]]
+    #: True when seats i and i+2 (i+n/2) are fixed partners.
+    partnerships: ClassVar[bool] = False
+    #: The options this game accepts (variants, match length, ...).
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **options: Any) -> None:
+        self.options: Mapping[str, Any] = resolve_options(
+            self.option_specs, options, f"game {self.name!r}"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The options live in a read-only proxy, which does not pickle itself.
+        return (_rebuild_game, (type(self), dict(self.options)))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and dict(self.options) == dict(
+            other.options  # type: ignore[attr-defined]
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({args})"
+
+    def check_seats(self, n_seats: int) -> None:
+        """Raise :class:`SeatCountError` unless this game takes ``n_seats``."""
+        if n_seats not in self.seat_counts:
+            allowed = ", ".join(str(n) for n in sorted(self.seat_counts))
+            raise SeatCountError(
+                f"game {self.name!r} takes {allowed} seats, not {n_seats}"
+            )
+
+    def teams(self, n_seats: int) -> tuple[int, ...]:
+        """Team index of each seat: partners share one; otherwise seat = team."""
+        if self.partnerships:
+            half = n_seats // 2
+            return tuple(seat % half for seat in range(n_seats))
+        return tuple(range(n_seats))
+
+    @abstractmethod
+    def new_match(self, n_seats: int, seed: int) -> State:
+        """The initial State of a whole match, dealt from ``seed`` alone."""
+
+    @abstractmethod
+    def sample_state(self, view: View, rng: random.Random) -> State:
+        """A full State consistent with everything ``view`` knows.
+
+        Hidden cards are placed at random among the places ``view.seat``
+        cannot see, respecting what the view reveals (voids, melds shown, ...).
+        For determinised search bots and the information-set check.
+        """
+
+
+def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
+    return cls(**options)
+
+
+class State(ABC):
+    """The referee's complete truth of one match.
+
+    ``to_act`` is the seat whose decision is next, or ``None`` when the match
+    is over. ``deal`` counts the deals of the match from 0.
+    """
+
+    game: Game
+    n_seats: int
+    to_act: Seat | None
+    deal: int
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act, in a stable order."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the seat to act.
+
+        Raises :class:`~harness.errors.InvalidActionError` for bad notation
+        and :class:`~harness.errors.IllegalActionError` for a move not legal now.
+        """
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True when the match has ended."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The match result; before the end, the standing so far.
+
+        The referee calls it early when a forfeit ends a match: scores and
+        deal points of the deals completed so far.
+        """
+
+    @abstractmethod
+    def view(self, seat: Seat) -> View:
+        """What ``seat`` knows now, as immutable plain data."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy: applying actions to one leaves the other alone."""
+
+    @abstractmethod
+    def card_locations(self) -> Mapping[str, tuple[str, ...]]:
+        """Every card of the match by place (``"hand:0"``, ``"stock"``, ...).
+
+        Together the places hold each card of :meth:`deck` exactly once; the
+        conformance suite checks this after every action.
+        """
+
+    @abstractmethod
+    def hidden_from(self, seat: Seat) -> frozenset[str]:
+        """The names of the places in :meth:`card_locations` ``seat`` cannot see."""
+
+    @abstractmethod
+    def deck(self) -> tuple[str, ...]:
+        """Every card in play in this match (a multiset for double decks)."""
+
+    def narrate(self, action: Action) -> list[str]:
+        """Apply ``action`` and return lines telling a person what happened.
+
+        Games override this to tell tricks, melds and deal scores. It is not
+        used in the hot loop; the referee calls :meth:`apply`.
+        """
+        seat = self.to_act
+        self.apply(action)
+        return [f"seat {seat}: {action}"]

@@ -1,0 +1,58 @@
+"""The plugin contract of troef: every hook a plugin may implement.
+
+A plugin is a module (or a ``.py`` file named in a config) with functions
+marked ``@hookimpl``. The harness's own games and bots are plugins of exactly
+this kind, registered through the ``troef`` entry-point group.
+
+Hooks return values; they never mutate a registry passed to them. The harness
+takes the union of what every plugin returns and reports clashes by plugin name.
+Always call hooks with keyword arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from harness.bot import Bot
+    from harness.game import Game
+
+__all__ = ["hookimpl", "hookspec"]
+
+#: Marks a hook specification; the marker's name is the project's name.
+hookspec = pluggy.HookspecMarker("troef")
+#: Marks a plugin's implementation of a hook.
+hookimpl = pluggy.HookimplMarker("troef")
+
+
+# -------------------------------------------------------------------------
+# Registration hooks
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def troef_games() -> Sequence[type[Game]]:  # type: ignore[empty-body]
+    """Return the game classes this plugin provides.
+
+    Each class has a unique ``name``; two plugins returning the same name are
+    a :class:`~harness.errors.PluginError` naming both.
+
+    Called in: the main process and every worker, once, when the registry
+    is built. Must have no side effects.
+    """
+
+
+@hookspec
+def troef_bots() -> Sequence[type[Bot]]:  # type: ignore[empty-body]
+    """Return the bot classes this plugin provides.
+
+    A bot's ``games`` must name only games that some plugin registers;
+    otherwise the registry raises a :class:`~harness.errors.PluginError`
+    naming the plugin.
+
+    Called in: the main process and every worker, once, when the registry
+    is built. Must have no side effects.
+    """

@@ -1,0 +1,194 @@
+"""Plugin loading and the registry of games and bots.
+
+:func:`load_plugins` builds a pluggy ``PluginManager`` from the ``troef``
+entry-point group plus modules and ``.py`` files named explicitly, and returns a
+:class:`Registry` (name -> game class, name -> bot class). The registry is the
+only module-level mutable state the design allows, and it lives in the caller.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pluggy
+
+from harness import hookspecs
+from harness.bot import Bot
+from harness.errors import PluginError, UnknownNameError, close_names
+from harness.game import Game
+
+__all__ = ["ENTRY_POINT_GROUP", "Registry", "load_plugins"]
+
+ENTRY_POINT_GROUP = "troef"
+
+
+@dataclass(frozen=True)
+class PluginSource:
+    """How a registry was built, so a worker process can build it again."""
+
+    entry_points: bool = True
+    modules: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    blocked: tuple[str, ...] = ()
+
+
+@dataclass
+class Registry:
+    """The games and bots that the loaded plugins provide, by name."""
+
+    source: PluginSource
+    games: dict[str, type[Game]] = field(default_factory=dict)
+    bots: dict[str, type[Bot]] = field(default_factory=dict)
+    #: Which plugin registered each game or bot name.
+    provider: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def game_class(self, name: str) -> type[Game]:
+        """The game class registered as ``name``."""
+        try:
+            return self.games[name]
+        except KeyError:
+            raise UnknownNameError(
+                f"no game named {name!r}; {close_names(name, self.games)}"
+            ) from None
+
+    def game(self, name: str, options: Mapping[str, Any] | None = None) -> Game:
+        """Build game ``name`` with ``options`` (validated)."""
+        return self.game_class(name)(**dict(options or {}))
+
+    def bot_class(self, name: str, game: str | None = None) -> type[Bot]:
+        """The bot class registered as ``name``; checks it plays ``game``."""
+        try:
+            cls = self.bots[name]
+        except KeyError:
+            raise UnknownNameError(
+                f"no bot named {name!r}; {close_names(name, self.bots)}"
+            ) from None
+        if game is not None and cls.games is not None and game not in cls.games:
+            playable = [b for b, c in self.bots.items() if c.games is None or game in c.games]
+            raise UnknownNameError(
+                f"bot {name!r} does not play {game!r} (it plays "
+                f"{', '.join(sorted(cls.games))}); bots for {game!r}: "
+                f"{', '.join(sorted(playable))}"
+            )
+        return cls
+
+
+def load_plugins(
+    *,
+    entry_points: bool = True,
+    modules: Iterable[str] = (),
+    files: Iterable[str | Path] = (),
+    blocked: Iterable[str] = (),
+) -> Registry:
+    """Load plugins and return the registry of their games and bots.
+
+    :param entry_points: load the ``troef`` entry-point group (the built-ins too).
+    :param modules: importable module names to register as plugins.
+    :param files: paths of ``.py`` files to register as plugins, named by path.
+    :param blocked: plugin names not to load (entry-point names or module names).
+    :raises PluginError: a plugin fails to import, or two register one name.
+    """
+    source = PluginSource(
+        entry_points, tuple(modules), tuple(str(f) for f in files), tuple(blocked)
+    )
+    pm = pluggy.PluginManager("troef")
+    pm.add_hookspecs(hookspecs)
+    for name in source.blocked:
+        pm.set_blocked(name)
+    if entry_points:
+        for ep in sorted(
+            importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
+            key=lambda ep: ep.name,
+        ):
+            if pm.is_blocked(ep.name) or pm.has_plugin(ep.name):
+                continue
+            _register(pm, ep.name, lambda ep=ep: ep.load(), f"{ep.name} = {ep.value}")
+    for module in source.modules:
+        if not pm.is_blocked(module):
+            _register(
+                pm, module, lambda m=module: importlib.import_module(m), module
+            )
+    for path in source.files:
+        if not pm.is_blocked(path):
+            _register(pm, path, lambda p=path: _import_file(Path(p)), path)
+    return _collect(pm, source)
+
+
+def _register(pm: pluggy.PluginManager, name: str, load: Any, shown: str) -> None:
+    try:
+        plugin = load()
+    except Exception as exc:
+        raise PluginError(
+            f"plugin {shown!r} failed to import: {type(exc).__name__}: {exc}"
+        ) from exc
+    try:
+        pm.register(plugin, name=name)
+    except ValueError as exc:  # already registered under another name
+        raise PluginError(f"plugin {shown!r} could not be registered: {exc}") from exc
+
+
+def _import_file(path: Path) -> ModuleType:
+    if not path.is_file():
+        raise FileNotFoundError(f"no such plugin file: {path}")
+    module_name = f"troef_plugin_{abs(hash(str(path.resolve()))):x}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path} as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    # Registered before executing so dataclasses and pickling can find it.
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]
+        raise
+    return module
+
+
+def _collect(pm: pluggy.PluginManager, source: PluginSource) -> Registry:
+    registry = Registry(source)
+    for kind, hook, table in (
+        ("game", pm.hook.troef_games, registry.games),
+        ("bot", pm.hook.troef_bots, registry.bots),
+    ):
+        for impl in hook.get_hookimpls():
+            plugin_name = impl.plugin_name
+            try:
+                classes = impl.function()
+            except Exception as exc:
+                raise PluginError(
+                    f"plugin {plugin_name!r} failed in {hook.name}(): "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
+            for cls in classes:
+                name = getattr(cls, "name", None)
+                if not isinstance(name, str) or not name:
+                    raise PluginError(
+                        f"plugin {plugin_name!r} returned {kind} class "
+                        f"{cls!r} without a string 'name'"
+                    )
+                if name in table and table[name] is not cls:
+                    other = registry.provider[(kind, name)]
+                    raise PluginError(
+                        f"{kind} name {name!r} is registered twice: by plugin "
+                        f"{other!r} and by plugin {plugin_name!r}"
+                    )
+                table[name] = cls
+                registry.provider[(kind, name)] = plugin_name
+    for name, bot in registry.bots.items():
+        for game in sorted(bot.games or ()):
+            if game not in registry.games:
+                plugin = registry.provider[("bot", name)]
+                raise PluginError(
+                    f"plugin {plugin!r}: bot {name!r} names game {game!r}, "
+                    f"which no plugin provides; {close_names(game, registry.games)}"
+                )
+    return registry

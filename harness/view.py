@@ -1,0 +1,47 @@
+"""The View: what one seat knows at one moment, as immutable plain data.
+
+Subclasses are frozen dataclasses whose fields hold only ``int``, ``str``,
+``bool``, ``None`` and (nested) tuples of those. That makes a View hashable
+(which proves it is deeply immutable), comparable, and able to round-trip
+through JSON unchanged: JSON arrays come back as tuples.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any, Self
+
+__all__ = ["View"]
+
+
+@dataclass(frozen=True)
+class View:
+    """One seat's information set under perfect recall.
+
+    It holds no reference into the State. ``legal_actions`` is empty when the
+    seat is not to act.
+    """
+
+    #: The seat this view belongs to.
+    seat: int
+    #: The actions this seat may take now, in a stable order; empty if not to act.
+    legal_actions: tuple[str, ...]
+
+    def to_json(self) -> str:
+        """Serialise to a compact JSON object, one key per field."""
+        return json.dumps(
+            {f.name: getattr(self, f.name) for f in fields(self)},
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        """Inverse of :meth:`to_json`."""
+        return cls(**{k: _tuples(v) for k, v in json.loads(text).items()})
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
