@@ -1,0 +1,391 @@
+"""The conformance suite every game plugin passes (``troef check GAME``).
+
+Plain functions, so that plugin authors can run them on their own games and
+the test suite can run them for every registered game. Random matches are
+played with seeded uniform choices; at random decision points every seat's
+view is probed. What is checked:
+
+- matches finish with well-formed Results (ranks agree with scores, teams);
+- every card is in exactly one place after every action (conservation);
+- ``clone()`` is independent; the same seed gives the same log and Result;
+  a log replays to the same Result; the Game pickles;
+- views round-trip through JSON unchanged, are immutable (hashable, frozen),
+  and the seat to act sees exactly the State's legal actions;
+- information sets: ``sample_state(view_p).view(p) == view_p`` and, across
+  samples, what p cannot see varies (a leaked fact never would);
+- duplicate deals: the same seed deals the same cards whatever is played.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from harness.errors import ConformanceError
+from harness.game import Game, State
+from harness.referee import replay
+from harness.result import Result, competition_ranks
+from harness.seeding import derive_seed
+from harness.view import View
+
+__all__ = ["ConformanceReport", "check_game"]
+
+#: A hidden place must be probed this often before "never varies" counts; a card
+#: three times as often, since a card can be known for a while (taken from a pile).
+MIN_PROBES = 5
+#: Actions after which a match is declared endless.
+MAX_ACTIONS = 200_000
+
+
+@dataclass
+class ConformanceReport:
+    """What :func:`check_game` did and what it found."""
+
+    game: str
+    matches: int = 0
+    actions: int = 0
+    probes: int = 0
+    samples: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """True when no check failed."""
+        return not self.failures
+
+    def summary(self) -> str:
+        """A few lines for a person."""
+        head = (
+            f"{self.game}: {self.matches} matches, {self.actions} actions, "
+            f"{self.probes} view probes, {self.samples} sampled states: "
+        )
+        if self.passed:
+            return head + "all checks passed"
+        shown = self.failures[:20]
+        more = len(self.failures) - len(shown)
+        lines = [head + f"{len(self.failures)} failures"]
+        lines += [f"  - {f}" for f in shown]
+        if more:
+            lines.append(f"  ... and {more} more")
+        return "\n".join(lines)
+
+
+def check_game(
+    game: Game,
+    *,
+    matches: int = 5,
+    seed: int = 0,
+    seat_counts: Iterable[int] | None = None,
+    probe_rate: float = 0.15,
+    samples: int = 6,
+    raise_on_failure: bool = True,
+) -> ConformanceReport:
+    """Run the conformance suite on ``game``.
+
+    :param matches: random matches per seat count.
+    :param probe_rate: share of decision points where every seat's view is probed.
+    :param samples: states drawn by ``sample_state`` per probed view.
+    :raises ConformanceError: when a check fails and ``raise_on_failure``.
+    """
+    report = ConformanceReport(game.name)
+    _check_pickle(game, report)
+    for n_seats in sorted(seat_counts or game.seat_counts):
+        _Run(game, n_seats, seed, probe_rate, samples, report).run(matches)
+    if raise_on_failure and not report.passed:
+        raise ConformanceError(report.summary())
+    return report
+
+
+def _check_pickle(game: Game, report: ConformanceReport) -> None:
+    try:
+        again = pickle.loads(pickle.dumps(game))
+    except Exception as exc:
+        report.failures.append(f"the Game does not pickle: {exc!r}")
+        return
+    if again != game or dict(again.options) != dict(game.options):
+        report.failures.append("the Game changes when pickled and unpickled")
+
+
+class _Run:
+    """The checks for one seat count: matches, probes and their tallies."""
+
+    def __init__(
+        self,
+        game: Game,
+        n_seats: int,
+        seed: int,
+        probe_rate: float,
+        samples: int,
+        report: ConformanceReport,
+    ) -> None:
+        self.game = game
+        self.n = n_seats
+        self.seed = seed
+        self.probe_rate = probe_rate
+        self.samples = samples
+        self.report = report
+        # (seat, place) and (seat, card) -> [probes with freedom, probes that varied]
+        self.place_tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+        self.card_tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+
+    def fail(self, message: str) -> None:
+        self.report.failures.append(f"[{self.n} seats] {message}")
+
+    def run(self, matches: int) -> None:
+        for m in range(matches):
+            match_seed = derive_seed("conformance", self.seed, self.n, m)
+            choice_seed = derive_seed("choices", self.seed, self.n, m)
+            try:
+                outcome = self.play(match_seed, choice_seed, probe=True)
+            except ConformanceError as exc:
+                self.fail(f"match seed {match_seed}: {exc}")
+                continue
+            except Exception as exc:
+                self.fail(f"match seed {match_seed}: raised {type(exc).__name__}: {exc}")
+                continue
+            self.report.matches += 1
+            self.check_repeatable(match_seed, choice_seed, *outcome)
+            if m < 2:
+                self.check_duplicate_deals(match_seed, choice_seed, outcome[2])
+        self.check_hidden_places_vary()
+
+    # -- one match --------------------------------------------------------
+
+    def play(
+        self, match_seed: int, choice_seed: int, *, probe: bool
+    ) -> tuple[list[str], Result, dict[int, dict[str, tuple[str, ...]]]]:
+        """Play one random match; return its log, Result and deal openings."""
+        game, n = self.game, self.n
+        state = game.new_match(n, match_seed)
+        choices = random.Random(choice_seed)
+        probes = random.Random(derive_seed("probes", choice_seed))
+        deck = Counter(state.deck())
+        log: list[str] = []
+        openings: dict[int, dict[str, tuple[str, ...]]] = {
+            state.deal: dict(state.card_locations())
+        }
+        self.check_conservation(state, deck, "at the start")
+        while not state.is_over():
+            if len(log) >= MAX_ACTIONS:
+                raise ConformanceError(f"no end after {MAX_ACTIONS} actions")
+            seat = state.to_act
+            if seat is None or not 0 <= seat < n:
+                raise ConformanceError(f"to_act is {seat!r} while the match is not over")
+            legal = state.legal_actions()
+            if not legal:
+                raise ConformanceError(f"seat {seat} is to act with no legal action")
+            if probe:
+                self.check_views(state, seat, legal)
+                if probes.random() < self.probe_rate:
+                    self.probe(state, probes)
+                    self.check_clone(state, probes)
+            action = choices.choice(legal)
+            deal_before = state.deal
+            state.apply(action)
+            log.append(action)
+            self.check_conservation(state, deck, f"after action {len(log)} {action!r}")
+            if state.deal != deal_before and not state.is_over():
+                openings[state.deal] = dict(state.card_locations())
+        if state.to_act is not None:
+            raise ConformanceError(f"the match is over but to_act is {state.to_act!r}")
+        result = state.result()
+        self.check_result(result)
+        self.report.actions += len(log)
+        return log, result, openings
+
+    def check_conservation(self, state: State, deck: Counter[str], when: str) -> None:
+        held: Counter[str] = Counter()
+        for cards in state.card_locations().values():
+            held.update(cards)
+        if held != deck:
+            missing = deck - held
+            extra = held - deck
+            raise ConformanceError(
+                f"cards not conserved {when}: missing {sorted(missing.elements())}, "
+                f"extra or doubled {sorted(extra.elements())}"
+            )
+
+    def check_views(self, state: State, seat: int, legal: tuple[str, ...]) -> None:
+        view = state.view(seat)
+        if view.seat != seat:
+            raise ConformanceError(f"view({seat}).seat is {view.seat}")
+        if tuple(view.legal_actions) != tuple(legal):
+            raise ConformanceError(
+                f"view({seat}).legal_actions {view.legal_actions} differ from the "
+                f"State's {legal}"
+            )
+
+    def check_result(self, result: Result) -> None:
+        n = self.n
+        if not (len(result.scores) == len(result.ranks) == len(result.teams) == n):
+            raise ConformanceError(f"Result has not one entry per seat: {result}")
+        if result.teams != self.game.teams(n):
+            raise ConformanceError(
+                f"Result.teams {result.teams} differ from Game.teams {self.game.teams(n)}"
+            )
+        up = competition_ranks(list(result.scores))
+        down = competition_ranks([-s for s in result.scores])
+        if result.ranks not in (up, down):
+            raise ConformanceError(
+                f"ranks {result.ranks} do not follow scores {result.scores}"
+            )
+        for k, row in enumerate(result.deal_points):
+            if len(row) != n:
+                raise ConformanceError(f"deal_points[{k}] has {len(row)} entries")
+        for a in range(n):
+            for b in range(n):
+                if result.teams[a] == result.teams[b] and result.scores[a] != result.scores[b]:
+                    raise ConformanceError(
+                        f"partners {a} and {b} have different scores {result.scores}"
+                    )
+        if result.forfeit is not None:
+            raise ConformanceError("a match without bots ended in a forfeit")
+
+    # -- probes at one decision point ------------------------------------
+
+    def probe(self, state: State, rng: random.Random) -> None:
+        truth = state.card_locations()
+        for p in range(self.n):
+            view = state.view(p)
+            self.report.probes += 1
+            self.check_view_data(view, p)
+            hidden = sorted(state.hidden_from(p))
+            unknown = [place for place in hidden if place not in truth]
+            if unknown:
+                raise ConformanceError(
+                    f"hidden_from({p}) names places {unknown} that card_locations lacks"
+                )
+            free = sum(1 for place in hidden if truth[place]) >= 2
+            varied_places: set[str] = set()
+            varied_cards: set[str] = set()
+            for _ in range(self.samples):
+                sample = self.game.sample_state(view, rng)
+                self.report.samples += 1
+                seen = sample.view(p)
+                if seen != view:
+                    raise ConformanceError(
+                        f"sample_state(view({p})).view({p}) differs from the view: "
+                        f"{_first_difference(view, seen)}"
+                    )
+                places = sample.card_locations()
+                self.check_conservation(sample, Counter(state.deck()), "in a sampled state")
+                where = {c: place for place in hidden for c in places.get(place, ())}
+                for place in hidden:
+                    if places.get(place) != truth[place]:
+                        varied_places.add(place)
+                for place in hidden:
+                    for card in truth[place]:
+                        if where.get(card) != place:
+                            varied_cards.add(card)
+            if free:
+                for place in hidden:
+                    if truth[place]:
+                        tally = self.place_tally[(p, place)]
+                        tally[0] += 1
+                        tally[1] += place in varied_places
+                        for card in truth[place]:
+                            ctally = self.card_tally[(p, card)]
+                            ctally[0] += 1
+                            ctally[1] += card in varied_cards
+
+    def check_view_data(self, view: View, p: int) -> None:
+        if not dataclasses.is_dataclass(view) or not isinstance(view, View):
+            raise ConformanceError(f"view({p}) is not a View dataclass")
+        try:
+            hash(view)
+        except TypeError as exc:
+            raise ConformanceError(f"view({p}) holds mutable data ({exc})") from None
+        try:
+            setattr(view, "seat", p + 1)  # noqa: B010 - probing immutability
+        except dataclasses.FrozenInstanceError:
+            pass
+        else:
+            raise ConformanceError(f"view({p}) can be mutated")
+        try:
+            again = type(view).from_json(view.to_json())
+        except Exception as exc:
+            raise ConformanceError(f"view({p}) does not round-trip JSON: {exc!r}") from exc
+        if again != view:
+            raise ConformanceError(
+                f"view({p}) changes through JSON: {_first_difference(view, again)}"
+            )
+
+    def check_clone(self, state: State, rng: random.Random) -> None:
+        before = (dict(state.card_locations()), state.legal_actions(), state.to_act)
+        views = [state.view(p) for p in range(self.n)]
+        twin = state.clone()
+        if (dict(twin.card_locations()), twin.legal_actions(), twin.to_act) != before:
+            raise ConformanceError("clone() differs from the original")
+        for _ in range(3):
+            if twin.is_over():
+                break
+            twin.apply(rng.choice(twin.legal_actions()))
+        after = (dict(state.card_locations()), state.legal_actions(), state.to_act)
+        if after != before or [state.view(p) for p in range(self.n)] != views:
+            raise ConformanceError("playing on a clone changed the original")
+
+    # -- across matches ---------------------------------------------------
+
+    def check_repeatable(
+        self,
+        match_seed: int,
+        choice_seed: int,
+        log: list[str],
+        result: Result,
+        openings: dict[int, dict[str, tuple[str, ...]]],
+    ) -> None:
+        log2, result2, _ = self.play(match_seed, choice_seed, probe=False)
+        if log2 != log or result2 != result:
+            self.fail(f"match seed {match_seed}: the same seed and choices gave a different match")
+        try:
+            replayed = replay(self.game, self.n, match_seed, log)
+        except Exception as exc:
+            self.fail(f"match seed {match_seed}: replaying the log raised {exc!r}")
+            return
+        if dataclasses.replace(replayed, log=None) != result:
+            self.fail(f"match seed {match_seed}: the replayed log gave {replayed}, not {result}")
+
+    def check_duplicate_deals(
+        self,
+        match_seed: int,
+        choice_seed: int,
+        openings: dict[int, dict[str, tuple[str, ...]]],
+    ) -> None:
+        other_choices = derive_seed("other bots", choice_seed)
+        _, _, other = self.play(match_seed, other_choices, probe=False)
+        for deal in sorted(set(openings) & set(other)):
+            if openings[deal] != other[deal]:
+                self.fail(
+                    f"match seed {match_seed}: deal {deal} dealt different cards when "
+                    "different actions were played before it (duplicate deals break)"
+                )
+                return
+        if 0 not in openings or 0 not in other:
+            self.fail(f"match seed {match_seed}: no opening of deal 0 seen")
+
+    def check_hidden_places_vary(self) -> None:
+        for (p, place), (probes, varied) in sorted(self.place_tally.items()):
+            if probes >= MIN_PROBES and not varied:
+                self.fail(
+                    f"place {place!r} is hidden from seat {p}, yet its cards never "
+                    f"varied in {probes} probes x {self.samples} samples: the view "
+                    "reveals it (a leak), or sample_state does not resample it"
+                )
+        for (p, card), (probes, varied) in sorted(self.card_tally.items()):
+            if probes >= 3 * MIN_PROBES and not varied:
+                self.fail(
+                    f"card {card} is hidden from seat {p}, yet it never moved in "
+                    f"{probes} probes: the view reveals where it is (a leak)"
+                )
+
+
+def _first_difference(a: View, b: View) -> str:
+    for f in dataclasses.fields(a):
+        va, vb = getattr(a, f.name), getattr(b, f.name, None)
+        if va != vb:
+            return f"field {f.name!r}: {va!r} != {vb!r}"
+    return f"{type(a).__name__} vs {type(b).__name__}"
