@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import pytest
+
+from harness.errors import OptionError
+from harness.options import Option, resolve_options
+
+SPECS = (
+    Option("target", 1500, "play to this many points", minimum=100),
+    Option("variant", "standard", choices=("standard", "utrechts")),
+    Option("clubs_first", True),
+    Option("weight", 0.5, minimum=0.0, maximum=1.0),
+)
+
+
+def test_defaults_are_filled_in() -> None:
+    assert dict(resolve_options(SPECS, {"target": 500}, "game 'x'")) == {
+        "target": 500, "variant": "standard", "clubs_first": True, "weight": 0.5,
+    }
+
+
+def test_resolved_options_are_read_only() -> None:
+    opts = resolve_options(SPECS, {}, "game 'x'")
+    with pytest.raises(TypeError):
+        opts["target"] = 1  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"targt": 5}, "unknown option 'targt'; did you mean 'target'?"),
+        ({"variant": "leids"}, "option 'variant' = 'leids' is not allowed; expected one of 'standard', 'utrechts'"),
+        ({"target": "500"}, "option 'target' = '500' is not allowed; expected int >= 100"),
+        ({"target": 50}, "expected int >= 100"),
+        ({"target": True}, "option 'target' = True"),
+        ({"clubs_first": 1}, "option 'clubs_first' = 1 is not allowed; expected a bool"),
+        ({"weight": 2}, "expected float from 0.0 to 1.0"),
+    ],
+)
+def test_bad_options_name_the_option_and_what_is_allowed(given: dict, message: str) -> None:
+    with pytest.raises(OptionError) as info:
+        resolve_options(SPECS, given, "game 'klaverjassen'")
+    assert str(info.value).startswith("game 'klaverjassen': ")
+    assert message in str(info.value)
+
+
+def test_an_int_is_accepted_for_a_float_option() -> None:
+    assert resolve_options(SPECS, {"weight": 1}, "x")["weight"] == 1.0

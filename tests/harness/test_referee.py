@@ -1,0 +1,115 @@
+"""The referee: a match from seeds, replay, and forfeits for every kind of bad bot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from harness import Bot, Forfeit, ForfeitReason, View
+from harness.errors import TroefError
+from harness.referee import make_bots, play_match, replay
+from bots.random_bot import RandomBot
+
+
+class Raises(Bot):
+    name = "raises"
+
+    def act(self, view: View) -> str:
+        raise RuntimeError("my bug")
+
+
+class ReturnsInt(Bot):
+    name = "returns-int"
+
+    def act(self, view: View) -> Any:
+        return 7
+
+
+class Illegal(Bot):
+    name = "illegal"
+
+    def act(self, view: View) -> str:
+        return "XX"
+
+
+class LateFault(Bot):
+    """Plays legally for a while, then raises: the partial score must stand."""
+
+    name = "late-fault"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.moves = 0
+
+    def act(self, view: View) -> str:
+        self.moves += 1
+        if self.moves > 4:
+            raise ValueError("tired")
+        return view.legal_actions[0]
+
+
+@pytest.fixture
+def toy(toy_registry):  # type: ignore[no-untyped-def]
+    return toy_registry.game("toy")
+
+
+def test_same_seed_same_result_and_log(toy) -> None:  # type: ignore[no-untyped-def]
+    a = play_match(toy, make_bots(toy, [RandomBot] * 3, 11), 11, keep_log=True)
+    b = play_match(toy, make_bots(toy, [RandomBot] * 3, 11), 11, keep_log=True)
+    assert a == b and a.log
+    assert play_match(toy, make_bots(toy, [RandomBot] * 3, 11), 11).log is None
+
+
+def test_a_log_replays_to_the_same_result(toy) -> None:  # type: ignore[no-untyped-def]
+    result = play_match(toy, make_bots(toy, [RandomBot] * 2, 5), 5, keep_log=True)
+    assert result.log is not None
+    assert replay(toy, 2, 5, result.log) == result
+
+
+def test_replay_refuses_a_log_that_does_not_fit(toy) -> None:  # type: ignore[no-untyped-def]
+    result = play_match(toy, make_bots(toy, [RandomBot] * 2, 5), 5, keep_log=True)
+    assert result.log is not None
+    with pytest.raises(TroefError, match="ends before the match does"):
+        replay(toy, 2, 5, result.log[:-1])
+    with pytest.raises(TroefError, match="comes after the end"):
+        replay(toy, 2, 5, (*result.log, "9C"))
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason", "detail"),
+    [
+        (Raises, ForfeitReason.EXCEPTION, "RuntimeError: my bug"),
+        (ReturnsInt, ForfeitReason.NOT_A_STRING, "act() returned 7, not a string"),
+        (Illegal, ForfeitReason.ILLEGAL_ACTION, "act() returned 'XX', not one of"),
+    ],
+)
+def test_a_bad_bot_forfeits_and_its_seat_loses(toy, bad, reason, detail) -> None:  # type: ignore[no-untyped-def]
+    bots = make_bots(toy, [RandomBot, bad, RandomBot], 3)
+    result = play_match(toy, bots, 3, keep_log=True)
+    assert result.forfeit is not None
+    assert result.forfeit.seat == 1
+    assert result.forfeit.reason is reason
+    assert detail in result.forfeit.detail
+    assert result.ranks[1] == 3
+    assert result.ranks[0] < 3 and result.ranks[2] < 3
+
+
+def test_a_forfeit_keeps_the_score_so_far_and_replays(toy) -> None:  # type: ignore[no-untyped-def]
+    bots = make_bots(toy, [RandomBot, LateFault], 2)
+    result = play_match(toy, bots, 2, keep_log=True)
+    assert result.forfeit is not None and result.forfeit.seat == 1
+    assert result.log is not None
+    assert sum(result.scores) == len(result.log) // 2  # one point per complete trick
+    assert result.scores == (1, 3)  # seat 1 was ahead when it forfeited ...
+    assert result.ranks == (1, 2)  # ... and still ranks last
+    again = replay(toy, 2, 2, result.log, forfeit=result.forfeit)
+    assert again == result
+
+
+def test_result_round_trips_as_plain_data(toy) -> None:  # type: ignore[no-untyped-def]
+    result = play_match(toy, make_bots(toy, [Raises, RandomBot], 1), 1, keep_log=True)
+    from harness.result import Result
+
+    assert Result.from_dict(result.to_dict()) == result
+    assert isinstance(result.forfeit, Forfeit)
