@@ -1,0 +1,20 @@
+"""The jass family of trick-taking games (klaverjassen, ...), as one troef plugin.
+
+Registered through the entry point ``jass = "games.jass"``. The family's rules
+and rulings are in ``RULES.md`` beside this file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness import Game, hookimpl
+from games.jass.klaverjassen import Klaverjassen
+
+__all__ = ["Klaverjassen", "troef_games"]
+
+
+@hookimpl
+def troef_games() -> Sequence[type[Game]]:
+    """Register the jass family's games."""
+    return [Klaverjassen]

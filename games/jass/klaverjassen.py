@@ -1,0 +1,812 @@
+"""Klaverjassen (Rotterdam rules): four players in two fixed partnerships.
+
+Rule text: ``seeds/004`` from line 77, "Klaverjassen, 4 spelers"; the rules as
+implemented and every ruling are in ``games/jass/RULES.md`` (cited here as R1,
+R2, ...).
+
+Representation. A card is its index in :data:`games.cards.PIQUET` (suit * 8 +
+position in ``"789TJQKA"``); a hand is an ``int`` mask over those indices. Trick
+ranks, card points and over-trumping come from tables built once per trump suit
+with :mod:`games.tricks`; roem from :mod:`games.jass.roem`. Strings appear only
+at the edge: actions, views and :meth:`KlaverjassenState.card_locations`.
+
+A match is a sequence of deals. Deal ``k`` is dealt by seat ``(3 + k) % 4``, so
+seat ``k % 4`` is voorhand: it bids first and leads the first trick. Each deal
+draws, from ``deal_rng(seed, k)`` alone and in this order, the shuffle, the
+suit turned for bidding and the second suit turned if everybody passes (R2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from harness import (
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Option,
+    Result,
+    State,
+    View,
+)
+from harness.seeding import deal_rng
+from games.cards import PIQUET, SUITS, CardMask, iter_bits
+from games.jass.roem import roem_parts, trick_roem
+from games.tricks import beats_table, legal_plays, points_table
+
+__all__ = [
+    "DealSummary",
+    "Klaverjassen",
+    "KlaverjassenState",
+    "KlaverjassenView",
+    "deal_score",
+    "round_score",
+]
+
+# -- tables -----------------------------------------------------------------
+
+#: Plain suits rank A-10-K-Q-J-9-8-7 (seed line 104), weakest first here.
+PLAIN_ORDER = "789JQKTA"
+#: Trumps rank J-9-A-10-K-Q-8-7 (seed line 104), weakest first here.
+TRUMP_ORDER = "78QKTA9J"
+#: Card points (seed line 105): 152 on the cards.
+PLAIN_POINTS = {"7": 0, "8": 0, "9": 0, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
+TRUMP_POINTS = {**PLAIN_POINTS, "9": 14, "J": 20}
+#: The last trick is worth 10 (seed line 105); 162 points in a deal besides roem.
+LAST_TRICK = 10
+CARD_TOTAL = 162
+#: Winning every trick earns 100 more (seed line 122).
+PIT_BONUS = 100
+
+PLAY, PASS = "play", "pass"
+_BID, _PLAYING, _OVER = 0, 1, 2
+_CARDS = PIQUET.cards
+_INDEX = PIQUET.index
+_SUIT_MASK = PIQUET.suit_masks
+_SUIT_OF = tuple(i >> 3 for i in range(32))
+_FULL = PIQUET.full
+#: ``_BEATS[trump][b]``: the cards that take the trick from best card ``b``.
+_BEATS = tuple(beats_table(PIQUET, PLAIN_ORDER, TRUMP_ORDER, t) for t in range(4))
+#: ``_POINTS[trump][c]``: the card points of card ``c``.
+_POINTS = tuple(points_table(PIQUET, PLAIN_POINTS, TRUMP_POINTS, t) for t in range(4))
+#: ``_BYTE_NAMES[s][b]``: the names of the cards of suit ``s`` whose bits are ``b``.
+_BYTE_NAMES = tuple(
+    tuple(tuple(_CARDS[s * 8 + r] for r in range(8) if b >> r & 1) for b in range(256))
+    for s in range(4)
+)
+_N0, _N1, _N2, _N3 = _BYTE_NAMES
+_BID_ACTIONS = (PLAY, PASS)
+_HIDDEN = tuple(
+    frozenset(f"hand:{s}" for s in range(4) if s != seat) for seat in range(4)
+)
+
+
+def _names(mask: CardMask) -> tuple[str, ...]:
+    """The card names of ``mask`` in index order (suits C D H S, 7 up to A)."""
+    return (
+        _N0[mask & 255] + _N1[mask >> 8 & 255] + _N2[mask >> 16 & 255] + _N3[mask >> 24]
+    )
+
+
+def round_score(points: int) -> int:
+    """Round to the nearest ten, a five upwards (R9): 85 -> 90, 84 -> 80."""
+    return (points + 5) // 10 * 10
+
+
+class DealSummary(NamedTuple):
+    """How one deal was scored; kept by the State that played it."""
+
+    #: Deal index in the match.
+    deal: int
+    #: Trump suit number (0..3 = C D H S).
+    trump: int
+    #: The team whose member said "play" (or was made to play).
+    playing_team: int
+    #: Card points plus the last-trick 10, per team (sum 162).
+    points: tuple[int, int]
+    #: Roem in the tricks each team won.
+    roem: tuple[int, int]
+    #: True when the playing team scored more than half (R8); False is nat.
+    made: bool
+    #: The team that won all eight tricks, or ``None``.
+    pit_team: int | None
+    #: Each team's points for the deal before rounding.
+    raw: tuple[int, int]
+    #: Each team's points for the deal after rounding: added to the match.
+    scores: tuple[int, int]
+    #: The eight tricks as in :attr:`KlaverjassenView.tricks`.
+    tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...]
+
+
+def deal_score(
+    playing_team: int,
+    points: Sequence[int],
+    roem: Sequence[int],
+    tricks_won: Sequence[int],
+) -> tuple[bool, int | None, tuple[int, int], tuple[int, int]]:
+    """Score a finished deal: ``(made, pit_team, raw, rounded)`` per team.
+
+    :param points: card points plus last trick per team (they sum to 162).
+    :param roem: roem in each team's tricks.
+    :param tricks_won: tricks per team (they sum to 8).
+
+    The playing team must score more than half of everything in the deal
+    (162 + all roem), else it is nat and the defenders get everything (R8).
+    The pit bonus goes to a team with all eight tricks (R10). Rounding comes
+    last, per team (R9).
+    """
+    total = CARD_TOTAL + roem[0] + roem[1]
+    mine = points[playing_team] + roem[playing_team]
+    made = 2 * mine > total
+    if made:
+        raw = [points[0] + roem[0], points[1] + roem[1]]
+    else:
+        raw = [0, 0]
+        raw[1 - playing_team] = total
+    pit_team = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else None
+    if pit_team is not None:
+        raw[pit_team] += PIT_BONUS
+    return (
+        made,
+        pit_team,
+        (raw[0], raw[1]),
+        (round_score(raw[0]), round_score(raw[1])),
+    )
+
+
+# -- the view ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KlaverjassenView(View):
+    """What one seat knows: perfect recall of this deal, scores of earlier ones (R13).
+
+    Suits are letters ``C D H S``; cards are rank+suit (``"JC"``, ``"TH"``).
+    """
+
+    #: Index of the current deal, from 0.
+    deal: int
+    #: The dealer's seat; voorhand, who bids first and leads, is the next seat.
+    dealer: int
+    #: The seat to act, or ``None`` when the match is over.
+    to_act: int | None
+    #: This seat's cards, in deck order (C D H S, 7 up to A).
+    hand: tuple[str, ...]
+    #: The suits turned up this deal, in order: one, or two when all passed; empty
+    #: when clubs is trump by the first-deal rule (R3).
+    turned: tuple[str, ...]
+    #: The trump suit, or ``None`` while bidding.
+    trump: str | None
+    #: This deal's bids in order: ``(seat, "play" | "pass")``.
+    bids: tuple[tuple[int, str], ...]
+    #: The seat whose side plays (took the contract), or ``None`` while bidding.
+    player: int | None
+    #: The trick on the table: ``(seat, card)`` in play order.
+    trick: tuple[tuple[int, str], ...]
+    #: This deal's finished tricks: ``(leader, cards in play order, winner,
+    #: points, roem)``; points include the 10 for the last trick.
+    tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...]
+    #: Each finished deal's rounded points: ``(team 0, team 1)``.
+    deal_scores: tuple[tuple[int, int], ...]
+    #: The match totals: ``(team 0, team 1)``.
+    scores: tuple[int, int]
+
+
+# -- the state --------------------------------------------------------------
+
+
+class KlaverjassenState(State):
+    """The referee's truth of one klaverjassen match (see the module docstring)."""
+
+    game: Klaverjassen
+
+    def __init__(self, game: Klaverjassen, seed: int) -> None:
+        self._blank(game, seed)
+        self._start_deal()
+
+    def _blank(self, game: Klaverjassen, seed: int) -> None:
+        """Set every attribute to the start of a match, before deal 0 is dealt."""
+        self.game = game
+        self.n_seats = 4
+        self.seed = seed
+        self._target: int = game.options["target"]
+        self._clubs_first: bool = game.options["clubs_first"]
+        self.deal = 0
+        self.dealer = 3
+        self.to_act: int | None = 0
+        self._phase = _BID
+        #: Cards in each seat's hand, and in each team's won tricks.
+        self.hands: list[CardMask] = [0, 0, 0, 0]
+        self.won: list[CardMask] = [0, 0]
+        self.trump = -1
+        self.player = -1
+        self._suits = (0, 1)  # first and second suit to turn (R2)
+        self._turned: tuple[str, ...] = ()
+        self._bids: tuple[tuple[int, str], ...] = ()
+        # The trick on the table: card indices, its leader, best card, winner.
+        self._trick: list[int] = []
+        self._trick_view: tuple[tuple[int, str], ...] = ()
+        self._leader = 0
+        self._best = -1
+        self._winner = 0
+        self._tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...] = ()
+        self._points = (0, 0)
+        self._roem = (0, 0)
+        self._tricks_won = (0, 0)
+        self._deal_scores: tuple[tuple[int, int], ...] = ()
+        self._totals = (0, 0)
+        #: How each deal this State played was scored (a sampled state has none).
+        self.history: list[DealSummary] = []
+        self._legal: tuple[str, ...] | None = None
+        self._legal_mask = 0
+
+    def _start_deal(self) -> None:
+        """Shuffle and deal deal ``self.deal``, turn a suit, open the bidding."""
+        k = self.deal
+        rng = deal_rng(self.seed, k)
+        order = PIQUET.shuffled(rng)
+        self.hands = [
+            sum(1 << c for c in order[8 * s : 8 * s + 8]) for s in range(4)
+        ]
+        first = rng.randrange(4)
+        second = (first + 1 + rng.randrange(3)) % 4
+        self._suits = (first, second)
+        self.won = [0, 0]
+        self.dealer = (3 + k) % 4
+        voorhand = k % 4
+        self.to_act = voorhand
+        self._bids = ()
+        self._trick = []
+        self._trick_view = ()
+        self._tricks = ()
+        self._points = self._roem = self._tricks_won = (0, 0)
+        self._legal = None
+        if k == 0 and self._clubs_first:
+            # R3: the first deal is played in clubs by voorhand, nothing turned.
+            self._turned = ()
+            self.trump = 0
+            self.player = voorhand
+            self._phase = _PLAYING
+        else:
+            self._turned = (SUITS[first],)
+            self.trump = -1
+            self.player = -1
+            self._phase = _BID
+
+    # -- the contract ------------------------------------------------------
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """The legal actions of the seat to act: ``("play", "pass")`` or cards in
+        deck order; ``()`` when the match is over. Cached until the next action."""
+        legal = self._legal
+        if legal is None:
+            if self._phase == _PLAYING:
+                self._play_mask()  # caches the mask and its names
+                return self._legal  # type: ignore[return-value]
+            if self._phase == _BID:
+                legal = _BID_ACTIONS
+            else:
+                legal = ()
+            self._legal = legal
+        return legal
+
+    def _play_mask(self) -> CardMask:
+        """The mask of the cards the seat to act may play (R5)."""
+        if self._legal is not None:
+            return self._legal_mask
+        hand = self.hands[self.to_act]  # type: ignore[index]
+        trick = self._trick
+        if not trick:
+            mask = hand
+        else:
+            trump = self.trump
+            mask = legal_plays(
+                hand,
+                _SUIT_MASK[_SUIT_OF[trick[0]]],
+                _SUIT_MASK[trump],
+                _BEATS[trump][self._best],
+            )
+        self._legal_mask = mask
+        self._legal = _names(mask)
+        return mask
+
+    def apply(self, action: str) -> None:
+        """Play ``action`` (a bid or a card) for the seat to act."""
+        phase = self._phase
+        if phase == _PLAYING:
+            card = _INDEX.get(action)
+            if card is None:
+                self._bad_action(action)
+            if not self._play_mask() >> card & 1:  # type: ignore[operator]
+                raise IllegalActionError(
+                    f"seat {self.to_act} may not play {action!r} now; legal: "
+                    f"{', '.join(self.legal_actions())}"
+                )
+            self._play(card)  # type: ignore[arg-type]
+        elif phase == _BID:
+            if action == PLAY or action == PASS:
+                self._bid(action)
+            else:
+                self._bad_action(action)
+        else:
+            raise IllegalActionError(f"the match is over; {action!r} comes too late")
+
+    def _bad_action(self, action: str) -> None:
+        if not isinstance(action, str):
+            raise InvalidActionError(f"an action is a string, not {action!r}")
+        legal = ", ".join(self.legal_actions())
+        if action in _INDEX or action in _BID_ACTIONS:
+            raise IllegalActionError(
+                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
+            )
+        raise InvalidActionError(
+            f"{action!r} is not a klaverjassen action: a bid ('play', 'pass') or a "
+            f"card such as 'JC' or 'TH'"
+        )
+
+    def _bid(self, action: str) -> None:
+        seat = self.to_act
+        assert seat is not None
+        self._bids += ((seat, action),)
+        self._legal = None
+        voorhand = self.deal % 4
+        if action == PLAY:
+            # R1: the first "play" ends the bidding.
+            self._begin_play(seat, self._suits[0])
+        elif len(self._bids) == 4:
+            # R2: all passed; a second suit is turned and voorhand must play it.
+            self._turned += (SUITS[self._suits[1]],)
+            self._begin_play(voorhand, self._suits[1])
+        else:
+            self.to_act = (seat + 1) % 4
+
+    def _begin_play(self, player: int, trump: int) -> None:
+        self.player = player
+        self.trump = trump
+        self._phase = _PLAYING
+        self.to_act = self.deal % 4  # voorhand leads the first trick (seed line 102)
+
+    def _play(self, card: int) -> None:
+        seat: int = self.to_act  # type: ignore[assignment]
+        self.hands[seat] ^= 1 << card
+        trick = self._trick
+        if not trick:
+            self._leader = seat
+            self._best = card
+            self._winner = seat
+        elif _BEATS[self.trump][self._best] >> card & 1:
+            self._best = card
+            self._winner = seat
+        trick.append(card)
+        self._trick_view += ((seat, _CARDS[card]),)
+        self._legal = None
+        if len(trick) < 4:
+            self.to_act = (seat + 1) & 3
+        else:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        trick, trump, winner = self._trick, self.trump, self._winner
+        points_of = _POINTS[trump]
+        mask = 0
+        points = 0
+        for c in trick:
+            mask |= 1 << c
+            points += points_of[c]
+        last = len(self._tricks) == 7
+        if last:
+            points += LAST_TRICK
+        # R7: roem is claimed for the trick's winner automatically.
+        roem = trick_roem(mask, trump)
+        team = winner & 1
+        self.won[team] |= mask
+        p, r, n = self._points, self._roem, self._tricks_won
+        if team:
+            self._points, self._roem = (p[0], p[1] + points), (r[0], r[1] + roem)
+            self._tricks_won = (n[0], n[1] + 1)
+        else:
+            self._points, self._roem = (p[0] + points, p[1]), (r[0] + roem, r[1])
+            self._tricks_won = (n[0] + 1, n[1])
+        self._tricks += (
+            (self._leader, tuple(_CARDS[c] for c in trick), winner, points, roem),
+        )
+        self._trick = []
+        self._trick_view = ()
+        if last:
+            self._finish_deal()
+        else:
+            self.to_act = winner
+
+    def _finish_deal(self) -> None:
+        playing_team = self.player & 1
+        made, pit_team, raw, scores = deal_score(
+            playing_team, self._points, self._roem, self._tricks_won
+        )
+        self.history.append(
+            DealSummary(
+                self.deal, self.trump, playing_team, self._points, self._roem,
+                made, pit_team, raw, scores, self._tricks,
+            )
+        )
+        self._deal_scores += (scores,)
+        totals = (self._totals[0] + scores[0], self._totals[1] + scores[1])
+        self._totals = totals
+        if max(totals) >= self._target:
+            # R11: the match ends after the deal in which a team reaches the target.
+            self._phase = _OVER
+            self.to_act = None
+        else:
+            self.deal += 1
+            self._start_deal()
+
+    def is_over(self) -> bool:
+        """True when a team has reached the target (R11)."""
+        return self._phase == _OVER
+
+    def result(self) -> Result:
+        """Team totals per seat; ``deal_points[k]`` is each seat's team's deal k."""
+        a, b = self._totals
+        return Result.from_scores(
+            (a, b, a, b),
+            (0, 1, 0, 1),
+            [(x, y, x, y) for x, y in self._deal_scores],
+        )
+
+    def view(self, seat: int) -> KlaverjassenView:
+        """What ``seat`` knows now (R13)."""
+        trump = self.trump
+        player = self.player
+        return KlaverjassenView(
+            seat,
+            self.legal_actions() if seat == self.to_act else (),
+            self.deal,
+            self.dealer,
+            self.to_act,
+            _names(self.hands[seat]),
+            self._turned,
+            None if trump < 0 else SUITS[trump],
+            self._bids,
+            None if player < 0 else player,
+            self._trick_view,
+            self._tricks,
+            self._deal_scores,
+            self._totals,
+        )
+
+    def clone(self) -> KlaverjassenState:
+        """An independent copy (the mutable lists copied, the rest shared)."""
+        twin = object.__new__(KlaverjassenState)
+        twin.__dict__.update(self.__dict__)
+        twin.hands = self.hands[:]
+        twin.won = self.won[:]
+        twin._trick = self._trick[:]
+        twin.history = self.history[:]
+        return twin
+
+    def card_locations(self) -> Mapping[str, tuple[str, ...]]:
+        """Every card by place: ``hand:0..3``, ``trick`` (play order), ``won:0..1``."""
+        hands = self.hands
+        return {
+            "hand:0": _names(hands[0]),
+            "hand:1": _names(hands[1]),
+            "hand:2": _names(hands[2]),
+            "hand:3": _names(hands[3]),
+            "trick": tuple(_CARDS[c] for c in self._trick),
+            "won:0": _names(self.won[0]),
+            "won:1": _names(self.won[1]),
+        }
+
+    def hidden_from(self, seat: int) -> frozenset[str]:
+        """The other three hands; tricks on the table and won are open (R13)."""
+        return _HIDDEN[seat]
+
+    def deck(self) -> tuple[str, ...]:
+        """The 32 cards of the piquet pack."""
+        return _CARDS
+
+    # -- for people ----------------------------------------------------------
+
+    def narrate(self, action: str) -> list[str]:
+        """Apply ``action`` and tell what happened: bids, cards, tricks, deals."""
+        seat, deal, phase = self.to_act, self.deal, self._phase
+        n_tricks, n_deals = len(self._tricks), len(self._deal_scores)
+        turned = self._turned
+        self.apply(action)
+        lines: list[str] = []
+        if phase == _BID:
+            suit = turned[0]
+            if action == PLAY:
+                lines.append(f"seat {seat} plays on {suit}: team {seat % 2} plays")
+            else:
+                lines.append(f"seat {seat} passes on {suit}")
+                if self._phase == _PLAYING:
+                    lines.append(
+                        f"all pass; second suit turned: {self._turned[1]}; seat "
+                        f"{self.player} (voorhand) must play it"
+                    )
+            return lines
+        lines.append(f"seat {seat} plays {action}")
+        if len(self._deal_scores) > n_deals:
+            summary = self.history[-1]
+            lines.append(_trick_line(summary.tricks[-1], 8, summary.trump))
+            lines += _deal_lines(summary, self._totals)
+            if self.is_over():
+                lines.append(_match_line(self._totals))
+            else:
+                lines += self._opening_lines()
+        elif len(self._tricks) > n_tricks and self.deal == deal:
+            lines.append(_trick_line(self._tricks[-1], n_tricks + 1, self.trump))
+        return lines
+
+    def _opening_lines(self) -> list[str]:
+        """Lines that open the current deal (for narration)."""
+        head = f"deal {self.deal}: dealer seat {self.dealer}, voorhand seat {self.deal % 4}"
+        if self._phase == _PLAYING:
+            return [head, f"clubs is trump without turning; seat {self.player} plays"]
+        return [head, f"turned: {self._turned[0]}"]
+
+    # -- construction for tests and sampling ----------------------------------
+
+    @classmethod
+    def from_hands(
+        cls,
+        game: Klaverjassen,
+        hands: Sequence[str],
+        *,
+        trump: str,
+        player: int | None = None,
+        deal: int = 1,
+        seed: int = 0,
+        totals: tuple[int, int] = (0, 0),
+    ) -> KlaverjassenState:
+        """A state at the first card of deal ``deal`` with the given hands.
+
+        For tests and worked examples. ``hands`` are four strings of eight
+        space-separated cards (seat 0 first) that together hold the pack once.
+        ``trump`` counts as turned and accepted by ``player`` (default:
+        voorhand, seat ``deal % 4``), who leads. Later deals are dealt from
+        ``seed`` as usual.
+        """
+        masks = [PIQUET.mask(h.split()) for h in hands]
+        if len(masks) != 4 or any(m.bit_count() != 8 for m in masks) or (
+            masks[0] | masks[1] | masks[2] | masks[3]
+        ) != _FULL:
+            raise ValueError(f"need four hands of 8 cards holding the pack once: {hands!r}")
+        state = object.__new__(cls)
+        state._blank(game, seed)
+        state.deal = deal
+        state.dealer = (3 + deal) % 4
+        state.hands = masks
+        suit = SUITS.index(trump)
+        state._suits = (suit, (suit + 1) % 4)
+        state._turned = (trump,)
+        state._totals = totals
+        state._begin_play(deal % 4 if player is None else player, suit)
+        return state
+
+
+def _trick_line(
+    trick: tuple[int, tuple[str, ...], int, int, int], number: int, trump: int
+) -> str:
+    leader, cards, winner, points, roem = trick
+    line = f"trick {number} to seat {winner} (team {winner % 2}): {points} points"
+    if roem:
+        parts = roem_parts(PIQUET.mask(cards), trump)
+        line += f", roem {roem} ({' + '.join(name for name, _ in parts)})"
+    return line
+
+
+def _deal_lines(summary: DealSummary, totals: tuple[int, int]) -> list[str]:
+    p, d = summary.playing_team, 1 - summary.playing_team
+    pts, roem = summary.points, summary.roem
+    line = (
+        f"deal {summary.deal} ({SUITS[summary.trump]} trump, team {p} plays): "
+        f"team {p} {pts[p]} + roem {roem[p]}, team {d} {pts[d]} + roem {roem[d]}: "
+    )
+    if summary.made:
+        line += "made"
+    else:
+        line += f"nat, team {d} gets all {summary.raw[d] - (summary.pit_team == d) * PIT_BONUS}"
+    if summary.pit_team is not None:
+        line += f"; pit, +{PIT_BONUS} to team {summary.pit_team}"
+    s = summary.scores
+    return [line, f"deal scores {s[0]}-{s[1]}; match {totals[0]}-{totals[1]}"]
+
+
+def _match_line(totals: tuple[int, int]) -> str:
+    if totals[0] == totals[1]:
+        return f"match over: a draw at {totals[0]}-{totals[1]}"
+    best = 0 if totals[0] > totals[1] else 1
+    return f"match over: team {best} wins {totals[0]}-{totals[1]}"
+
+
+# -- the game ---------------------------------------------------------------
+
+
+class Klaverjassen(Game):
+    """Klaverjassen, Rotterdam style: turned trump, must over- and under-trump."""
+
+    name = "klaverjassen"
+    title = "Klaverjassen (4 players, fixed partnerships)"
+    seat_counts = frozenset({4})
+    partnerships = True
+    option_specs = (
+        Option(
+            "variant",
+            "standard",
+            doc=(
+                "rule set; 'standard' is Rotterdam with a turned trump. Reserved for "
+                "the text's variants: utrechts, leids, voorhand-vrij, amsterdams, "
+                "kraken, schoppen-dubbel (not implemented yet)"
+            ),
+            choices=("standard",),
+        ),
+        Option(
+            "target",
+            1500,
+            doc="the match ends after the deal in which a team reaches this total",
+            minimum=1,
+        ),
+        Option(
+            "clubs_first",
+            True,
+            doc="in the first deal clubs is trump without turning; voorhand plays",
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
+        """The first deal of a match of four, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return KlaverjassenState(self, seed)
+
+    def sample_state(self, view: View, rng: random.Random) -> KlaverjassenState:
+        """A full State consistent with ``view`` (R14).
+
+        The cards ``view.seat`` has not seen are dealt at random to the other
+        hands, with each hand's size and the voids its play revealed (not
+        following suit, not trumping, not over-trumping). Hidden facts beyond
+        the cards (the second suit to turn, later deals) are drawn from ``rng``.
+        """
+        if not isinstance(view, KlaverjassenView):
+            raise TypeError(f"klaverjassen samples from a KlaverjassenView, not {view!r}")
+        return _sample(self, view, rng)
+
+
+def _sample(game: Klaverjassen, view: KlaverjassenView, rng: random.Random) -> KlaverjassenState:
+    state = object.__new__(KlaverjassenState)
+    state._blank(game, rng.getrandbits(64))
+    state.deal = view.deal
+    state.dealer = view.dealer
+    state.to_act = view.to_act
+    trump = -1 if view.trump is None else SUITS.index(view.trump)
+    state.trump = trump
+    state.player = -1 if view.player is None else view.player
+    state._turned = view.turned
+    first = SUITS.index(view.turned[0]) if view.turned else rng.randrange(4)
+    if len(view.turned) == 2:
+        second = SUITS.index(view.turned[1])
+    else:
+        second = (first + 1 + rng.randrange(3)) % 4
+    state._suits = (first, second)
+    state._bids = view.bids
+    state._phase = _OVER if view.to_act is None else _BID if trump < 0 else _PLAYING
+    state._deal_scores = view.deal_scores
+    state._totals = view.scores
+
+    # Replay the public tricks: won piles, tallies, and what each seat lacks.
+    forbidden = [0, 0, 0, 0]
+    played = [0, 0, 0, 0]
+    won = [0, 0]
+    points, roem, count = [0, 0], [0, 0], [0, 0]
+    for leader, cards, winner, pts, rm in view.tricks:
+        idx = [_INDEX[c] for c in cards]
+        _note_voids(leader, idx, trump, forbidden, played)
+        team = winner & 1
+        won[team] |= sum(1 << c for c in idx)
+        points[team] += pts
+        roem[team] += rm
+        count[team] += 1
+    trick = [_INDEX[c] for _, c in view.trick]
+    if trick:
+        leader = view.trick[0][0]
+        best = _note_voids(leader, trick, trump, forbidden, played)
+        state._leader = leader
+        state._best = trick[best]
+        state._winner = (leader + best) % 4
+    state.won = won
+    state._points, state._roem = (points[0], points[1]), (roem[0], roem[1])
+    state._tricks_won = (count[0], count[1])
+    state._trick = trick
+    state._trick_view = view.trick
+    state._tricks = view.tricks
+
+    me = view.seat
+    own = PIQUET.mask(view.hand)
+    seen = own | won[0] | won[1] | sum(1 << c for c in trick)
+    hands = [0, 0, 0, 0]
+    hands[me] = own
+    if state._phase != _OVER:
+        others = [s for s in range(4) if s != me]
+        need = [8 - played[s] for s in others]
+        unseen = list(iter_bits(_FULL & ~seen))
+        for j, mask in enumerate(_deal_unseen(unseen, [forbidden[s] for s in others], need, rng)):
+            hands[others[j]] = mask
+    state.hands = hands
+    return state
+
+
+def _note_voids(
+    leader: int, cards: Sequence[int], trump: int, forbidden: list[CardMask], played: list[int]
+) -> int:
+    """Record what the play of one trick proves absent from each hand (R14).
+
+    :returns: the position of the best card so far.
+    """
+    beats = _BEATS[trump]
+    led = _SUIT_OF[cards[0]]
+    best = 0
+    played[leader] += 1
+    for i in range(1, len(cards)):
+        seat, card = (leader + i) % 4, cards[i]
+        played[seat] += 1
+        suit = _SUIT_OF[card]
+        if suit != led:
+            forbidden[seat] |= _SUIT_MASK[led]  # did not follow suit
+            if suit != trump:
+                forbidden[seat] |= _SUIT_MASK[trump]  # did not trump either
+        top = beats[cards[best]]
+        if suit == trump and not top >> card & 1:
+            forbidden[seat] |= top & _SUIT_MASK[trump]  # could not over-trump
+        if top >> card & 1:
+            best = i
+    return best
+
+
+def _deal_unseen(
+    cards: list[int], forbidden: list[CardMask], need: list[int], rng: random.Random
+) -> list[CardMask]:
+    """Deal ``cards`` to three hands of sizes ``need``, none to a hand that forbids it.
+
+    Cards go one at a time in random order to a random hand that may take
+    them, keeping the rest dealable: with three hands, a capacity problem is
+    solvable exactly when, for every set of hands, the cards that only those
+    hands may take fit in them (Hall's condition), which is 7 sums.
+    """
+    rng.shuffle(cards)
+    allowed = [
+        sum(1 << j for j in range(3) if not forbidden[j] >> c & 1) for c in cards
+    ]
+    by_kind = [0] * 8
+    for a in allowed:
+        by_kind[a] += 1
+    cap = list(need)
+    if sum(cap) != len(cards) or not _dealable(by_kind, cap):
+        raise ValueError("the view is inconsistent: its unseen cards cannot be dealt")
+    hands = [0, 0, 0]
+    for card, a in zip(cards, allowed):
+        by_kind[a] -= 1
+        choices = [j for j in range(3) if a >> j & 1 and cap[j]]
+        rng.shuffle(choices)
+        for j in choices:
+            cap[j] -= 1
+            if _dealable(by_kind, cap):
+                hands[j] |= 1 << card
+                break
+            cap[j] += 1
+        else:  # pragma: no cover - Hall's condition held before this card
+            raise AssertionError("dealing unseen cards got stuck")
+    return hands
+
+
+def _dealable(by_kind: list[int], cap: list[int]) -> bool:
+    """Hall's condition for dealing cards of each allowed-hands kind into ``cap``."""
+    if by_kind[0]:
+        return False
+    for group in range(1, 8):
+        room = sum(cap[j] for j in range(3) if group >> j & 1)
+        if sum(by_kind[k] for k in range(1, 8) if k & ~group == 0) > room:
+            return False
+    return True
