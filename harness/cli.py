@@ -6,16 +6,23 @@ import argparse
 import sys
 import tomllib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
+from harness.config import load_config
 from harness.conformance import check_game
 from harness.errors import ConfigError, TroefError
 from harness.game import Game
+from harness.plan import plan
 from harness.plugins import Registry, load_plugins
-from harness.referee import make_bots, play_match
+from harness.referee import make_bots, play_match, replay
+from harness.report import result_table, standings_table
 from harness.result import Result
+from harness.scheduler import Interrupted, Progress, run_tournament
+from harness.standings import standings
+from harness.store import Store
 
 __all__ = ["main"]
 
@@ -28,7 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        registry = load_plugins(files=args.plugin, blocked=args.block)
+        registry = (
+            load_plugins(files=args.plugin, blocked=args.block)
+            if args.command in _NEEDS_REGISTRY
+            else None
+        )
         return int(args.run(registry, args))
     except TroefError as exc:
         print(f"troef: error: {exc}", file=sys.stderr)
@@ -92,7 +103,43 @@ def _parser() -> argparse.ArgumentParser:
         help="a game option; may be repeated",
     )
     check.set_defaults(run=_cmd_check)
+
+    run = sub.add_parser(
+        "run", help="play a tournament from a config file",
+        description="Play every planned match of the tournament that its database "
+        "lacks, on a pool of worker processes, and print the standings. Killed or "
+        "interrupted, run it again to resume.",
+    )
+    run.add_argument("config", help="tournament config (TOML)")
+    run.add_argument("--workers", type=int, help="worker processes (default: the config's, else all cores)")
+    run.add_argument("--fresh", action="store_true", help="delete the database and start afresh")
+    run.add_argument("--quiet", action="store_true", help="no progress lines")
+    run.set_defaults(run=_cmd_run)
+
+    validate = sub.add_parser(
+        "validate", help="check a tournament config and show its plan",
+        description="Validate a tournament config without playing: every error names "
+        "the file, line and key.",
+    )
+    validate.add_argument("config", help="tournament config (TOML)")
+    validate.set_defaults(run=_cmd_validate)
+
+    status = sub.add_parser("status", help="progress and standings of a results database")
+    status.add_argument("database", help="a tournament's SQLite file")
+    status.set_defaults(run=_cmd_status)
+
+    replay_cmd = sub.add_parser(
+        "replay", help="tell a recorded match move by move",
+        description="Replay a recorded match from its seed and stored action log and "
+        "tell it as 'troef play' does.",
+    )
+    replay_cmd.add_argument("database", help="a tournament's SQLite file")
+    replay_cmd.add_argument("match", help="job id (or a unique prefix) or plan index")
+    replay_cmd.set_defaults(run=_cmd_replay)
     return parser
+
+
+_NEEDS_REGISTRY = {"games", "bots", "play", "check"}
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -143,7 +190,7 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
         for line in account(game, len(names), args.seed, result):
             print(line)
         print()
-    print(_result_table(result, names))
+    print(result_table(result, names))
     return 0
 
 
@@ -160,16 +207,82 @@ def account(game: Game, n_seats: int, seed: int, result: Result) -> list[str]:
     return lines
 
 
-def _result_table(result: Result, names: Sequence[str]) -> str:
-    rows = [
-        [seat, names[seat], result.teams[seat], result.scores[seat], result.ranks[seat]]
-        for seat in range(len(names))
-    ]
-    return tabulate(rows, headers=["seat", "bot", "team", "score", "rank"])
-
-
 def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
     game = registry.game(args.game, _parse_options(args.option))
     report = check_game(game, matches=args.matches, seed=args.seed, raise_on_failure=False)
     print(report.summary())
     return 0 if report.passed else 1
+
+
+def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    progress = None if args.quiet else Progress()
+    try:
+        summary = run_tournament(config, workers=args.workers, fresh=args.fresh, progress=progress)
+    except Interrupted as exc:
+        print(f"troef: {exc}", file=sys.stderr)
+        return 130
+    if summary.played == 0:
+        print(f"all {summary.planned} matches were already recorded in {config.database}")
+    else:
+        print(
+            f"played {summary.played} matches in {summary.seconds:.1f}s "
+            f"({summary.already_done} were already recorded; {summary.forfeits} forfeits)"
+        )
+    _print_standings(config.database)
+    return 0
+
+
+def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    jobs = plan(config)
+    groups = len({job.group for job in jobs})
+    print(f"{config.path}: valid")
+    print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")
+    print(f"  format     {config.format}, {config.matches} match seeds, "
+          f"{'duplicate deals' if config.duplicate else 'independent seeds'}")
+    print(f"  entrants   {', '.join(f'{e.label} ({e.bot})' for e in config.entrants)}")
+    if config.candidates:
+        print(f"  candidates {', '.join(config.candidates)}")
+    print(f"  plan       {len(jobs)} matches in {groups} groups")
+    print(f"  database   {config.database}")
+    return 0
+
+
+def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
+    with Store.existing(args.database) as store:
+        done, planned = store.counts()
+        print(f"{store.meta('name')}: {done} of {planned} matches recorded, "
+              f"{store.forfeit_count()} forfeits")
+    _print_standings(args.database)
+    return 0
+
+
+def _print_standings(database: str | Path) -> None:
+    with Store.existing(database) as store:
+        entrants = list(store.config_snapshot()["entrants"])
+        rows = standings(entrants, ((m.job["seating"], m.result) for m in store.matches()))
+    print(standings_table(rows))
+
+
+def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
+    with Store.existing(args.database) as store:
+        snapshot = store.config_snapshot()
+        match = store.match(args.match)
+    if match.result.log is None:
+        raise TroefError(f"match {match.job['id']} was recorded without its log (keep_logs = false)")
+    plugins = snapshot.get("plugins", [])
+    reg = load_plugins(
+        files=[p for p in plugins if p.endswith(".py")],
+        modules=[p for p in plugins if not p.endswith(".py")],
+    )
+    game = reg.game(match.job["game"], match.job["options"])
+    seating = match.job["seating"]
+    for line in account(game, len(seating), match.job["seed"], match.result):
+        print(line)
+    again = replay(game, len(seating), match.job["seed"], match.result.log, forfeit=match.result.forfeit)
+    if again != match.result:
+        print("warning: replaying the log gives another result than the recorded one", file=sys.stderr)
+    print()
+    print(result_table(match.result, seating))
+    return 0

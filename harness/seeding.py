@@ -13,9 +13,12 @@ __all__ = ["bot_seed", "deal_rng", "derive_seed"]
 
 
 def derive_seed(*parts: int | str) -> int:
-    """Return a 64-bit seed that depends on ``parts`` only (stable across runs)."""
+    """Return a 63-bit seed that depends on ``parts`` only (stable across runs).
+
+    63 bits, so that a seed fits SQLite's signed 64-bit integers.
+    """
     text = "\x1f".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
 def deal_rng(match_seed: int, deal: int) -> random.Random:

@@ -1,0 +1,351 @@
+"""Tournament configs: a TOML file validated into a frozen :class:`TournamentConfig`.
+
+Every error names the file, the line where the key stands, the key, what is
+wrong and what would be accepted; an unknown key is an error listing the close
+names, so a typo never passes silently. Paths are relative to the config file.
+
+A config looks like this (``tournaments/`` holds runnable ones)::
+
+    game = "klaverjassen"
+    format = "round-robin"
+    matches = 4            # match seeds per table composition
+    seed = 1
+    [options]              # the game's options
+    target = 500
+    [entrants.alice]
+    bot = "random"
+    [entrants.bob]
+    bot = "random"
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.errors import ConfigError, OptionError, TroefError, UnknownNameError, close_names
+from harness.options import resolve_options
+from harness.plugins import Registry, load_plugins
+
+__all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
+
+#: The tournament formats and what each needs.
+FORMATS = ("round-robin", "gauntlet")
+EXECUTORS = ("process", "inline")
+
+_TOP_KEYS = {
+    "name": "a label for the tournament (default: the file's name)",
+    "game": "registry name of the game (see 'troef games')",
+    "options": "a table of the game's options",
+    "seats": "number of seats at each table (default: the game's smallest)",
+    "format": f"one of {', '.join(FORMATS)}",
+    "matches": "match seeds per table composition (an integer >= 1)",
+    "seed": "the master seed (an integer)",
+    "duplicate": "play each seed once per seat rotation (true/false)",
+    "database": "path of the results database (SQLite)",
+    "keep_logs": "store every match's action log (true/false)",
+    "plugins": "plugin files (.py) or module names to load",
+    "workers": '"auto" or a number of worker processes',
+    "executor": f"one of {', '.join(EXECUTORS)}",
+    "chunk": "jobs per chunk sent to a worker (an integer >= 1)",
+    "candidates": "gauntlet: the entrants that play against the pool",
+    "entrants": "one table per entrant: [entrants.LABEL]",
+}
+_ENTRANT_KEYS = {"bot": "registry name of a bot", "options": "a table of the bot's options"}
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A tournament participant: a label, a bot and its options."""
+
+    label: str
+    bot: str
+    #: The bot's options as sorted (key, value) pairs.
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def options_dict(self) -> dict[str, Any]:
+        """The options as a mapping."""
+        return dict(self.options)
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A validated tournament config."""
+
+    path: Path
+    name: str
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    seats: int
+    partnerships: bool
+    format: str
+    matches: int
+    seed: int
+    duplicate: bool
+    database: Path
+    keep_logs: bool
+    plugins: tuple[str, ...]
+    workers: int | None
+    executor: str
+    chunk: int | None
+    entrants: tuple[Entrant, ...]
+    candidates: tuple[str, ...] = ()
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What decides the results: stored with them, compared on resume.
+
+        Where and how the matches run (workers, executor, chunk, database path)
+        is not part of it: changing those never changes a result.
+        """
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "seats": self.seats,
+            "format": self.format,
+            "matches": self.matches,
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+            "keep_logs": self.keep_logs,
+            "plugins": list(self.plugins),
+            "entrants": {e.label: {"bot": e.bot, "options": dict(e.options)} for e in self.entrants},
+            "candidates": list(self.candidates),
+        }
+
+    def snapshot_json(self) -> str:
+        """:meth:`snapshot` as canonical JSON."""
+        return json.dumps(self.snapshot(), sort_keys=True, separators=(",", ":"))
+
+    def entrant(self, label: str) -> Entrant:
+        """The entrant with ``label``."""
+        for e in self.entrants:
+            if e.label == label:
+                return e
+        raise KeyError(label)
+
+
+def load_config(path: str | Path, *, registry: Registry | None = None) -> TournamentConfig:
+    """Read and validate the tournament config at ``path``.
+
+    :param registry: the plugins to check names against; by default the
+        installed ones plus the plugins the config names.
+    :raises ConfigError: with file, line, key, problem and what is accepted.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return _Validator(path, text, data, registry).config()
+
+
+class _Validator:
+    def __init__(
+        self, path: Path, text: str, data: dict[str, Any], registry: Registry | None
+    ) -> None:
+        self.path = path
+        self.base = path.parent
+        self.lines = text.splitlines()
+        self.data = data
+        self.registry = registry
+
+    # -- error reporting --------------------------------------------------
+
+    def line_of(self, table: str, key: str | None = None) -> int | None:
+        """The line of ``key`` in ``[table]`` ('' = top level), or of the table."""
+        current = ""
+        header = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+")
+        table_line = None
+        for number, line in enumerate(self.lines, 1):
+            m = header.match(line)
+            if m:
+                current = m.group(1).replace('"', "").replace(" ", "")
+                if current == table:
+                    table_line = number
+                continue
+            if current == table and key is not None:
+                if re.match(rf'^\s*"?{re.escape(key)}"?\s*=', line):
+                    return number
+        if key is not None and table:
+            # Dotted or inline forms: entrants.alice.bot = ..., alice = { bot = ... }
+            parts = table.split(".")
+            for number, line in enumerate(self.lines, 1):
+                if parts[-1] in line and re.search(rf"\b{re.escape(key)}\b\s*=", line):
+                    return number
+        return table_line
+
+    def error(self, table: str, key: str | None, message: str) -> ConfigError:
+        line = self.line_of(table, key)
+        where = f"{self.path}:{line}" if line else str(self.path)
+        name = ".".join(p for p in (table, key) if p)
+        return ConfigError(f"{where}: {name}: {message}" if name else f"{where}: {message}")
+
+    def check_keys(self, table: str, data: Mapping[str, Any], known: Mapping[str, str]) -> None:
+        for key in data:
+            if key not in known:
+                raise self.error(
+                    table, key, f"unknown key; {close_names(key, known)}"
+                )
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any, accepted: str) -> Any:
+        if key not in self.data:
+            return default
+        value = self.data[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.error("", key, f"{value!r} is not allowed; expected {accepted}")
+        return value
+
+    # -- the config -------------------------------------------------------
+
+    def config(self) -> TournamentConfig:
+        d = self.data
+        self.check_keys("", d, _TOP_KEYS)
+        if "game" not in d:
+            raise self.error("", None, 'missing key "game"; expected e.g. game = "klaverjassen"')
+        plugins = tuple(self.get("plugins", list, [], "a list of plugin files or modules"))
+        plugin_paths = tuple(self.resolve_plugin(p) for p in plugins)
+        registry = self.registry or self.load_registry(plugin_paths)
+
+        game_name = self.get("game", str, None, "a game name (see 'troef games')")
+        try:
+            game_cls = registry.game_class(game_name)
+        except UnknownNameError as exc:
+            raise self.error("", "game", str(exc)) from None
+        options = self.get("options", dict, {}, "a table of game options")
+        try:
+            game = game_cls(**options)
+        except OptionError as exc:
+            bad = re.search(r"option '([^']+)'", str(exc))
+            raise self.error("options", bad.group(1) if bad else None, str(exc)) from None
+
+        default_seats = min(game_cls.seat_counts)
+        seats = self.get("seats", int, default_seats, "an integer number of seats")
+        try:
+            game.check_seats(seats)
+        except TroefError as exc:
+            raise self.error("", "seats", str(exc)) from None
+
+        fmt = self.get("format", str, "round-robin", f"one of {', '.join(FORMATS)}")
+        if fmt not in FORMATS:
+            raise self.error("", "format", f"unknown format {fmt!r}; {close_names(fmt, FORMATS)}")
+        matches = self.get("matches", int, 1, "an integer >= 1")
+        if matches < 1:
+            raise self.error("", "matches", f"{matches} is not allowed; expected an integer >= 1")
+        seed = self.get("seed", int, 1, "an integer")
+        duplicate = self.get("duplicate", bool, True, "true or false")
+        keep_logs = self.get("keep_logs", bool, True, "true or false")
+        workers = self.workers()
+        executor = self.get("executor", str, "process", f"one of {', '.join(EXECUTORS)}")
+        if executor not in EXECUTORS:
+            raise self.error(
+                "", "executor", f"unknown executor {executor!r}; {close_names(executor, EXECUTORS)}"
+            )
+        chunk = self.get("chunk", int, None, "an integer >= 1")
+        if chunk is not None and chunk < 1:
+            raise self.error("", "chunk", f"{chunk} is not allowed; expected an integer >= 1")
+        database = self.get("database", str, f"{self.path.stem}.sqlite", "a file path")
+
+        entrants = self.entrants(registry, game_name)
+        candidates = self.candidates(fmt, entrants)
+        return TournamentConfig(
+            path=self.path,
+            name=self.get("name", str, self.path.stem, "a string"),
+            game=game_name,
+            options=tuple(sorted(game.options.items())),
+            seats=seats,
+            partnerships=game_cls.partnerships,
+            format=fmt,
+            matches=matches,
+            seed=seed,
+            duplicate=duplicate,
+            database=(self.base / database),
+            keep_logs=keep_logs,
+            plugins=plugin_paths,
+            workers=workers,
+            executor=executor,
+            chunk=chunk,
+            entrants=entrants,
+            candidates=candidates,
+            raw=self.data,
+        )
+
+    def resolve_plugin(self, plugin: Any) -> str:
+        if not isinstance(plugin, str):
+            raise self.error("", "plugins", f"{plugin!r} is not a file path or module name")
+        if plugin.endswith(".py") or os.sep in plugin:
+            return str((self.base / plugin).resolve())
+        return plugin
+
+    def load_registry(self, plugins: tuple[str, ...]) -> Registry:
+        files = [p for p in plugins if p.endswith(".py")]
+        modules = [p for p in plugins if not p.endswith(".py")]
+        try:
+            return load_plugins(files=files, modules=modules)
+        except TroefError as exc:
+            raise self.error("", "plugins", str(exc)) from exc
+
+    def workers(self) -> int | None:
+        value = self.data.get("workers", "auto")
+        if value == "auto":
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+        raise self.error("", "workers", f'{value!r} is not allowed; expected "auto" or an integer >= 1')
+
+    def entrants(self, registry: Registry, game: str) -> tuple[Entrant, ...]:
+        table = self.data.get("entrants")
+        if not isinstance(table, dict) or not table:
+            raise self.error(
+                "", "entrants",
+                'no entrants; expected one table per entrant, e.g. [entrants.alice] bot = "random"',
+            )
+        result = []
+        for label, spec in table.items():
+            where = f"entrants.{label}"
+            if not isinstance(spec, dict):
+                raise self.error("entrants", label, 'expected a table, e.g. { bot = "random" }')
+            self.check_keys(where, spec, _ENTRANT_KEYS)
+            bot = spec.get("bot")
+            if not isinstance(bot, str):
+                raise self.error(where, "bot", f"missing or not a string; expected a bot name, known: {', '.join(sorted(registry.bots))}")
+            try:
+                cls = registry.bot_class(bot, game)
+            except UnknownNameError as exc:
+                raise self.error(where, "bot", str(exc)) from None
+            options = spec.get("options", {})
+            if not isinstance(options, dict):
+                raise self.error(where, "options", "expected a table of bot options")
+            try:
+                resolved = resolve_options(cls.option_specs, options, f"bot {bot!r}")
+            except OptionError as exc:
+                raise self.error(where, "options", str(exc)) from None
+            result.append(Entrant(label, bot, tuple(sorted(resolved.items()))))
+        if len(result) < 2:
+            raise self.error("", "entrants", f"a tournament needs at least 2 entrants, not {len(result)}")
+        return tuple(result)
+
+    def candidates(self, fmt: str, entrants: tuple[Entrant, ...]) -> tuple[str, ...]:
+        labels = [e.label for e in entrants]
+        raw = self.data.get("candidates")
+        if fmt != "gauntlet":
+            if raw is not None:
+                raise self.error("", "candidates", 'only a gauntlet has candidates; set format = "gauntlet"')
+            return ()
+        if not isinstance(raw, list) or not raw or not all(isinstance(c, str) for c in raw):
+            raise self.error("", "candidates", "a gauntlet needs a list of candidate entrant labels")
+        for c in raw:
+            if c not in labels:
+                raise self.error("", "candidates", f"no entrant {c!r}; {close_names(c, labels)}")
+        if len(set(raw)) == len(labels):
+            raise self.error("", "candidates", "every entrant is a candidate; the pool is empty")
+        return tuple(dict.fromkeys(raw))

@@ -1,0 +1,141 @@
+"""Tournament planning: who plays whom, in which seats, with which seed.
+
+A plan is a deterministic tuple of :class:`Job`s with stable, content-derived
+ids. With duplicate deals each match seed is played once per seat rotation, so
+every entrant holds every hand; the jobs of one seed and composition form a
+*group* that the statistics can pair.
+
+Seat rotations are cyclic. In partnership games a table has two sides of two
+copies of one entrant each (seats 0 and 2, seats 1 and 3); rotating by one
+side makes the teams change sides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.config import Entrant, TournamentConfig
+from harness.seeding import derive_seed
+
+__all__ = ["Job", "compositions", "plan"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to play one match: plain, picklable data."""
+
+    #: Content-derived id: the same job in any run of the same config.
+    id: str
+    #: Position in the plan; results are decided and reported in this order.
+    index: int
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    #: Entrant label per seat.
+    seating: tuple[str, ...]
+    #: (bot name, bot options) per seat.
+    bots: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    seed: int
+    #: Duplicate group: jobs that share the seed and the composition.
+    group: str
+    #: Which cyclic rotation of the composition this seating is.
+    rotation: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for the store."""
+        return {
+            "id": self.id, "index": self.index, "game": self.game,
+            "options": dict(self.options), "seating": list(self.seating),
+            "bots": [[b, dict(o)] for b, o in self.bots], "seed": self.seed,
+            "group": self.group, "rotation": self.rotation,
+        }
+
+
+def compositions(labels: Sequence[str], sides: int) -> list[tuple[str, ...]]:
+    """Every table composition of ``sides`` distinct entrants, in label order.
+
+    With fewer entrants than sides, entrants repeat: every multiset of size
+    ``sides`` in which each entrant appears at least once.
+    """
+    if len(labels) >= sides:
+        return list(itertools.combinations(labels, sides))
+    return [
+        combo
+        for combo in itertools.combinations_with_replacement(labels, sides)
+        if set(combo) == set(labels)
+    ]
+
+
+def _gauntlet_compositions(
+    candidates: Sequence[str], pool: Sequence[str], sides: int
+) -> list[tuple[str, ...]]:
+    return [(c, *others) for c in candidates for others in compositions(pool, sides - 1)]
+
+
+def _seatings(composition: tuple[str, ...], seats: int, partnerships: bool) -> list[tuple[str, ...]]:
+    """The cyclic rotations of a composition, spread over the seats."""
+    sides = len(composition)
+    rotations = [composition[r:] + composition[:r] for r in range(sides)]
+    if partnerships:
+        return [tuple(rot[s % sides] for s in range(seats)) for rot in rotations]
+    return rotations
+
+
+def plan(config: TournamentConfig) -> tuple[Job, ...]:
+    """The jobs of ``config``'s tournament, in a deterministic order."""
+    sides = config.seats // 2 if config.partnerships else config.seats
+    labels = [e.label for e in config.entrants]
+    if config.format == "gauntlet":
+        pool = [label for label in labels if label not in config.candidates]
+        tables = _gauntlet_compositions(config.candidates, pool, sides)
+    else:
+        tables = compositions(labels, sides)
+    by_label = {e.label: e for e in config.entrants}
+    jobs: list[Job] = []
+    for m in range(config.matches):
+        shared_seed = derive_seed("match", config.seed, m)
+        for composition in tables:
+            seatings = _seatings(composition, config.seats, config.partnerships)
+            for rotation, seating in enumerate(seatings):
+                seed = (
+                    shared_seed
+                    if config.duplicate
+                    else derive_seed("match", config.seed, m, "|".join(composition), rotation)
+                )
+                # Only a shared seed makes rotations comparable hand for hand;
+                # without it every match is its own group.
+                group = _digest(
+                    ["group", seed, list(composition)]
+                    if config.duplicate
+                    else ["group", seed, list(composition), rotation]
+                )
+                jobs.append(_job(config, len(jobs), seating, by_label, seed, group, rotation))
+    ids = {job.id for job in jobs}
+    assert len(ids) == len(jobs), "two jobs of one plan share an id"
+    return tuple(jobs)
+
+
+def _job(
+    config: TournamentConfig,
+    index: int,
+    seating: tuple[str, ...],
+    by_label: dict[str, Entrant],
+    seed: int,
+    group: str,
+    rotation: int,
+) -> Job:
+    bots = tuple((by_label[label].bot, by_label[label].options) for label in seating)
+    job_id = _digest(
+        [config.game, dict(config.options), list(seating),
+         [[b, dict(o)] for b, o in bots], seed, rotation]
+    )
+    return Job(job_id, index, config.game, config.options, seating, bots, seed, group, rotation)
+
+
+def _digest(content: Any) -> str:
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()

@@ -1,0 +1,245 @@
+"""The scheduler: sends a plan's unfinished jobs to an executor, records results.
+
+It knows no game logic. Jobs go out in chunks (to amortise the cost of crossing
+a process boundary), a bounded number in flight; each chunk's results are
+written to the store as it arrives, each match in its own transaction. A
+worker that dies takes its chunk with it: the pool is rebuilt and the jobs
+without a result run again. Ctrl-C stops cleanly: what finished is kept.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from harness.config import TournamentConfig
+from harness.errors import TroefError
+from harness.executors import make_executor, run_jobs
+from harness.plan import Job, plan
+from harness.plugins import PluginSource
+from harness.result import Result
+from harness.standings import standings
+from harness.store import Store
+
+__all__ = ["Interrupted", "Progress", "RunSummary", "run_tournament"]
+
+log = logging.getLogger("troef.scheduler")
+
+#: How often a chunk may break the pool before its jobs are tried one by one,
+#: and how often one job may before the run stops with an error naming it.
+MAX_BREAKS = 3
+
+
+class Interrupted(TroefError):
+    """The run was stopped by Ctrl-C; everything recorded so far is kept."""
+
+
+@dataclass
+class RunSummary:
+    """What one ``run_tournament`` call did."""
+
+    planned: int
+    already_done: int
+    played: int = 0
+    forfeits: int = 0
+    seconds: float = 0.0
+    pool_restarts: int = 0
+
+
+@dataclass
+class Progress:
+    """Reports progress: a live line on a terminal, periodic lines elsewhere."""
+
+    stream: TextIO = field(default_factory=lambda: sys.stderr)
+    interval: float = 10.0
+    live: bool | None = None
+    _last: float = 0.0
+    _start: float = field(default_factory=time.perf_counter)
+    _started_at: int = 0
+
+    def __post_init__(self) -> None:
+        if self.live is None:
+            self.live = self.stream.isatty()
+
+    def start(self, done: int) -> None:
+        """Note how many matches were done before this run started."""
+        self._start = time.perf_counter()
+        self._started_at = done
+
+    def update(
+        self, done: int, total: int, leader: Callable[[], str], *, final: bool = False
+    ) -> None:
+        """Report ``done`` of ``total``; ``leader()`` is called only when printing."""
+        now = time.perf_counter()
+        if not final and now - self._last < (0.2 if self.live else self.interval):
+            return
+        self._last = now
+        elapsed = now - self._start
+        rate = (done - self._started_at) / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else float("inf")
+        text = (
+            f"{done}/{total} matches  {rate:.1f}/s  "
+            f"ETA {_duration(eta)}  leader: {leader()}"
+        )
+        if self.live:
+            end = "\n" if final else ""
+            self.stream.write(f"\r\033[K{text}{end}")
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    if seconds == float("inf"):
+        return "?"
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def run_tournament(
+    config: TournamentConfig,
+    *,
+    workers: int | None = None,
+    fresh: bool = False,
+    progress: Progress | None = None,
+    on_result: Callable[[Job, Result], None] | None = None,
+) -> RunSummary:
+    """Play every planned match of ``config`` that the database lacks.
+
+    :param workers: overrides the config's ``workers`` (None: config, then cores).
+    :param fresh: delete the database first.
+    :raises Interrupted: on Ctrl-C, after keeping what finished.
+    """
+    jobs = plan(config)
+    with Store.open(config.database, config, fresh=fresh) as store:
+        store.add_jobs(jobs)
+        done = store.done_ids()
+        pending = [job for job in jobs if job.id not in done]
+        summary = RunSummary(planned=len(jobs), already_done=len(jobs) - len(pending))
+        if not pending:
+            return summary
+        n_workers = workers or config.workers or os.cpu_count() or 1
+        tracker = _Tracker(config, store, progress, summary, on_result)
+        started = time.perf_counter()
+        try:
+            _dispatch(config, pending, n_workers, tracker)
+        except KeyboardInterrupt:
+            raise Interrupted(
+                f"interrupted: {tracker.done} of {len(jobs)} matches are recorded in "
+                f"{config.database}; run 'troef run {config.path}' again to resume"
+            ) from None
+        finally:
+            summary.seconds = time.perf_counter() - started
+            if progress is not None:
+                progress.update(tracker.done, len(jobs), tracker.leader, final=True)
+        return summary
+
+
+class _Tracker:
+    """Records arriving results and keeps the counts progress needs."""
+
+    def __init__(
+        self,
+        config: TournamentConfig,
+        store: Store,
+        progress: Progress | None,
+        summary: RunSummary,
+        on_result: Callable[[Job, Result], None] | None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.progress = progress
+        self.summary = summary
+        self.on_result = on_result
+        self.done = summary.already_done
+        self.recorded: list[tuple[Sequence[str], Result]] = [
+            (m.job["seating"], m.result) for m in store.matches()
+        ]
+        if progress is not None:
+            progress.start(self.done)
+
+    def leader(self) -> str:
+        table = standings((e.label for e in self.config.entrants), self.recorded)
+        if not table or not table[0].games:
+            return "-"
+        return f"{table[0].entrant} ({100 * table[0].score:.1f}%)"
+
+    def record(self, job: Job, result: Result) -> None:
+        if self.store.record(job, result):
+            self.done += 1
+            self.summary.played += 1
+            self.summary.forfeits += result.forfeit is not None
+            self.recorded.append((job.seating, result))
+            if self.on_result is not None:
+                self.on_result(job, result)
+        if self.progress is not None:
+            self.progress.update(self.done, self.summary.planned, self.leader)
+
+
+def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
+    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+
+
+def _dispatch(config: TournamentConfig, pending: list[Job], workers: int, tracker: _Tracker) -> None:
+    source = PluginSource(
+        modules=tuple(p for p in config.plugins if not p.endswith(".py")),
+        files=tuple(p for p in config.plugins if p.endswith(".py")),
+    )
+    size = config.chunk or max(1, min(32, len(pending) // (workers * 8)))
+    queue = _chunks(pending, size)
+    breaks: dict[str, int] = {}
+    if workers > 1 and config.executor == "process":
+        _install_log_forwarding()
+    while queue:
+        executor = make_executor(config.executor, workers, source)
+        in_flight: dict[concurrent.futures.Future[list[tuple[str, dict]]], list[Job]] = {}
+        try:
+            while queue or in_flight:
+                while queue and len(in_flight) < 2 * workers:
+                    chunk = queue.pop(0)
+                    future = executor.submit(run_jobs, chunk, config.keep_logs)
+                    in_flight[future] = chunk
+                finished, _ = concurrent.futures.wait(
+                    in_flight, return_when=concurrent.futures.FIRST_COMPLETED
+                )
+                for future in finished:
+                    chunk = in_flight.pop(future)
+                    by_id = {job.id: job for job in chunk}
+                    for job_id, plain in future.result():
+                        tracker.record(by_id[job_id], Result.from_dict(plain))
+        except BrokenProcessPool:
+            tracker.summary.pool_restarts += 1
+            lost = [job for chunk in in_flight.values() for job in chunk]
+            lost = [job for job in lost if job.id not in tracker.store.done_ids()]
+            log.warning("a worker process died; %d unfinished jobs run again", len(lost))
+            queue = _requeue(lost, queue, breaks)
+        finally:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _requeue(lost: list[Job], queue: list[list[Job]], breaks: dict[str, int]) -> list[list[Job]]:
+    """Put lost jobs back first; jobs that keep breaking the pool go alone, then fail."""
+    for job in lost:
+        breaks[job.id] = breaks.get(job.id, 0) + 1
+        if breaks[job.id] > 2 * MAX_BREAKS:
+            raise TroefError(
+                f"job {job.id} (seed {job.seed}, seats {', '.join(job.seating)}) killed "
+                f"its worker process {breaks[job.id]} times; stopping"
+            )
+    suspects = [job for job in lost if breaks[job.id] > MAX_BREAKS]
+    others = [job for job in lost if breaks[job.id] <= MAX_BREAKS]
+    return [[job] for job in suspects] + ([others] if others else []) + queue
+
+
+def _install_log_forwarding() -> None:
+    """Route worker processes' log records to the parent's handlers."""
+    import multiprocessing_logging
+
+    multiprocessing_logging.install_mp_handler()

@@ -1,0 +1,269 @@
+"""The results store: one SQLite file per tournament, in WAL mode.
+
+It holds a snapshot of the config, the planned jobs, and per finished match
+its result (per seat: entrant, score, rank, team; per deal: points; a forfeit
+with its reason) and, when asked for, the action log. Each result is written
+in one transaction keyed by the job id, so a run killed at any moment loses at
+most the matches in flight and never counts one twice.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from harness.config import TournamentConfig
+from harness.errors import ConfigError, TroefError
+from harness.plan import Job
+from harness.result import Result
+
+__all__ = ["Store", "StoredMatch"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY, idx INTEGER NOT NULL UNIQUE, seed INTEGER NOT NULL,
+    grp TEXT NOT NULL, rotation INTEGER NOT NULL, spec TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    job_id TEXT PRIMARY KEY REFERENCES jobs(id),
+    forfeit_seat INTEGER, forfeit_reason TEXT, forfeit_detail TEXT,
+    deals INTEGER NOT NULL, result TEXT NOT NULL,
+    recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS seat_results (
+    job_id TEXT NOT NULL REFERENCES results(job_id), seat INTEGER NOT NULL,
+    entrant TEXT NOT NULL, score INTEGER NOT NULL, rank INTEGER NOT NULL,
+    team INTEGER NOT NULL, PRIMARY KEY (job_id, seat)
+);
+CREATE TABLE IF NOT EXISTS deal_points (
+    job_id TEXT NOT NULL REFERENCES results(job_id), deal INTEGER NOT NULL,
+    seat INTEGER NOT NULL, points INTEGER NOT NULL, PRIMARY KEY (job_id, deal, seat)
+);
+CREATE TABLE IF NOT EXISTS logs (
+    job_id TEXT PRIMARY KEY REFERENCES results(job_id), log TEXT NOT NULL
+);
+"""
+
+
+class StoredMatch:
+    """One recorded match: its job (as stored) and its Result."""
+
+    __slots__ = ("job", "result")
+
+    def __init__(self, job: dict[str, Any], result: Result) -> None:
+        self.job = job
+        self.result = result
+
+
+class Store:
+    """A tournament's SQLite database."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = connection
+
+    # -- opening ----------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, config: TournamentConfig, *, fresh: bool = False) -> Store:
+        """Open (or create) the database of ``config``'s tournament.
+
+        :param fresh: delete an existing database first and start afresh.
+        :raises ConfigError: the database holds another config's results.
+        """
+        if fresh:
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(path) + suffix).unlink(missing_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        store = cls(path, _connect(path))
+        store._db.executescript(SCHEMA)
+        stored = store.meta("config")
+        snapshot = config.snapshot_json()
+        if stored is None:
+            with store._db:
+                store._db.execute(
+                    "INSERT INTO meta VALUES ('config', ?), ('name', ?), ('source', ?)",
+                    (snapshot, config.name, str(config.path)),
+                )
+        elif stored != snapshot:
+            store.close()
+            changes = describe_changes(json.loads(stored), config.snapshot())
+            raise ConfigError(
+                f"{config.path}: the database {path} holds results of a different "
+                f"config ({changes}); run with --fresh to start afresh, or set "
+                "another 'database' path"
+            )
+        return store
+
+    @classmethod
+    def existing(cls, path: str | Path) -> Store:
+        """Open a database that must exist already (status, replay, reports)."""
+        path = Path(path)
+        if not path.is_file():
+            raise TroefError(f"no database at {path}")
+        store = cls(path, _connect(path))
+        if store.meta("config") is None:
+            raise TroefError(f"{path} is not a troef results database")
+        return store
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ----------------------------------------------------------
+
+    def add_jobs(self, jobs: Iterable[Job]) -> None:
+        """Record the plan (jobs already present are left as they are)."""
+        with self._db:
+            self._db.executemany(
+                "INSERT OR IGNORE INTO jobs VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (j.id, j.index, j.seed, j.group, j.rotation, json.dumps(j.to_dict()))
+                    for j in jobs
+                ],
+            )
+
+    def record(self, job: Job, result: Result) -> bool:
+        """Write one match's result in one transaction.
+
+        :returns: False when the job had a result already (nothing written).
+        """
+        forfeit = result.forfeit
+        plain = result.to_dict()
+        log = plain.pop("log")
+        try:
+            with self._db:
+                self._db.execute(
+                    "INSERT INTO results (job_id, forfeit_seat, forfeit_reason, "
+                    "forfeit_detail, deals, result) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        job.id,
+                        None if forfeit is None else forfeit.seat,
+                        None if forfeit is None else forfeit.reason.value,
+                        None if forfeit is None else forfeit.detail,
+                        len(result.deal_points),
+                        json.dumps(plain, separators=(",", ":")),
+                    ),
+                )
+                self._db.executemany(
+                    "INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (job.id, seat, job.seating[seat], result.scores[seat],
+                         result.ranks[seat], result.teams[seat])
+                        for seat in range(len(job.seating))
+                    ],
+                )
+                self._db.executemany(
+                    "INSERT INTO deal_points VALUES (?, ?, ?, ?)",
+                    [
+                        (job.id, deal, seat, points)
+                        for deal, row in enumerate(result.deal_points)
+                        for seat, points in enumerate(row)
+                    ],
+                )
+                if log is not None:
+                    self._db.execute(
+                        "INSERT INTO logs VALUES (?, ?)", (job.id, " ".join(log))
+                    )
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    # -- reading ----------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        """A value of the meta table."""
+        try:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        return None if row is None else str(row[0])
+
+    def config_snapshot(self) -> dict[str, Any]:
+        """The stored config snapshot."""
+        return dict(json.loads(self.meta("config") or "{}"))
+
+    def done_ids(self) -> set[str]:
+        """The ids of the jobs that have a result."""
+        return {row[0] for row in self._db.execute("SELECT job_id FROM results")}
+
+    def counts(self) -> tuple[int, int]:
+        """(matches recorded, matches planned)."""
+        done = self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        planned = self._db.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]
+        return int(done), int(planned)
+
+    def forfeit_count(self) -> int:
+        """How many recorded matches ended in a forfeit."""
+        return int(
+            self._db.execute(
+                "SELECT COUNT(*) FROM results WHERE forfeit_seat IS NOT NULL"
+            ).fetchone()[0]
+        )
+
+    def matches(self) -> Iterator[StoredMatch]:
+        """Every recorded match in plan order, with its log if kept."""
+        query = (
+            "SELECT jobs.spec, results.result, logs.log FROM results "
+            "JOIN jobs ON jobs.id = results.job_id "
+            "LEFT JOIN logs ON logs.job_id = results.job_id ORDER BY jobs.idx"
+        )
+        for spec, result, log in self._db.execute(query):
+            data = json.loads(result)
+            data["log"] = None if log is None else (log.split(" ") if log else [])
+            yield StoredMatch(json.loads(spec), Result.from_dict(data))
+
+    def match(self, key: str) -> StoredMatch:
+        """One recorded match, by job id (or a unique prefix) or plan index."""
+        if key.isdigit() and len(key) < 16:  # ids are 16 hex digits; indexes are short
+            rows = self._db.execute("SELECT id FROM jobs WHERE idx = ?", (int(key),)).fetchall()
+        else:
+            rows = self._db.execute(
+                "SELECT id FROM jobs WHERE id LIKE ?", (key.lower() + "%",)
+            ).fetchall()
+        if len(rows) != 1:
+            what = "no match" if not rows else f"{len(rows)} matches"
+            raise TroefError(f"{what} in {self.path} for {key!r}; give a job id or a plan index")
+        job_id = rows[0][0]
+        for match in self.matches():
+            if match.job["id"] == job_id:
+                return match
+        raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    try:
+        db = sqlite3.connect(path, isolation_level="DEFERRED")
+        db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL is durable against a killed process in WAL mode (not against
+        # power loss), and much faster than FULL.
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+    except sqlite3.DatabaseError as exc:
+        raise TroefError(f"{path}: cannot open as an SQLite database: {exc}") from None
+    return db
+
+
+def describe_changes(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> str:
+    """A short list of what differs between two config snapshots."""
+    changes = []
+    for key in sorted(set(old) | set(new)):
+        name = f"{prefix}{key}"
+        a, b = old.get(key, "<absent>"), new.get(key, "<absent>")
+        if isinstance(a, dict) and isinstance(b, dict):
+            inner = describe_changes(a, b, name + ".")
+            if inner:
+                changes.append(inner)
+        elif a != b:
+            changes.append(f"{name}: {a!r} -> {b!r}")
+    return "; ".join(changes)
