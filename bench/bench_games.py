@@ -471,7 +471,8 @@ def peer_table(
     rows: list[Measurement], peers: dict[str, Peer]
 ) -> tuple[list[str], list[list[str]]]:
     headers = [
-        "engine", "observation per decision", "hands/s", "dec/hand", "µs/dec", "spread",
+        "engine", "observation per decision", "hands/s", "dec/hand", "µs/dec",
+        "spread",
     ]
     body = []
     for m in rows:
@@ -549,7 +550,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--games", nargs="*", metavar="NAME",
                    help="only these troef games (registry names)")
     p.add_argument("--plugin", action="append", default=[], metavar="FILE.py",
-                   help="also load this plugin file (repeatable), like `troef --plugin`")
+                   help="also load this plugin file (repeatable)")
     p.add_argument("--runs", type=int, help="runs per measurement (median taken)")
     p.add_argument("--seconds", type=float, help="seconds per run of one measurement")
     p.add_argument("--json", metavar="PATH", help="write the raw figures here")
