@@ -1,0 +1,626 @@
+"""Gin Rummy (Oklahoma) for two players: the Game, its State and its View.
+
+The rules are the seed text (``seeds/000_f1f8b277f898f51f.txt`` lines
+484-545); every point it leaves open is a numbered ruling in ``RULES.md``.
+
+Representation: a hand is a 52-bit :data:`~games.cards.CardMask` over
+:data:`~games.cards.FULL52` (aces low); the stock and the discard pile are
+lists of card indices, the top at the end. Strings appear only in actions,
+views and narration. A match is a sequence of hands (deals); the next hand is
+dealt as soon as one ends, until a player reaches the target.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Self
+
+from games.cards import FULL52, CardMask, iter_bits
+from games.rummy import melds
+from harness.errors import IllegalActionError, InvalidActionError
+from harness.game import Action, Game, Seat, State
+from harness.options import Option
+from harness.result import Result
+from harness.seeding import deal_rng
+from harness.view import View
+
+__all__ = ["GinRummy", "GinRummyState", "GinRummyView"]
+
+CARDS = FULL52.cards
+SPADES = 3
+#: Draws from the discard pile allowed in one hand (RULES.md ruling 7).
+MAX_PILE_DRAWS = 50
+#: The hand is void when a discard leaves this many cards in the stock (ruling 6).
+STOCK_FLOOR = 2
+GIN_BONUS = 20
+GROTE_GIN_BONUS = 30
+UNDERCUT_BONUS = 10
+
+# Phases of a hand.
+OPENING, DRAW, DISCARD, OVER = range(4)
+PHASE_NAMES = ("opening", "draw", "discard", "over")
+
+# Action kinds.
+_STOCK, _PILE, _DISCARD, _KNOCK, _GIN, _GROTE = range(6)
+DRAW_STOCK = "draw:stock"
+DRAW_PILE = "draw:discard"
+GROTE_GIN = "gin"
+KNOCK_ACTIONS = tuple("knock:" + c for c in CARDS)
+GIN_ACTIONS = tuple("gin:" + c for c in CARDS)
+#: Every well-formed action -> (kind, card index or -1).
+NOTATION: dict[str, tuple[int, int]] = {
+    DRAW_STOCK: (_STOCK, -1),
+    DRAW_PILE: (_PILE, -1),
+    GROTE_GIN: (_GROTE, -1),
+    **{c: (_DISCARD, i) for i, c in enumerate(CARDS)},
+    **{a: (_KNOCK, i) for i, a in enumerate(KNOCK_ACTIONS)},
+    **{a: (_GIN, i) for i, a in enumerate(GIN_ACTIONS)},
+}
+_BOTH_DRAWS = (DRAW_STOCK, DRAW_PILE)
+_STOCK_ONLY = (DRAW_STOCK,)
+
+
+def _names(mask: CardMask) -> tuple[str, ...]:
+    return tuple(CARDS[i] for i in iter_bits(mask))
+
+
+@dataclass(frozen=True)
+class GinRummyView(View):
+    """What one seat knows: its hand, the public table and this hand's history.
+
+    Perfect recall within the current hand; earlier hands appear as their
+    points, and the last finished hand as what it revealed (RULES.md ruling 15).
+    """
+
+    #: ``"standard"`` or ``"grote-gin"``.
+    variant: str
+    #: Points that end the match.
+    target: int
+    #: Index of the current hand (deal) from 0.
+    hand_index: int
+    #: The seat that dealt this hand (the other one got 11 cards).
+    dealer: int
+    #: The seat to act, or None when the match is over.
+    to_act: int | None
+    #: ``"opening"``, ``"draw"``, ``"discard"`` or ``"over"``.
+    phase: str
+    #: This seat's cards, in deck order (suit C D H S, then rank A..K).
+    hand: tuple[str, ...]
+    #: How many cards the opponent holds.
+    opponent_cards: int
+    #: Opponent cards known to this seat: taken from the discard pile, not discarded since.
+    opponent_known: tuple[str, ...]
+    #: Cards left in the face-down stock.
+    stock_size: int
+    #: The discard pile, bottom to top.
+    discard_pile: tuple[str, ...]
+    #: The hand's first face-up card (the opening discard), None before it.
+    upcard: str | None
+    #: Value of the top face-up card of the discard pile: the knock limit for
+    #: a seat going out now (ruling 3); 0 when the pile is empty.
+    knock_limit: int
+    #: True when that top card is a spade: going out now scores double.
+    spades_double: bool
+    #: Draws from the discard pile so far this hand (at most 50, ruling 7).
+    pile_draws: int
+    #: This hand so far: ``"0:discard:7H"``, ``"1:draw:stock"`` (the card only
+    #: in the drawer's own view: ``"1:draw:stock:5C"``), ``"1:draw:discard:7H"``.
+    history: tuple[str, ...]
+    #: Points of every finished hand, ``deal_points[k][seat]``.
+    deal_points: tuple[tuple[int, ...], ...]
+    #: Match totals per seat.
+    scores: tuple[int, ...]
+    #: How the last finished hand ended: ``""`` (none yet), ``"knock"``,
+    #: ``"gin"``, ``"grote-gin"`` or ``"void"`` (stock ran out).
+    last_end: str
+    #: The seat that went out in the last hand, or None.
+    last_out: int | None
+    #: Both hands as laid down at the end of the last hand (empty when void).
+    last_hands: tuple[tuple[str, ...], ...]
+    #: The melds each seat laid down at the end of the last hand.
+    last_melds: tuple[tuple[tuple[str, ...], ...], ...]
+    #: The cards the defender laid off onto the other seat's melds.
+    last_layoffs: tuple[str, ...]
+    #: Deadwood of each seat after melding and laying off.
+    last_deadwood: tuple[int, ...]
+    #: The top face-up card that set the knock limit and the doubling, or None.
+    last_top: str | None
+    #: Points each seat scored in the last hand.
+    last_points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _Ending:
+    """The public account of a finished hand (shared between clones)."""
+
+    end: str
+    out: int | None
+    hands: tuple[CardMask, ...]
+    melds: tuple[tuple[CardMask, ...], ...]
+    layoffs: CardMask
+    deadwood: tuple[int, ...]
+    top: int
+    points: tuple[int, ...]
+
+
+_NO_ENDING = _Ending("", None, (), (), 0, (), -1, ())
+
+
+class GinRummy(Game):
+    """Gin Rummy, Oklahoma style: the upturned discard sets the knock limit."""
+
+    name = "gin-rummy"
+    title = "Gin Rummy (Oklahoma)"
+    seat_counts = frozenset({2})
+    option_specs = (
+        Option(
+            "variant",
+            "standard",
+            doc="'grote-gin': gin whose discard also melds scores 30 instead of 20",
+            choices=("standard", "grote-gin"),
+        ),
+        Option("target", 150, doc="the match ends when a player reaches this", minimum=1),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> GinRummyState:
+        """The first hand of a match, dealt from ``deal_rng(seed, 0)``."""
+        self.check_seats(n_seats)
+        return GinRummyState(self, seed)
+
+    def sample_state(self, view: View, rng: random.Random) -> GinRummyState:
+        """A State consistent with ``view``: unseen cards shuffled at random.
+
+        The cards ``view.seat`` has not seen are split between the opponent's
+        hand and the stock; the cards the opponent is known to hold (taken
+        from the discard pile) stay in his hand.
+        """
+        if not isinstance(view, GinRummyView):
+            raise TypeError(f"gin-rummy cannot sample from a {type(view).__name__}")
+        return _sample(self, view, rng)
+
+
+class GinRummyState(State):
+    """The referee's truth of one gin rummy match."""
+
+    game: GinRummy
+
+    def __init__(self, game: GinRummy, seed: int) -> None:
+        self.game = game
+        self.n_seats = 2
+        self.seed = seed
+        self.grote = game.options["variant"] == "grote-gin"
+        self.target: int = game.options["target"]
+        self.scores = [0, 0]
+        self.deal_points: list[tuple[int, int]] = []
+        self.ending = _NO_ENDING
+        self.deal = 0
+        self._deal_hand()
+
+    # -- dealing ------------------------------------------------------------
+
+    def _deal_hand(self) -> None:
+        """Deal hand ``self.deal`` from ``deal_rng(seed, deal)`` alone.
+
+        Seat 1 deals hand 0 and the deal alternates (ruling 1, line 520).
+        The non-dealer gets 11 cards, the dealer 10 (line 498).
+        """
+        order = FULL52.shuffled(deal_rng(self.seed, self.deal))
+        self.dealer = (self.deal + 1) % 2
+        eldest = 1 - self.dealer
+        hands = [0, 0]
+        for c in order[:11]:
+            hands[eldest] |= 1 << c
+        for c in order[11:21]:
+            hands[self.dealer] |= 1 << c
+        self.hands = hands
+        self.stock = order[21:]
+        self.pile: list[int] = []
+        self.known = [0, 0]
+        self.taken = -1
+        self.pile_draws = 0
+        self.upcard = -1
+        self.history: tuple[list[str], list[str]] = ([], [])
+        self.phase = OPENING
+        self.to_act: Seat | None = eldest
+        self._legal: tuple[str, ...] | None = None
+
+    # -- the State contract ------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act, in a stable order.
+
+        Draw phase: ``draw:stock`` then ``draw:discard``. Discard phase: the
+        plain discards in deck order, then ``knock:C``, ``gin:C`` and, in the
+        grote-gin variant, ``gin``.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        phase = self.phase
+        if phase == DRAW:
+            if self.pile and self.pile_draws < MAX_PILE_DRAWS:
+                return _BOTH_DRAWS
+            return _STOCK_ONLY
+        if phase == OVER:
+            return ()
+        assert self.to_act is not None
+        hand = self.hands[self.to_act]
+        if phase == OPENING:
+            return _names(hand)
+        taken = self.taken
+        plain = hand & ~(1 << taken) if taken >= 0 else hand
+        actions = list(_names(plain))
+        limit = melds.VALUE[self.pile[-1]] if self.pile else 0
+        outs = melds.going_out(hand, limit)
+        if outs:
+            actions += [KNOCK_ACTIONS[c] for c, dw in outs if dw and c != taken]
+            actions += [GIN_ACTIONS[c] for c, dw in outs if not dw and c != taken]
+        if self.grote and melds.deadwood(hand) == 0:
+            actions.append(GROTE_GIN)
+        return tuple(actions)
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the seat to act (see :meth:`legal_actions`)."""
+        if action not in self.legal_actions():
+            self._reject(action)
+        kind, card = NOTATION[action]
+        seat = self.to_act
+        assert seat is not None
+        self._legal = None
+        if kind == _STOCK:
+            self._draw(seat, self.stock.pop(), from_pile=False)
+        elif kind == _PILE:
+            self._draw(seat, self.pile.pop(), from_pile=True)
+        elif kind == _DISCARD:
+            self._discard(seat, card)
+        else:
+            self._go_out(seat, kind, card)
+
+    def _reject(self, action: object) -> None:
+        where = (
+            f"seat {self.to_act} in the {PHASE_NAMES[self.phase]} phase of hand "
+            f"{self.deal}; legal: {', '.join(self.legal_actions()) or '(none)'}"
+        )
+        if isinstance(action, str) and action in NOTATION:
+            raise IllegalActionError(f"illegal action {action!r} for {where}")
+        raise InvalidActionError(
+            f"{action!r} is not gin-rummy notation (a card such as '7H', "
+            f"'draw:stock', 'draw:discard', 'knock:7H', 'gin:7H', 'gin'); {where}"
+        )
+
+    def is_over(self) -> bool:
+        """True once a player has reached the target."""
+        return self.phase == OVER
+
+    def result(self) -> Result:
+        """Match totals and the points of every finished hand."""
+        return Result.from_scores(self.scores, (0, 1), self.deal_points)
+
+    def view(self, seat: Seat) -> GinRummyView:
+        """What ``seat`` knows now (perfect recall within the hand)."""
+        pile = self.pile
+        top = pile[-1] if pile else -1
+        e = self.ending
+        return GinRummyView(
+            seat=seat,
+            legal_actions=self.legal_actions() if seat == self.to_act else (),
+            variant="grote-gin" if self.grote else "standard",
+            target=self.target,
+            hand_index=self.deal,
+            dealer=self.dealer,
+            to_act=self.to_act,
+            phase=PHASE_NAMES[self.phase],
+            hand=_names(self.hands[seat]),
+            opponent_cards=self.hands[1 - seat].bit_count(),
+            opponent_known=_names(self.known[1 - seat]),
+            stock_size=len(self.stock),
+            discard_pile=tuple(CARDS[c] for c in pile),
+            upcard=CARDS[self.upcard] if self.upcard >= 0 else None,
+            knock_limit=melds.VALUE[top] if top >= 0 else 0,
+            spades_double=top >= 0 and top // 13 == SPADES,
+            pile_draws=self.pile_draws,
+            history=tuple(self.history[seat]),
+            deal_points=tuple(self.deal_points),
+            scores=tuple(self.scores),
+            last_end=e.end,
+            last_out=e.out,
+            last_hands=tuple(_names(h) for h in e.hands),
+            last_melds=tuple(tuple(_names(m) for m in ms) for ms in e.melds),
+            last_layoffs=_names(e.layoffs),
+            last_deadwood=e.deadwood,
+            last_top=CARDS[e.top] if e.top >= 0 else None,
+            last_points=e.points,
+        )
+
+    def clone(self) -> Self:
+        """An independent copy (lists copied, immutable parts shared)."""
+        twin = object.__new__(type(self))
+        d = twin.__dict__
+        d.update(self.__dict__)
+        d["stock"] = self.stock[:]
+        d["pile"] = self.pile[:]
+        d["hands"] = self.hands[:]
+        d["known"] = self.known[:]
+        d["history"] = (self.history[0][:], self.history[1][:])
+        d["scores"] = self.scores[:]
+        d["deal_points"] = self.deal_points[:]
+        return twin
+
+    def card_locations(self) -> Mapping[str, tuple[str, ...]]:
+        """``hand:0``, ``hand:1``, ``stock`` (bottom to top), ``discard``."""
+        return {
+            "hand:0": _names(self.hands[0]),
+            "hand:1": _names(self.hands[1]),
+            "stock": tuple(CARDS[c] for c in self.stock),
+            "discard": tuple(CARDS[c] for c in self.pile),
+        }
+
+    def hidden_from(self, seat: Seat) -> frozenset[str]:
+        """The opponent's hand and the stock."""
+        return frozenset((f"hand:{1 - seat}", "stock"))
+
+    def deck(self) -> tuple[str, ...]:
+        """The 52 cards."""
+        return CARDS
+
+    # -- moves --------------------------------------------------------------
+
+    def _log(self, seat: Seat, public: str, private: str | None = None) -> None:
+        self.history[seat].append(private or public)
+        self.history[1 - seat].append(public)
+
+    def _draw(self, seat: Seat, card: int, *, from_pile: bool) -> None:
+        self.hands[seat] |= 1 << card
+        if from_pile:
+            self.known[seat] |= 1 << card
+            self.taken = card
+            self.pile_draws += 1
+            self._log(seat, f"{seat}:draw:discard:{CARDS[card]}")
+        else:
+            self._log(seat, f"{seat}:draw:stock", f"{seat}:draw:stock:{CARDS[card]}")
+        self.phase = DISCARD
+
+    def _discard(self, seat: Seat, card: int) -> None:
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        self.known[seat] &= ~bit
+        self.pile.append(card)
+        self.taken = -1
+        self._log(seat, f"{seat}:discard:{CARDS[card]}")
+        if self.phase == OPENING:
+            # The opening discard starts the pile; the dealer plays first (ruling 2).
+            self.upcard = card
+        elif len(self.stock) <= STOCK_FLOOR:
+            self._end_hand(_Ending("void", None, (), (), 0, (), -1, (0, 0)))
+            return
+        self.to_act = 1 - seat
+        self.phase = DRAW
+
+    def _go_out(self, seat: Seat, kind: int, card: int) -> None:
+        """Knock or gin: lay down, let the defender lay off, score (lines 522-537)."""
+        top = self.pile[-1] if self.pile else -1
+        if card >= 0:
+            # The going-out discard goes face down onto the pile (line 523).
+            self.hands[seat] &= ~(1 << card)
+            self.pile.append(card)
+        out_hand, other = self.hands[seat], self.hands[1 - seat]
+        show = melds.showdown(out_hand, other)
+        out_dw, def_dw = show.out_deadwood, show.defence.deadwood
+        points = [0, 0]
+        if kind == _KNOCK:
+            if out_dw < def_dw:
+                points[seat] = def_dw - out_dw
+            elif def_dw < out_dw:
+                points[1 - seat] = UNDERCUT_BONUS + out_dw - def_dw
+            # Equal deadwood scores nothing (ruling 11).
+        else:
+            bonus = GROTE_GIN_BONUS if kind == _GROTE else GIN_BONUS
+            points[seat] = bonus + def_dw
+        if top >= 0 and top // 13 == SPADES:
+            points = [2 * p for p in points]
+        end = ("knock", "gin", "grote-gin")[(_KNOCK, _GIN, _GROTE).index(kind)]
+        hands = [0, 0]
+        hands[seat], hands[1 - seat] = out_hand, other
+        all_melds: list[tuple[CardMask, ...]] = [(), ()]
+        all_melds[seat] = show.out_melds
+        all_melds[1 - seat] = show.defence.melds
+        deadwood = [0, 0]
+        deadwood[seat], deadwood[1 - seat] = out_dw, def_dw
+        self._end_hand(
+            _Ending(
+                end, seat, tuple(hands), tuple(all_melds), show.defence.layoffs,
+                tuple(deadwood), top, (points[0], points[1]),
+            )
+        )
+
+    def _end_hand(self, ending: _Ending) -> None:
+        """Book the hand's points; end the match or deal the next hand."""
+        self.ending = ending
+        p0, p1 = ending.points
+        self.deal_points.append((p0, p1))
+        self.scores[0] += p0
+        self.scores[1] += p1
+        if max(self.scores) >= self.target:
+            # Ruling 14: the match ends after the hand that reaches the target.
+            self.phase = OVER
+            self.to_act = None
+            self._legal = ()
+            return
+        self.deal += 1
+        self._deal_hand()
+
+    # -- narration ----------------------------------------------------------
+
+    def narrate(self, action: Action) -> list[str]:
+        """Apply ``action`` and tell a person what happened."""
+        seat = self.to_act
+        deal = self.deal
+        kind, card = NOTATION.get(action, (-1, -1))
+        drawn = self.stock[-1] if kind == _STOCK and self.stock else -1
+        self.apply(action)
+        lines: list[str] = []
+        if kind == _STOCK:
+            lines.append(f"seat {seat} draws {CARDS[drawn]} from the stock")
+        elif kind == _PILE:
+            lines.append(f"seat {seat} takes {CARDS[self.taken]} from the discard pile")
+        elif kind == _DISCARD:
+            lines.append(f"seat {seat} discards {CARDS[card]}")
+        if self.deal != deal or self.phase == OVER:
+            lines += self._narrate_ending(seat, kind, card)
+        return lines
+
+    def _narrate_ending(self, seat: Seat | None, kind: int, card: int) -> list[str]:
+        e = self.ending
+        lines: list[str] = []
+        if e.end == "void":
+            lines.append(f"the stock is down to {STOCK_FLOOR} cards: hand void")
+        else:
+            verb = {"knock": "knocks", "gin": "goes gin", "grote-gin": "has grote gin"}
+            discard = f", discarding {CARDS[card]}" if card >= 0 else ""
+            lines.append(f"seat {seat} {verb[e.end]}{discard}")
+            if e.top >= 0:
+                double = ", a spade: points double" if e.top // 13 == SPADES else ""
+                lines.append(
+                    f"top of the discard pile {CARDS[e.top]} "
+                    f"(knock limit {melds.VALUE[e.top]}){double}"
+                )
+            for s in (e.out, 1 - (e.out or 0)):
+                assert s is not None
+                shown = " ".join("-".join(_names(m)) for m in e.melds[s]) or "none"
+                lines.append(
+                    f"seat {s} melds {shown}; deadwood {e.deadwood[s]}"
+                )
+            if e.layoffs:
+                lines.append(f"layoffs: {' '.join(_names(e.layoffs))}")
+        lines.append(
+            f"hand {len(self.deal_points) - 1} scores {e.points[0]}-{e.points[1]}; "
+            f"match {self.scores[0]}-{self.scores[1]}"
+        )
+        if self.phase == OVER:
+            winner = 0 if self.scores[0] > self.scores[1] else 1
+            lines.append(f"seat {winner} wins the match")
+        return lines
+
+
+def _sample(game: GinRummy, view: GinRummyView, rng: random.Random) -> GinRummyState:
+    """Build a full State behind ``view`` (see :meth:`GinRummy.sample_state`)."""
+    seat, opp = view.seat, 1 - view.seat
+    mask = FULL52.mask
+    state = object.__new__(GinRummyState)
+    state.game = game
+    state.n_seats = 2
+    state.seed = 0
+    state.grote = view.variant == "grote-gin"
+    state.target = view.target
+    state.deal = view.hand_index
+    state.dealer = view.dealer
+    state.to_act = view.to_act
+    state.phase = PHASE_NAMES.index(view.phase)
+    state.scores = list(view.scores)
+    state.deal_points = [(a, b) for a, b in view.deal_points]
+    state.ending = _ending_from_view(view)
+    state.pile = [FULL52.index[c] for c in view.discard_pile]
+    state.pile_draws = view.pile_draws
+    state.upcard = FULL52.index[view.upcard] if view.upcard is not None else -1
+    state._legal = None
+    mine = mask(view.hand)
+    known = mask(view.opponent_known)
+    unseen = FULL52.full & ~(mine | known | mask(view.discard_pile))
+    pool = list(iter_bits(unseen))
+    rng.shuffle(pool)
+    n_hidden = view.opponent_cards - len(view.opponent_known)
+    theirs = known
+    for c in pool[:n_hidden]:
+        theirs |= 1 << c
+    state.stock = pool[n_hidden:]
+    hands = [0, 0]
+    hands[seat], hands[opp] = mine, theirs
+    state.hands = hands
+    state.known = [0, 0]
+    state.known[opp] = known
+    state.known[seat] = _known_of(view, seat)
+    entries = view.history
+    state.taken = -1
+    if view.phase == "discard" and entries and ":draw:discard:" in entries[-1]:
+        state.taken = FULL52.index[entries[-1].rsplit(":", 1)[1]]
+    history: tuple[list[str], list[str]] = ([], [])
+    history[seat].extend(entries)
+    history[opp].extend(_other_history(entries, seat, theirs, rng))
+    state.history = history
+    return state
+
+
+def _known_of(view: GinRummyView, seat: Seat) -> CardMask:
+    """Cards ``seat`` took from the pile this hand and has not discarded."""
+    known = 0
+    for entry in view.history:
+        who, verb, *rest = entry.split(":")
+        if int(who) != seat:
+            continue
+        if verb == "draw" and rest[0] == "discard":
+            known |= 1 << FULL52.index[rest[1]]
+        elif verb == "discard":
+            known &= ~(1 << FULL52.index[rest[0]])
+    return known
+
+
+def _other_history(
+    entries: tuple[str, ...], seat: Seat, theirs: CardMask, rng: random.Random
+) -> list[str]:
+    """The opponent's history in a sampled world.
+
+    His stock draws get cards consistent with his sampled hand: walking back
+    from his current hand, each stock draw takes a card he held right after
+    it that he was not already known to hold.
+    """
+    opp = 1 - seat
+    parsed = [e.split(":") for e in entries]
+    known_before: list[CardMask] = []
+    known = 0
+    for who, verb, *rest in parsed:
+        known_before.append(known)
+        if int(who) == opp:
+            if verb == "draw" and rest[0] == "discard":
+                known |= 1 << FULL52.index[rest[1]]
+            elif verb == "discard":
+                known &= ~(1 << FULL52.index[rest[0]])
+    out = list(entries)
+    hand = theirs
+    for i in range(len(parsed) - 1, -1, -1):
+        who, verb, *rest = parsed[i]
+        if int(who) != opp:
+            if verb == "draw" and rest[0] == "stock":
+                out[i] = f"{who}:draw:stock"
+            continue
+        if verb == "discard":
+            hand |= 1 << FULL52.index[rest[0]]
+        elif verb == "draw" and rest[0] == "discard":
+            hand &= ~(1 << FULL52.index[rest[1]])
+        elif verb == "draw":
+            free = list(iter_bits(hand & ~known_before[i]))
+            assert free, "the view's history does not fit its hand sizes"
+            card = rng.choice(free)
+            hand &= ~(1 << card)
+            out[i] = f"{who}:draw:stock:{CARDS[card]}"
+    return out
+
+
+def _ending_from_view(view: GinRummyView) -> _Ending:
+    mask = FULL52.mask
+    if not view.last_end:
+        return _NO_ENDING
+    return _Ending(
+        view.last_end,
+        view.last_out,
+        tuple(mask(h) for h in view.last_hands),
+        tuple(tuple(mask(m) for m in ms) for ms in view.last_melds),
+        mask(view.last_layoffs),
+        view.last_deadwood,
+        FULL52.index[view.last_top] if view.last_top is not None else -1,
+        view.last_points,
+    )
