@@ -210,10 +210,12 @@ def _dispatch(config: TournamentConfig, pending: list[Job], workers: int, tracke
                     in_flight, return_when=concurrent.futures.FIRST_COMPLETED
                 )
                 for future in finished:
-                    chunk = in_flight.pop(future)
-                    by_id = {job.id: job for job in chunk}
+                    # Popped only once its results are in: a broken pool raises here,
+                    # and the chunk must still count as unfinished.
+                    by_id = {job.id: job for job in in_flight[future]}
                     for job_id, plain in future.result():
                         tracker.record(by_id[job_id], Result.from_dict(plain))
+                    del in_flight[future]
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1
             lost = [job for chunk in in_flight.values() for job in chunk]

@@ -1,0 +1,154 @@
+"""The scheduler with real worker processes and a real SQLite file.
+
+Determinism across 1 and N workers and after a kill; a SIGKILL at a random
+moment loses nothing and counts nothing twice; a dead worker is replaced;
+Ctrl-C keeps what finished; a changed config is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.config import load_config
+from harness.errors import ConfigError
+from harness.scheduler import run_tournament
+from harness.store import Store
+from tests.conftest import TOY_PLUGIN
+
+TEST_BOTS = Path(__file__).parents[1] / "plugins" / "test_bots.py"
+
+
+def write_config(tmp_path: Path, *, matches: int = 6, extra: str = "", bot: str = "random",
+                 bot_options: str = "", name: str = "t") -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(
+        f'game = "toy"\nseats = 3\nmatches = {matches}\nseed = 5\n'
+        f'plugins = ["{TOY_PLUGIN}", "{TEST_BOTS}"]\n{extra}'
+        f'[entrants.a]\nbot = "{bot}"\n{bot_options}'
+        '[entrants.b]\nbot = "random"\n[entrants.c]\nbot = "random"\n'
+        '[entrants.d]\nbot = "random"\n'
+    )
+    return path
+
+
+def stored(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as con:
+        return con.execute(
+            "SELECT r.job_id, r.result, l.log FROM results r JOIN jobs j ON j.id = r.job_id "
+            "LEFT JOIN logs l ON l.job_id = r.job_id ORDER BY j.idx"
+        ).fetchall()
+
+
+def test_the_same_config_gives_identical_results_inline_and_with_1_and_2_workers(tmp_path: Path) -> None:
+    results = []
+    for executor, workers in (("inline", 1), ("process", 1), ("process", 2)):
+        path = write_config(tmp_path, extra=f'executor = "{executor}"\ndatabase = "{executor}{workers}.sqlite"\nchunk = 5\n')
+        summary = run_tournament(load_config(path), workers=workers)
+        assert summary.played == summary.planned == 4 * 3 * 6
+        results.append(stored(tmp_path / f"{executor}{workers}.sqlite"))
+    assert results[0] == results[1] == results[2]
+    assert all(log for _, _, log in results[0])
+
+
+def test_a_finished_tournament_is_not_played_again(tmp_path: Path) -> None:
+    config = load_config(write_config(tmp_path, extra='executor = "inline"\n'))
+    first = run_tournament(config)
+    again = run_tournament(config)
+    assert first.played == first.planned and again.played == 0
+    assert again.already_done == first.planned
+
+
+def test_a_changed_config_is_refused_with_what_changed(tmp_path: Path) -> None:
+    run_tournament(load_config(write_config(tmp_path, matches=2, extra='executor = "inline"\n')))
+    changed = load_config(write_config(tmp_path, matches=3, extra='executor = "inline"\n'))
+    with pytest.raises(ConfigError, match=r"holds results of a different config \(matches: 2 -> 3\); run with --fresh"):
+        run_tournament(changed)
+    fresh = run_tournament(changed, fresh=True)
+    assert fresh.played == fresh.planned == 4 * 3 * 3
+    # Where matches run is not part of the config's identity.
+    moved = load_config(write_config(tmp_path, matches=3, extra='executor = "process"\nworkers = 2\n'))
+    assert run_tournament(moved).played == 0
+
+
+def test_a_dead_worker_is_replaced_and_its_jobs_run_again(tmp_path: Path) -> None:
+    marker = tmp_path / "killed"
+    path = write_config(
+        tmp_path, bot="kills-worker-once", bot_options=f'options = {{ marker = "{marker}" }}\n',
+        extra="workers = 2\nchunk = 3\n",
+    )
+    summary = run_tournament(load_config(path))
+    assert marker.exists()
+    assert summary.pool_restarts == 1
+    with Store.existing(tmp_path / "t.sqlite") as store:
+        assert store.counts() == (summary.planned, summary.planned)
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "harness", *args]
+
+
+def _wait_for_results(db: Path, at_least: int, proc: subprocess.Popen, timeout: float = 60) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if db.exists():
+            try:
+                with sqlite3.connect(db, timeout=5) as con:
+                    n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+                if n >= at_least:
+                    return int(n)
+            except sqlite3.OperationalError:
+                pass
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        time.sleep(0.02)
+    raise AssertionError("no results appeared")
+
+
+@pytest.mark.slow
+def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(tmp_path: Path) -> None:
+    path = write_config(tmp_path, matches=12, bot="sleepy", bot_options="options = { delay = 0.003 }\n",
+                        extra="workers = 2\nchunk = 2\n")
+    reference = write_config(tmp_path, matches=12, bot="sleepy", bot_options="options = { delay = 0.0 }\n",
+                             extra='executor = "inline"\n', name="reference")
+    db = tmp_path / "t.sqlite"
+    for kill_after in (3, 40, 90):
+        proc = subprocess.Popen(_cli("run", str(path), "--quiet"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            _wait_for_results(db, kill_after, proc)
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+    done = subprocess.run(_cli("run", str(path), "--quiet"), capture_output=True, text=True, check=True)
+    assert "played" in done.stdout
+    run_tournament(load_config(reference))
+    ours = stored(db)
+    assert len(ours) == 4 * 3 * 12 == len({job_id for job_id, _, _ in ours})
+    # The delay is not part of a result: the interrupted run equals an uninterrupted one.
+    theirs = stored(tmp_path / "reference.sqlite")
+    assert [r[1:] for r in ours] == [r[1:] for r in theirs]
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_cleanly_keeps_results_and_says_how_to_resume(tmp_path: Path) -> None:
+    path = write_config(tmp_path, matches=8, bot="sleepy", bot_options="options = { delay = 0.002 }\n",
+                        extra="workers = 2\nchunk = 2\n")
+    db = tmp_path / "t.sqlite"
+    proc = subprocess.Popen(_cli("run", str(path), "--quiet"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for_results(db, 10, proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted:" in err and f"run 'troef run {path}' again to resume" in err
+    with Store.existing(db) as store:
+        done, planned = store.counts()
+    assert 10 <= done < planned
+    subprocess.run(_cli("run", str(path), "--quiet"), check=True, capture_output=True)
+    with Store.existing(db) as store:
+        assert store.counts() == (planned, planned)

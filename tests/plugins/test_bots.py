@@ -1,0 +1,52 @@
+"""Bots for harness tests, loaded as a plugin file: slow ones and destructive ones."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Sequence
+
+from harness import Bot, Option, View, hookimpl
+
+
+class Sleepy(Bot):
+    """Random play, slowed down so that a run lasts long enough to be killed."""
+
+    name = "sleepy"
+    option_specs = (Option("delay", 0.002, "seconds per decision", minimum=0.0),)
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.rng = random.Random(self.seed)
+
+    def act(self, view: View) -> str:
+        time.sleep(self.options["delay"])
+        return self.rng.choice(view.legal_actions)
+
+
+class KillsWorkerOnce(Bot):
+    """Kills its worker process the first time any instance acts (a marker file
+    remembers), then plays randomly: the scheduler must replace the worker."""
+
+    name = "kills-worker-once"
+    option_specs = (Option("marker", "", "file that records the kill"),)
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.rng = random.Random(self.seed)
+
+    def act(self, view: View) -> str:
+        try:
+            # O_EXCL: of two workers racing here, exactly one dies.
+            os.close(os.open(self.options["marker"], os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            pass
+        else:
+            os._exit(3)
+        return self.rng.choice(view.legal_actions)
+
+
+@hookimpl
+def troef_bots() -> Sequence[type[Bot]]:
+    return [Sleepy, KillsWorkerOnce]
