@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness import Game, hookimpl
 from games.jass.klaverjassen import Klaverjassen
+from harness import Game, hookimpl
 
 __all__ = ["Klaverjassen", "troef_games"]
 

@@ -21,8 +21,11 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from games.cards import PIQUET, SUITS, CardMask, iter_bits
+from games.jass.roem import roem_parts, trick_roem
+from games.tricks import beats_table, legal_plays, points_table
 from harness import (
     Game,
     IllegalActionError,
@@ -33,9 +36,6 @@ from harness import (
     View,
 )
 from harness.seeding import deal_rng
-from games.cards import PIQUET, SUITS, CardMask, iter_bits
-from games.jass.roem import roem_parts, trick_roem
-from games.tricks import beats_table, legal_plays, points_table
 
 __all__ = [
     "DealSummary",
@@ -248,9 +248,7 @@ class KlaverjassenState(State):
         k = self.deal
         rng = deal_rng(self.seed, k)
         order = PIQUET.shuffled(rng)
-        self.hands = [
-            sum(1 << c for c in order[8 * s : 8 * s + 8]) for s in range(4)
-        ]
+        self.hands = [sum(1 << c for c in order[8 * s : 8 * s + 8]) for s in range(4)]
         first = rng.randrange(4)
         second = (first + 1 + rng.randrange(3)) % 4
         self._suits = (first, second)
@@ -427,8 +425,16 @@ class KlaverjassenState(State):
         )
         self.history.append(
             DealSummary(
-                self.deal, self.trump, playing_team, self._points, self._roem,
-                made, pit_team, raw, scores, self._tricks,
+                self.deal,
+                self.trump,
+                playing_team,
+                self._points,
+                self._roem,
+                made,
+                pit_team,
+                raw,
+                scores,
+                self._tricks,
             )
         )
         self._deal_scores += (scores,)
@@ -519,7 +525,9 @@ class KlaverjassenState(State):
         if phase == _BID:
             suit = turned[0]
             if action == PLAY:
-                lines.append(f"seat {seat} plays on {suit}: team {seat % 2} plays")
+                lines.append(
+                    f"seat {seat} plays on {suit}: team {self.player % 2} plays"
+                )
             else:
                 lines.append(f"seat {seat} passes on {suit}")
                 if self._phase == _PLAYING:
@@ -543,7 +551,10 @@ class KlaverjassenState(State):
 
     def _opening_lines(self) -> list[str]:
         """Lines that open the current deal (for narration)."""
-        head = f"deal {self.deal}: dealer seat {self.dealer}, voorhand seat {self.deal % 4}"
+        head = (
+            f"deal {self.deal}: dealer seat {self.dealer}, "
+            f"voorhand seat {self.deal % 4}"
+        )
         if self._phase == _PLAYING:
             return [head, f"clubs is trump without turning; seat {self.player} plays"]
         return [head, f"turned: {self._turned[0]}"]
@@ -571,10 +582,14 @@ class KlaverjassenState(State):
         ``seed`` as usual.
         """
         masks = [PIQUET.mask(h.split()) for h in hands]
-        if len(masks) != 4 or any(m.bit_count() != 8 for m in masks) or (
-            masks[0] | masks[1] | masks[2] | masks[3]
-        ) != _FULL:
-            raise ValueError(f"need four hands of 8 cards holding the pack once: {hands!r}")
+        if (
+            len(masks) != 4
+            or any(m.bit_count() != 8 for m in masks)
+            or (masks[0] | masks[1] | masks[2] | masks[3]) != _FULL
+        ):
+            raise ValueError(
+                f"need four hands of 8 cards holding the pack once: {hands!r}"
+            )
         state = object.__new__(cls)
         state._blank(game, seed)
         state.deal = deal
@@ -591,7 +606,7 @@ class KlaverjassenState(State):
 def _trick_line(
     trick: tuple[int, tuple[str, ...], int, int, int], number: int, trump: int
 ) -> str:
-    leader, cards, winner, points, roem = trick
+    _, cards, winner, points, roem = trick
     line = f"trick {number} to seat {winner} (team {winner % 2}): {points} points"
     if roem:
         parts = roem_parts(PIQUET.mask(cards), trump)
@@ -609,7 +624,8 @@ def _deal_lines(summary: DealSummary, totals: tuple[int, int]) -> list[str]:
     if summary.made:
         line += "made"
     else:
-        line += f"nat, team {d} gets all {summary.raw[d] - (summary.pit_team == d) * PIT_BONUS}"
+        pit = PIT_BONUS if summary.pit_team == d else 0
+        line += f"nat, team {d} gets all {summary.raw[d] - pit}"
     if summary.pit_team is not None:
         line += f"; pit, +{PIT_BONUS} to team {summary.pit_team}"
     s = summary.scores
@@ -671,11 +687,15 @@ class Klaverjassen(Game):
         the cards (the second suit to turn, later deals) are drawn from ``rng``.
         """
         if not isinstance(view, KlaverjassenView):
-            raise TypeError(f"klaverjassen samples from a KlaverjassenView, not {view!r}")
+            raise TypeError(
+                f"klaverjassen samples from a KlaverjassenView, not {view!r}"
+            )
         return _sample(self, view, rng)
 
 
-def _sample(game: Klaverjassen, view: KlaverjassenView, rng: random.Random) -> KlaverjassenState:
+def _sample(
+    game: Klaverjassen, view: KlaverjassenView, rng: random.Random
+) -> KlaverjassenState:
     state = object.__new__(KlaverjassenState)
     state._blank(game, rng.getrandbits(64))
     state.deal = view.deal
@@ -732,14 +752,20 @@ def _sample(game: Klaverjassen, view: KlaverjassenView, rng: random.Random) -> K
         others = [s for s in range(4) if s != me]
         need = [8 - played[s] for s in others]
         unseen = list(iter_bits(_FULL & ~seen))
-        for j, mask in enumerate(_deal_unseen(unseen, [forbidden[s] for s in others], need, rng)):
+        for j, mask in enumerate(
+            _deal_unseen(unseen, [forbidden[s] for s in others], need, rng)
+        ):
             hands[others[j]] = mask
     state.hands = hands
     return state
 
 
 def _note_voids(
-    leader: int, cards: Sequence[int], trump: int, forbidden: list[CardMask], played: list[int]
+    leader: int,
+    cards: Sequence[int],
+    trump: int,
+    forbidden: list[CardMask],
+    played: list[int],
 ) -> int:
     """Record what the play of one trick proves absent from each hand (R14).
 
@@ -786,7 +812,7 @@ def _deal_unseen(
     if sum(cap) != len(cards) or not _dealable(by_kind, cap):
         raise ValueError("the view is inconsistent: its unseen cards cannot be dealt")
     hands = [0, 0, 0]
-    for card, a in zip(cards, allowed):
+    for card, a in zip(cards, allowed, strict=True):
         by_kind[a] -= 1
         choices = [j for j in range(3) if a >> j & 1 and cap[j]]
         rng.shuffle(choices)

@@ -12,6 +12,8 @@ import random
 
 import pytest
 
+from bots.random_bot import RandomBot
+from games.cards import PIQUET
 from games.jass import Klaverjassen, troef_games
 from games.jass.klaverjassen import (
     CARD_TOTAL,
@@ -21,17 +23,19 @@ from games.jass.klaverjassen import (
     round_score,
 )
 from games.jass.roem import roem_parts, trick_roem
-from games.cards import PIQUET
 from harness import IllegalActionError, InvalidActionError, OptionError, SeatCountError
 from harness.referee import make_bots, play_match, replay
-from bots.random_bot import RandomBot
 
 GAME = Klaverjassen()
 H = 2  # hearts, the trump suit of most examples
 
 # A deal where every seat holds one whole suit; used as filler and for pit.
-SUITED = ["7H 8H 9H TH JH QH KH AH", "7C 8C 9C TC JC QC KC AC",
-          "7D 8D 9D TD JD QD KD AD", "7S 8S 9S TS JS QS KS AS"]
+SUITED = [
+    "7H 8H 9H TH JH QH KH AH",
+    "7C 8C 9C TC JC QC KC AC",
+    "7D 8D 9D TD JD QD KD AD",
+    "7S 8S 9S TS JS QS KS AS",
+]
 
 
 def position(hands: list[str], trump: str = "H", **kw: object) -> KlaverjassenState:
@@ -68,9 +72,13 @@ def test_plugin_registers_klaverjassen() -> None:
 
 @pytest.mark.parametrize(
     ("options", "named"),
-    [({"variant": "amsterdams"}, "variant"), ({"target": 0}, "target"),
-     ({"target": "1500"}, "target"), ({"clubs_first": 1}, "clubs_first"),
-     ({"targte": 100}, "targte")],
+    [
+        ({"variant": "amsterdams"}, "variant"),
+        ({"target": 0}, "target"),
+        ({"target": "1500"}, "target"),
+        ({"clubs_first": 1}, "clubs_first"),
+        ({"targte": 100}, "targte"),
+    ],
 )
 def test_bad_option_names_the_option(options: dict[str, object], named: str) -> None:
     """R16/R11: bad options raise OptionError naming the option."""
@@ -115,7 +123,12 @@ def test_first_play_ends_bidding() -> None:
     state.apply("play")
     view = state.view(2)
     assert view.bids == ((0, "pass"), (1, "play"))
-    assert (view.trump, view.player, view.to_act, view.turned) == (turned[0], 1, 0, turned)
+    assert (view.trump, view.player, view.to_act, view.turned) == (
+        turned[0],
+        1,
+        0,
+        turned,
+    )
     assert state.legal_actions() == state.view(0).hand  # seat 0 leads: any card
 
 
@@ -150,80 +163,137 @@ def test_same_cards_whatever_the_options() -> None:
 
 # -- legal moves (seed line 107, R5) ------------------------------------------
 
+
 # Seat 0: spades and a trump; seat 1 and seat 2 vary by test.
 def test_must_follow_suit() -> None:
     """Seed line 107: a player who can follow the suit led must."""
-    state = play(position(["AS 9S 8S 7S 7C 8C 9C TC",
-                           "KS QS JH QH 7D 8D 9D TD",
-                           "JC QC KC AC JD QD KD AD",
-                           "TS JS 7H 8H 9H TH KH AH"]), "AS")
+    state = play(
+        position(
+            [
+                "AS 9S 8S 7S 7C 8C 9C TC",
+                "KS QS JH QH 7D 8D 9D TD",
+                "JC QC KC AC JD QD KD AD",
+                "TS JS 7H 8H 9H TH KH AH",
+            ]
+        ),
+        "AS",
+    )
     assert state.legal_actions() == ("QS", "KS")
 
 
 def test_must_trump_when_void() -> None:
     """Seed line 107: a player void in the suit led must trump."""
-    state = play(position(["AS 9S 8S 7S 7C 8C 9C TC",
-                           "JC QH KH 7D 8D 9D TD QC",
-                           "KC AC JD QD KD AD QS KS",
-                           "TS JS 7H 8H 9H TH JH AH"]), "AS")
+    state = play(
+        position(
+            [
+                "AS 9S 8S 7S 7C 8C 9C TC",
+                "JC QH KH 7D 8D 9D TD QC",
+                "KC AC JD QD KD AD QS KS",
+                "TS JS 7H 8H 9H TH JH AH",
+            ]
+        ),
+        "AS",
+    )
     assert state.legal_actions() == ("QH", "KH")
 
 
 def test_must_over_trump() -> None:
     """Seed line 107: a trump played must beat the trumps in the trick if it can.
     Trumps rank J 9 A 10 K Q 8 7 (seed line 104): over QH are KH and 9H, not 7H."""
-    state = play(position(["AS 9S 8S 7S 7C 8C 9C TC",
-                           "QH JC QC KC 7D 8D 9D TD",
-                           "7H KH 9H AC JD QD KD AD",
-                           "TS JS QS KS 8H TH JH AH"]), "AS QH")
+    state = play(
+        position(
+            [
+                "AS 9S 8S 7S 7C 8C 9C TC",
+                "QH JC QC KC 7D 8D 9D TD",
+                "7H KH 9H AC JD QD KD AD",
+                "TS JS QS KS 8H TH JH AH",
+            ]
+        ),
+        "AS QH",
+    )
     assert state.legal_actions() == ("9H", "KH")
 
 
 def test_must_under_trump_when_unable_to_over_trump() -> None:
     """Seed line 107 and R5: unable to over-trump, a player void in the suit led
     must still play a lower trump, not a card of another suit."""
-    state = play(position(["AS QS 9S 8S 7S 7C 8C 9C",
-                           "JH JC QC KC 7D 8D 9D TD",
-                           "7H 8H TC AC JD QD KD AD",
-                           "TS JS KS 9H TH QH KH AH"]), "AS JH")
+    state = play(
+        position(
+            [
+                "AS QS 9S 8S 7S 7C 8C 9C",
+                "JH JC QC KC 7D 8D 9D TD",
+                "7H 8H TC AC JD QD KD AD",
+                "TS JS KS 9H TH QH KH AH",
+            ]
+        ),
+        "AS JH",
+    )
     assert state.legal_actions() == ("7H", "8H")
 
 
 def test_must_trump_even_when_partner_wins() -> None:
     """R5: the partner's winning card does not lift the duty to trump (Rotterdam;
     the exception is the Amsterdam variant, seed line 130)."""
-    state = play(position(["AS 9S 8S TS 7C 8C 9C TC",
-                           "7S JC QC KC 7D 8D 9D TD",
-                           "7H 8H JH AC JD QD KD AD",
-                           "QS JS KS 9H TH QH KH AH"]), "AS 7S")
+    state = play(
+        position(
+            [
+                "AS 9S 8S TS 7C 8C 9C TC",
+                "7S JC QC KC 7D 8D 9D TD",
+                "7H 8H JH AC JD QD KD AD",
+                "QS JS KS 9H TH QH KH AH",
+            ]
+        ),
+        "AS 7S",
+    )
     assert state.legal_actions() == ("7H", "8H", "JH")
 
 
 def test_free_discard_when_void_in_suit_and_trump() -> None:
     """Seed line 107: with neither the suit led nor a trump, any card goes."""
-    state = play(position(["AS 9S 8S 7S 7C 8C 9C TC",
-                           "JC QC KC AC 7D 8D 9D TD",
-                           "JD QD KD AD TS JS QS KS",
-                           "7H 8H 9H TH JH QH KH AH"]), "AS")
+    state = play(
+        position(
+            [
+                "AS 9S 8S 7S 7C 8C 9C TC",
+                "JC QC KC AC 7D 8D 9D TD",
+                "JD QD KD AD TS JS QS KS",
+                "7H 8H 9H TH JH QH KH AH",
+            ]
+        ),
+        "AS",
+    )
     assert set(state.legal_actions()) == set("JC QC KC AC 7D 8D 9D TD".split())
 
 
 def test_trump_led_must_be_followed_higher() -> None:
     """Seed line 107 and R5: trump may be led; following it means over-trumping
     if possible. Over the Nel (9H) only the Jas (JH) goes."""
-    state = play(position(["9H 9S 8S 7S 7C 8C 9C TC",
-                           "JH 7H AH KC 7D 8D 9D TD",
-                           "JC QC AC JD QD KD AD QS",
-                           "AS TS JS KS 8H TH QH KH"]), "9H")
+    state = play(
+        position(
+            [
+                "9H 9S 8S 7S 7C 8C 9C TC",
+                "JH 7H AH KC 7D 8D 9D TD",
+                "JC QC AC JD QD KD AD QS",
+                "AS TS JS KS 8H TH QH KH",
+            ]
+        ),
+        "9H",
+    )
     assert state.legal_actions() == ("JH",)
 
 
 def test_trump_led_any_trump_when_none_higher() -> None:
     """R5: unable to beat the trump led, any trump (still must follow suit)."""
-    state = play(position(["JH 9S 8S 7S 7C 8C 9C TC",
-                           "9H 7H AH KC 7D 8D 9D TD",
-                           "JC QC AC JD QD KD AD QS",
-                           "AS TS JS KS 8H TH QH KH"]), "JH")
+    state = play(
+        position(
+            [
+                "JH 9S 8S 7S 7C 8C 9C TC",
+                "9H 7H AH KC 7D 8D 9D TD",
+                "JC QC AC JD QD KD AD QS",
+                "AS TS JS KS 8H TH QH KH",
+            ]
+        ),
+        "JH",
+    )
     assert state.legal_actions() == ("7H", "9H", "AH")
 
 
@@ -239,11 +309,11 @@ def test_leader_may_play_anything() -> None:
 @pytest.mark.parametrize(
     ("cards", "winner"),
     [
-        ("KS TS 7S AC", 1),   # plain suits: 10 above K (seed line 104)
-        ("9S AD 7S 8S", 0),   # a higher card of another suit does not win
-        ("AS 7H KS QS", 1),   # any trump beats the suit led
-        ("AS AH 9H JC", 2),   # Nel above ace of trump
-        ("AS 9H JH AH", 2),   # Jas highest
+        ("KS TS 7S AC", 1),  # plain suits: 10 above K (seed line 104)
+        ("9S AD 7S 8S", 0),  # a higher card of another suit does not win
+        ("AS 7H KS QS", 1),  # any trump beats the suit led
+        ("AS AH 9H JC", 2),  # Nel above ace of trump
+        ("AS 9H JH AH", 2),  # Jas highest
         ("7S 8S 9S TS", 3),
     ],
 )
@@ -260,12 +330,15 @@ def test_trick_winner(cards: str, winner: int) -> None:
     assert view.tricks[0][2] == winner and view.to_act == winner
 
 
-def _fill_and_build(hands: dict[int, list[str]], rest: list[str], led: str) -> KlaverjassenState:
+def _fill_and_build(
+    hands: dict[int, list[str]], rest: list[str], led: str
+) -> KlaverjassenState:
     """Complete four hands so that the given first cards are legal: a seat whose
     card is not of the suit led gets none of it, nor trump unless it trumped.
     Most restricted seats choose first, clubs and diamonds before the rest."""
     banned = {0: set()} | {
-        seat: set() if hands[seat][0][1] == led
+        seat: set()
+        if hands[seat][0][1] == led
         else {led} | ({"H"} if hands[seat][0][1] != "H" else set())
         for seat in (1, 2, 3)
     }
@@ -299,8 +372,10 @@ def test_trick_points_and_last_trick() -> None:
     assert sum(t[3] for t in tricks) == CARD_TOTAL
     last = tricks[-1]
     assert last[3] == 10 + sum(
-        {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}.get(c[0], 0) + (c == "9H") * 14
-        + (c == "JH") * 18 for c in last[1]
+        {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}.get(c[0], 0)
+        + (c == "9H") * 14
+        + (c == "JH") * 18
+        for c in last[1]
     )
 
 
@@ -312,7 +387,7 @@ def test_trick_points_and_last_trick() -> None:
     [
         ("8S 9S TS 7C", 20, ["run of 3"]),
         ("7S 8S 9S TS", 50, ["run of 4"]),
-        ("TS JS QS 7C", 20, ["run of 3"]),       # 10 J Q: roem order, not trick rank
+        ("TS JS QS 7C", 20, ["run of 3"]),  # 10 J Q: roem order, not trick rank
         ("AS KS QS 7C", 20, ["run of 3"]),
         ("KH QH 7C 8D", 20, ["stuk"]),
         ("QH KH AH 7C", 40, ["run of 3", "stuk"]),
@@ -320,10 +395,10 @@ def test_trick_points_and_last_trick() -> None:
         ("KS KH KD KC", 100, ["four Ks"]),
         ("7S 7H 7D 7C", 100, ["four 7s"]),
         ("JS JH JD JC", 200, ["four jacks"]),
-        ("7S 9S JS KS", 0, []),                  # not consecutive
-        ("AS TS KS 7C", 0, []),                  # A 10 K is trick order, not roem order
-        ("7S 8H 9S 7C", 0, []),                  # a run is in one suit
-        ("KS QS 7C 8D", 0, []),                  # K and Q of a plain suit: no stuk
+        ("7S 9S JS KS", 0, []),  # not consecutive
+        ("AS TS KS 7C", 0, []),  # A 10 K is trick order, not roem order
+        ("7S 8H 9S 7C", 0, []),  # a run is in one suit
+        ("KS QS 7C 8D", 0, []),  # K and Q of a plain suit: no stuk
     ],
 )
 def test_roem(cards: str, roem: int, names: list[str]) -> None:
@@ -336,11 +411,18 @@ def test_roem(cards: str, roem: int, names: list[str]) -> None:
 def test_roem_goes_to_trick_winner_automatically() -> None:
     """Seed line 117 and R7: roem is scored for the side that wins the trick,
     without being claimed. Seat 3's TS takes 7S 8S 9S TS: 50 roem to team 1."""
-    state = play(position(["7S AC 7C 8C 9C TC JC QC",
-                           "8S KC AD 7D 8D 9D TD JD",
-                           "9S QD KD AS KS QS JS 7H",
-                           "TS 8H 9H TH JH QH KH AH"]), "7S 8S 9S TS")
-    leader, cards, winner, points, roem = state.view(0).tricks[0]
+    state = play(
+        position(
+            [
+                "7S AC 7C 8C 9C TC JC QC",
+                "8S KC AD 7D 8D 9D TD JD",
+                "9S QD KD AS KS QS JS 7H",
+                "TS 8H 9H TH JH QH KH AH",
+            ]
+        ),
+        "7S 8S 9S TS",
+    )
+    _, _, winner, points, roem = state.view(0).tricks[0]
     assert (winner, points, roem) == (3, 10, 50)
     assert state._roem == (0, 50)
 
@@ -350,14 +432,24 @@ def test_roem_goes_to_trick_winner_automatically() -> None:
 
 def test_made_each_side_scores_its_own() -> None:
     """Seed line 120: made, both sides score their cards and roem."""
-    assert deal_score(0, (92, 70), (20, 0), (5, 3)) == (True, None, (112, 70), (110, 70))
+    assert deal_score(0, (92, 70), (20, 0), (5, 3)) == (
+        True,
+        None,
+        (112, 70),
+        (110, 70),
+    )
 
 
 def test_nat_gives_all_to_defenders_roem_included() -> None:
     """Seed lines 117, 120 and R8: nat, the defenders get 162 and all roem,
     the playing side's own roem too."""
     assert deal_score(0, (70, 92), (20, 0), (4, 4)) == (False, None, (0, 182), (0, 180))
-    assert deal_score(1, (110, 52), (0, 50), (5, 3)) == (False, None, (212, 0), (210, 0))
+    assert deal_score(1, (110, 52), (0, 50), (5, 3)) == (
+        False,
+        None,
+        (212, 0),
+        (210, 0),
+    )
 
 
 def test_exactly_half_is_nat() -> None:
@@ -365,9 +457,9 @@ def test_exactly_half_is_nat() -> None:
     makes it; with 20 roem in the deal the bar is 92 of 182."""
     assert deal_score(0, (81, 81), (0, 0), (4, 4))[0] is False
     assert deal_score(0, (82, 80), (0, 0), (4, 4))[0] is True
-    assert deal_score(0, (71, 91), (20, 0), (4, 4))[0] is False   # 91 of 182
-    assert deal_score(0, (72, 90), (20, 0), (4, 4))[0] is True    # 92 of 182
-    assert deal_score(0, (82, 80), (0, 20), (4, 4))[0] is False   # 82 of 182
+    assert deal_score(0, (71, 91), (20, 0), (4, 4))[0] is False  # 91 of 182
+    assert deal_score(0, (72, 90), (20, 0), (4, 4))[0] is True  # 92 of 182
+    assert deal_score(0, (82, 80), (0, 20), (4, 4))[0] is False  # 82 of 182
 
 
 def test_nat_test_uses_exact_points_before_rounding() -> None:
@@ -375,8 +467,10 @@ def test_nat_test_uses_exact_points_before_rounding() -> None:
     assert deal_score(1, (81, 81), (0, 0), (4, 4)) == (False, None, (162, 0), (160, 0))
 
 
-@pytest.mark.parametrize(("raw", "rounded"), [(0, 0), (84, 80), (85, 90), (86, 90),
-                                             (162, 160), (165, 170), (262, 260)])
+@pytest.mark.parametrize(
+    ("raw", "rounded"),
+    [(0, 0), (84, 80), (85, 90), (86, 90), (162, 160), (165, 170), (262, 260)],
+)
 def test_rounding_to_nearest_ten_fives_up(raw: int, rounded: int) -> None:
     """Seed line 124 and R9: nearest ten, a five upwards."""
     assert round_score(raw) == rounded
@@ -392,9 +486,10 @@ def test_pit_scores_100_more() -> None:
     hearts (trump) and leads them; the others discard without roem."""
     state = position(SUITED)
     for r in range(8):
-        play(state, " ".join(
-            "789TJQKA"[(r + k) % 8] + suit for k, suit in enumerate("HCDS")
-        ))
+        play(
+            state,
+            " ".join("789TJQKA"[(r + k) % 8] + suit for k, suit in enumerate("HCDS")),
+        )
     summary = state.history[-1]
     assert summary.roem == (0, 0) and summary.pit_team == 0 and summary.made
     assert summary.raw == (262, 0) and summary.scores == (260, 0)
@@ -409,10 +504,14 @@ def test_played_nat_playing_sides_roem_goes_to_defenders() -> None:
     """Seed line 117 and R8, played out: team 0 plays hearts and wins the first
     trick, 7S 8S 9S TS (10 points, 50 roem), then team 1 takes every other
     trick. Team 0 has 60 of 212+: nat, team 1 scores all of it, the 50 too."""
-    state = position(["TS JS QS KS AS 7C 8C 9C",
-                      "8S AC TC KC 7H 8H 9H TH",
-                      "9S JC QC 7D 8D 9D JD QD",
-                      "7S AD TD KD JH QH KH AH"])
+    state = position(
+        [
+            "TS JS QS KS AS 7C 8C 9C",
+            "8S AC TC KC 7H 8H 9H TH",
+            "9S JC QC 7D 8D 9D JD QD",
+            "7S AD TD KD JH QH KH AH",
+        ]
+    )
     play(state, "TS 8S 9S 7S")
     first_legal_to_end_of_deal(state)
     summary = state.history[-1]
@@ -420,7 +519,12 @@ def test_played_nat_playing_sides_roem_goes_to_defenders() -> None:
     assert summary.points[0] == 10 and summary.roem[0] == 50
     assert summary.raw == (0, CARD_TOTAL + 50 + summary.roem[1])
     assert summary.scores == (0, round_score(summary.raw[1]))
-    assert state.result().deal_points[-1] == (0, summary.scores[1], 0, summary.scores[1])
+    assert state.result().deal_points[-1] == (
+        0,
+        summary.scores[1],
+        0,
+        summary.scores[1],
+    )
 
 
 # -- the match (seed line 124, R11, R15) --------------------------------------
@@ -451,9 +555,10 @@ def test_equal_totals_at_the_end_are_a_draw() -> None:
         Klaverjassen(target=100), SUITED, trump="H", deal=4, totals=(0, 260)
     )
     for r in range(8):
-        play(state, " ".join(
-            "789TJQKA"[(r + k) % 8] + suit for k, suit in enumerate("HCDS")
-        ))
+        play(
+            state,
+            " ".join("789TJQKA"[(r + k) % 8] + suit for k, suit in enumerate("HCDS")),
+        )
     assert state.is_over()
     assert state.result().scores == (260,) * 4 and state.result().ranks == (1,) * 4
 
@@ -531,10 +636,17 @@ def test_earlier_deals_appear_as_scores() -> None:
 def test_sample_state_respects_revealed_voids() -> None:
     """R14: seat 1 discarded 7D on AS, so it has no spades and no trumps;
     sampled states for seat 0 keep seat 1 without spades or hearts."""
-    state = play(position(["AS 9S 8S 7S 7C 8C 9C TC",
-                           "JC QC KC AC 7D 8D 9D TD",
-                           "JD QD KD AD TS JS QS KS",
-                           "7H 8H 9H TH JH QH KH AH"]), "AS 7D TS 7H")
+    state = play(
+        position(
+            [
+                "AS 9S 8S 7S 7C 8C 9C TC",
+                "JC QC KC AC 7D 8D 9D TD",
+                "JD QD KD AD TS JS QS KS",
+                "7H 8H 9H TH JH QH KH AH",
+            ]
+        ),
+        "AS 7D TS 7H",
+    )
     view = state.view(0)
     rng = random.Random(1)
     for _ in range(50):
@@ -546,10 +658,17 @@ def test_sample_state_respects_revealed_voids() -> None:
 
 def test_sample_state_respects_failed_over_trump() -> None:
     """R14: seat 2 played 7H on seat 1's QH: it holds no trump above QH."""
-    state = play(position(["AS QS 9S 8S 7S 7C 8C 9C",
-                           "QH JC QC KC 7D 8D 9D TD",
-                           "7H 8H TC AC JD QD KD AD",
-                           "TS JS KS 9H TH KH JH AH"]), "AS QH 7H")
+    state = play(
+        position(
+            [
+                "AS QS 9S 8S 7S 7C 8C 9C",
+                "QH JC QC KC 7D 8D 9D TD",
+                "7H 8H TC AC JD QD KD AD",
+                "TS JS KS 9H TH KH JH AH",
+            ]
+        ),
+        "AS QH 7H",
+    )
     view = state.view(3)
     rng = random.Random(2)
     above_q = {"KH", "TH", "AH", "9H", "JH"}
@@ -588,10 +707,14 @@ def test_random_match_replays() -> None:
 
 def test_narration_tells_tricks_and_deals() -> None:
     """Narration: plays, tricks with roem, the deal's scoring and the next deal."""
-    state = position(["7S AC 7C 8C 9C TC JC QC",
-                      "8S KC AD 7D 8D 9D TD JD",
-                      "9S QD KD AS KS QS JS 7H",
-                      "TS 8H 9H TH JH QH KH AH"])
+    state = position(
+        [
+            "7S AC 7C 8C 9C TC JC QC",
+            "8S KC AD 7D 8D 9D TD JD",
+            "9S QD KD AS KS QS JS 7H",
+            "TS 8H 9H TH JH QH KH AH",
+        ]
+    )
     lines: list[str] = []
     for card in "7S 8S 9S TS".split():
         lines += state.narrate(card)
