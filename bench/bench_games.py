@@ -83,6 +83,25 @@ class Measurement:
         return {n: m for n in names if (m := self.median(n)) is not None}
 
 
+def _git_commit() -> str | None:
+    """The repository's HEAD, with ``+dirty`` if tracked files changed."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+            text=True, check=True, timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+            capture_output=True, text=True, check=True, timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
 def _version(dist: str) -> str | None:
     try:
         return importlib.metadata.version(dist)
@@ -570,8 +589,8 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic()
 
     print(f"troef bench: Python {platform.python_version()} on {platform.machine()}, "
-          f"{os.cpu_count()} CPUs; {cfg.runs} runs x {cfg.seconds:g} s per measurement",
-          flush=True)
+          f"{os.cpu_count()} CPUs; {cfg.runs} runs x {cfg.seconds:g} s per measurement; "
+          f"commit {(_git_commit() or '?')[:12]}", flush=True)
 
     # troef games
     classes, notes = load_troef_games(args.plugin)
@@ -660,6 +679,7 @@ def main(argv: list[str] | None = None) -> int:
                 "cpus": os.cpu_count(),
                 "open_spiel": _version("open_spiel"),
                 "rlcard": _version("rlcard"),
+                "troef_commit": _git_commit(),
                 "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 "total_seconds": total,
             },
