@@ -589,7 +589,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic()
 
     print(f"troef bench: Python {platform.python_version()} on {platform.machine()}, "
-          f"{os.cpu_count()} CPUs; {cfg.runs} runs x {cfg.seconds:g} s per measurement; "
+          f"{os.cpu_count()} CPUs; {cfg.runs} runs x {cfg.seconds:g} s per run, "
           f"commit {(_git_commit() or '?')[:12]}", flush=True)
 
     # troef games
