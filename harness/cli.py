@@ -47,6 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("troef: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `troef play ... | head`
+        sys.stderr.close()
+        return 0
 
 
 def _parser() -> argparse.ArgumentParser:

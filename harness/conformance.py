@@ -227,8 +227,8 @@ class _Run:
             raise ConformanceError(
                 f"Result.teams {result.teams} differ from Game.teams {self.game.teams(n)}"
             )
-        up = competition_ranks(list(result.scores))
-        down = competition_ranks([-s for s in result.scores])
+        up = competition_ranks(list(result.scores), result.teams)
+        down = competition_ranks([-s for s in result.scores], result.teams)
         if result.ranks not in (up, down):
             raise ConformanceError(
                 f"ranks {result.ranks} do not follow scores {result.scores}"

@@ -116,7 +116,7 @@ def forfeit_result(state: State, forfeit: Forfeit, log: tuple[str, ...] | None) 
     ]
     return Result(
         scores=partial.scores,
-        ranks=competition_ranks(keys),
+        ranks=competition_ranks(keys, teams),
         teams=teams,
         deal_points=partial.deal_points,
         forfeit=forfeit,

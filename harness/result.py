@@ -102,12 +102,21 @@ class Result:
         keys = [s if higher_is_better else -s for s in scores]
         return cls(
             scores=tuple(scores),
-            ranks=competition_ranks(keys),
+            ranks=competition_ranks(keys, teams),
             teams=tuple(teams),
             deal_points=tuple(tuple(d) for d in deal_points),
         )
 
 
-def competition_ranks(keys: Sequence[float]) -> tuple[int, ...]:
-    """Rank by ``keys``, higher first, ties sharing the best rank: 1, 1, 3."""
-    return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+def competition_ranks(
+    keys: Sequence[float], teams: Sequence[int] | None = None
+) -> tuple[int, ...]:
+    """Rank by ``keys``, higher first, ties sharing the best rank: 1, 1, 3.
+
+    With ``teams``, teams are ranked (partners share a key): two teams of two
+    seats rank 1, 2, 1, 2, not 1, 3, 1, 3.
+    """
+    if teams is None:
+        teams = range(len(keys))
+    by_team = {team: key for team, key in zip(teams, keys, strict=True)}
+    return tuple(1 + sum(1 for other in by_team.values() if other > k) for k in keys)
