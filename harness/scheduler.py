@@ -2,7 +2,7 @@
 
 It knows no game logic. Jobs go out in chunks (to amortise the cost of crossing
 a process boundary), a bounded number in flight; each chunk's results are
-written to the store as it arrives, each match in its own transaction. A
+written to the store as it arrives, in one transaction of whole matches. A
 worker that dies takes its chunk with it: the pool is rebuilt and the jobs
 without a result run again. Ctrl-C stops cleanly: what finished is kept.
 """
@@ -171,8 +171,11 @@ class _Tracker:
             return "-"
         return f"{table[0].entrant} ({100 * table[0].score:.1f}%)"
 
-    def record(self, job: Job, result: Result) -> None:
-        if self.store.record(job, result):
+    def record(self, results: Sequence[tuple[Job, Result]]) -> None:
+        written = {job.id for job in self.store.record_many(results)}
+        for job, result in results:
+            if job.id not in written:
+                continue
             self.done += 1
             self.summary.played += 1
             self.summary.forfeits += result.forfeit is not None
@@ -213,8 +216,9 @@ def _dispatch(config: TournamentConfig, pending: list[Job], workers: int, tracke
                     # Popped only once its results are in: a broken pool raises here,
                     # and the chunk must still count as unfinished.
                     by_id = {job.id: job for job in in_flight[future]}
-                    for job_id, plain in future.result():
-                        tracker.record(by_id[job_id], Result.from_dict(plain))
+                    tracker.record(
+                        [(by_id[job_id], Result.from_dict(plain)) for job_id, plain in future.result()]
+                    )
                     del in_flight[future]
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1

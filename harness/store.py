@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -138,46 +138,62 @@ class Store:
 
         :returns: False when the job had a result already (nothing written).
         """
-        forfeit = result.forfeit
-        plain = result.to_dict()
-        log = plain.pop("log")
-        try:
-            with self._db:
-                self._db.execute(
-                    "INSERT INTO results (job_id, forfeit_seat, forfeit_reason, "
-                    "forfeit_detail, deals, result) VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        job.id,
-                        None if forfeit is None else forfeit.seat,
-                        None if forfeit is None else forfeit.reason.value,
-                        None if forfeit is None else forfeit.detail,
-                        len(result.deal_points),
-                        json.dumps(plain, separators=(",", ":")),
-                    ),
-                )
-                self._db.executemany(
-                    "INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        (job.id, seat, job.seating[seat], result.scores[seat],
-                         result.ranks[seat], result.teams[seat])
-                        for seat in range(len(job.seating))
-                    ],
-                )
-                self._db.executemany(
-                    "INSERT INTO deal_points VALUES (?, ?, ?, ?)",
-                    [
-                        (job.id, deal, seat, points)
-                        for deal, row in enumerate(result.deal_points)
-                        for seat, points in enumerate(row)
-                    ],
-                )
-                if log is not None:
-                    self._db.execute(
-                        "INSERT INTO logs VALUES (?, ?)", (job.id, " ".join(log))
-                    )
-        except sqlite3.IntegrityError:
-            return False
-        return True
+        return bool(self.record_many([(job, result)]))
+
+    def record_many(self, results: Sequence[tuple[Job, Result]]) -> list[Job]:
+        """Write several matches in one transaction (one commit, not one per match).
+
+        A transaction holds whole matches only, so a kill loses whole matches
+        or none; a job that already has a result is skipped.
+
+        :returns: the jobs that were written.
+        """
+        done = self._known(job.id for job, _ in results)
+        written = [(job, result) for job, result in results if job.id not in done]
+        rows: list[tuple[Any, ...]] = []
+        seats: list[tuple[Any, ...]] = []
+        deals: list[tuple[Any, ...]] = []
+        logs: list[tuple[str, str]] = []
+        for job, result in written:
+            forfeit = result.forfeit
+            plain = result.to_dict()
+            log = plain.pop("log")
+            rows.append((
+                job.id,
+                None if forfeit is None else forfeit.seat,
+                None if forfeit is None else forfeit.reason.value,
+                None if forfeit is None else forfeit.detail,
+                len(result.deal_points),
+                json.dumps(plain, separators=(",", ":")),
+            ))
+            seats.extend(
+                (job.id, seat, job.seating[seat], result.scores[seat],
+                 result.ranks[seat], result.teams[seat])
+                for seat in range(len(job.seating))
+            )
+            deals.extend(
+                (job.id, deal, seat, points)
+                for deal, row in enumerate(result.deal_points)
+                for seat, points in enumerate(row)
+            )
+            if log is not None:
+                logs.append((job.id, " ".join(log)))
+        with self._db:
+            self._db.executemany(
+                "INSERT INTO results (job_id, forfeit_seat, forfeit_reason, "
+                "forfeit_detail, deals, result) VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            self._db.executemany("INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)", seats)
+            self._db.executemany("INSERT INTO deal_points VALUES (?, ?, ?, ?)", deals)
+            self._db.executemany("INSERT INTO logs VALUES (?, ?)", logs)
+        return [job for job, _ in written]
+
+    def _known(self, ids: Iterable[str]) -> set[str]:
+        ids = list(ids)
+        marks = ",".join("?" * len(ids))
+        query = f"SELECT job_id FROM results WHERE job_id IN ({marks})"
+        return {row[0] for row in self._db.execute(query, ids)}
 
     # -- reading ----------------------------------------------------------
 

@@ -101,10 +101,19 @@ def test_a_forfeit_keeps_the_score_so_far_and_replays(toy) -> None:  # type: ign
     assert result.forfeit is not None and result.forfeit.seat == 1
     assert result.log is not None
     assert sum(result.scores) == len(result.log) // 2  # one point per complete trick
-    assert result.scores == (1, 3)  # seat 1 was ahead when it forfeited ...
-    assert result.ranks == (1, 2)  # ... and still ranks last
+    assert result.ranks == (1, 2)
     again = replay(toy, 2, 2, result.log, forfeit=result.forfeit)
     assert again == result
+
+
+def test_a_forfeiting_seat_ranks_last_even_when_ahead(toy) -> None:  # type: ignore[no-untyped-def]
+    from harness.referee import forfeit_result
+
+    state = toy.new_match(3, 1)
+    state.points = [1, 3, 0]
+    result = forfeit_result(state, Forfeit(1, ForfeitReason.TIMEOUT, "slow"), None)
+    assert result.scores == (1, 3, 0)  # the score so far stands ...
+    assert result.ranks == (1, 3, 2)  # ... but the forfeiting seat ranks last
 
 
 def test_result_round_trips_as_plain_data(toy) -> None:  # type: ignore[no-untyped-def]
