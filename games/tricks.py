@@ -21,6 +21,7 @@ handful of ``&`` and ``|`` operations.
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Mapping, Sequence
 
 from games.cards import CardMask, Deck, iter_bits
@@ -28,9 +29,11 @@ from games.cards import CardMask, Deck, iter_bits
 __all__ = [
     "Undertrump",
     "beats_table",
+    "deal_constrained",
     "legal_plays",
     "mask_points",
     "points_table",
+    "revealed_voids",
     "strengths",
     "trick_winner",
 ]
@@ -174,3 +177,110 @@ def legal_plays(
     if undertrump is Undertrump.FORBIDDEN and must_overtrump:
         return (hand & ~(own_trumps & ~over)) or hand
     return hand
+
+
+# -- what play reveals, for sampling hidden hands ------------------------------
+
+
+def revealed_voids(
+    leader: int,
+    cards: Sequence[int],
+    deck: Deck,
+    beats: Sequence[CardMask],
+    trump_suit: int | None,
+    forbidden: list[CardMask],
+    *,
+    must_trump: bool = True,
+    must_overtrump: bool = True,
+) -> int:
+    """Add to ``forbidden[seat]`` the cards one trick proves ``seat`` lacks.
+
+    Assumes the duties of :func:`legal_plays` with ``undertrump`` MUST (the
+    other policies reveal less and need their own inference). A seat that did
+    not follow lacks the suit led; one that also did not trump lacks trumps
+    (if ``must_trump``); one that played a trump not beating the best trump
+    in the trick lacks every trump that would have (if ``must_overtrump``).
+
+    :param cards: the trick in play order, leader first (it may be unfinished).
+    :param forbidden: one mask per seat, updated in place; seats follow
+        ``leader`` in order modulo ``len(forbidden)``.
+    :returns: the position in ``cards`` of the best card.
+    """
+    n = len(forbidden)
+    trumps = 0 if trump_suit is None else deck.suit_masks[trump_suit]
+    led = deck.suit_of(cards[0])
+    best = 0
+    for i in range(1, len(cards)):
+        seat, card = (leader + i) % n, cards[i]
+        suit = deck.suit_of(card)
+        top = beats[cards[best]]
+        if suit != led:
+            forbidden[seat] |= deck.suit_masks[led]
+            if suit != trump_suit and must_trump:
+                forbidden[seat] |= trumps
+        if top >> card & 1:
+            best = i
+        elif suit == trump_suit and must_overtrump:
+            forbidden[seat] |= top & trumps
+    return best
+
+
+def deal_constrained(
+    cards: Sequence[int],
+    forbidden: Sequence[CardMask],
+    sizes: Sequence[int],
+    rng: random.Random,
+) -> list[CardMask]:
+    """Deal ``cards`` into hands of ``sizes``, never a card a hand ``forbidden``.
+
+    Cards go one at a time, in random order, to a random hand that may take
+    them and leaves the rest dealable. Dealability is Hall's condition for this
+    capacity problem: for every set of hands, the cards that only those hands
+    may take fit in them (``2**len(sizes) - 1`` sums, cheap for a few hands).
+    It always succeeds when any dealing exists; not every dealing is equally
+    likely.
+
+    :raises ValueError: no dealing exists (the constraints contradict).
+    """
+    k = len(sizes)
+    order = list(cards)
+    rng.shuffle(order)
+    allowed = [
+        sum(1 << j for j in range(k) if not forbidden[j] >> c & 1) for c in order
+    ]
+    by_kind = [0] * (1 << k)
+    for a in allowed:
+        by_kind[a] += 1
+    room = list(sizes)
+    if sum(room) != len(order) or not _dealable(by_kind, room):
+        raise ValueError(
+            f"cannot deal {len(order)} cards into hands of sizes {list(sizes)} "
+            "under these constraints"
+        )
+    hands = [0] * k
+    for card, a in zip(order, allowed, strict=True):
+        by_kind[a] -= 1
+        choices = [j for j in range(k) if a >> j & 1 and room[j]]
+        rng.shuffle(choices)
+        for j in choices:
+            room[j] -= 1
+            if _dealable(by_kind, room):
+                hands[j] |= 1 << card
+                break
+            room[j] += 1
+        else:  # pragma: no cover - Hall's condition held before this card
+            raise AssertionError("dealing got stuck although it was dealable")
+    return hands
+
+
+def _dealable(by_kind: list[int], room: list[int]) -> bool:
+    """Hall's condition: the cards of each allowed-hands kind fit into ``room``."""
+    if by_kind[0]:
+        return False
+    k = len(room)
+    for group in range(1, 1 << k):
+        space = sum(room[j] for j in range(k) if group >> j & 1)
+        need = sum(by_kind[kind] for kind in range(1, 1 << k) if kind & ~group == 0)
+        if need > space:
+            return False
+    return True

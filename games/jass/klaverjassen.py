@@ -7,7 +7,8 @@ R2, ...).
 Representation. A card is its index in :data:`games.cards.PIQUET` (suit * 8 +
 position in ``"789TJQKA"``); a hand is an ``int`` mask over those indices. Trick
 ranks, card points and over-trumping come from tables built once per trump suit
-with :mod:`games.tricks`; roem from :mod:`games.jass.roem`. Strings appear only
+with :mod:`games.tricks`; roem from :mod:`games.jass.roem`; card values and
+deal scoring from :mod:`games.jass.scoring`. Strings appear only
 at the edge: actions, views and :meth:`KlaverjassenState.card_locations`.
 
 A match is a sequence of deals. Deal ``k`` is dealt by seat ``(3 + k) % 4``, so
@@ -21,11 +22,26 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import NamedTuple
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
 from games.jass.roem import roem_parts, trick_roem
-from games.tricks import beats_table, legal_plays, points_table
+from games.jass.scoring import (
+    LAST_TRICK,
+    PIT_BONUS,
+    PLAIN_ORDER,
+    PLAIN_POINTS,
+    TRUMP_ORDER,
+    TRUMP_POINTS,
+    DealSummary,
+    deal_score,
+)
+from games.tricks import (
+    beats_table,
+    deal_constrained,
+    legal_plays,
+    points_table,
+    revealed_voids,
+)
 from harness import (
     Game,
     IllegalActionError,
@@ -37,29 +53,9 @@ from harness import (
 )
 from harness.seeding import deal_rng
 
-__all__ = [
-    "DealSummary",
-    "Klaverjassen",
-    "KlaverjassenState",
-    "KlaverjassenView",
-    "deal_score",
-    "round_score",
-]
+__all__ = ["Klaverjassen", "KlaverjassenState", "KlaverjassenView"]
 
 # -- tables -----------------------------------------------------------------
-
-#: Plain suits rank A-10-K-Q-J-9-8-7 (seed line 104), weakest first here.
-PLAIN_ORDER = "789JQKTA"
-#: Trumps rank J-9-A-10-K-Q-8-7 (seed line 104), weakest first here.
-TRUMP_ORDER = "78QKTA9J"
-#: Card points (seed line 105): 152 on the cards.
-PLAIN_POINTS = {"7": 0, "8": 0, "9": 0, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
-TRUMP_POINTS = {**PLAIN_POINTS, "9": 14, "J": 20}
-#: The last trick is worth 10 (seed line 105); 162 points in a deal besides roem.
-LAST_TRICK = 10
-CARD_TOTAL = 162
-#: Winning every trick earns 100 more (seed line 122).
-PIT_BONUS = 100
 
 PLAY, PASS = "play", "pass"
 _BID, _PLAYING, _OVER = 0, 1, 2
@@ -90,72 +86,6 @@ def _names(mask: CardMask) -> tuple[str, ...]:
     """The card names of ``mask`` in index order (suits C D H S, 7 up to A)."""
     return (
         _N0[mask & 255] + _N1[mask >> 8 & 255] + _N2[mask >> 16 & 255] + _N3[mask >> 24]
-    )
-
-
-def round_score(points: int) -> int:
-    """Round to the nearest ten, a five upwards (R9): 85 -> 90, 84 -> 80."""
-    return (points + 5) // 10 * 10
-
-
-class DealSummary(NamedTuple):
-    """How one deal was scored; kept by the State that played it."""
-
-    #: Deal index in the match.
-    deal: int
-    #: Trump suit number (0..3 = C D H S).
-    trump: int
-    #: The team whose member said "play" (or was made to play).
-    playing_team: int
-    #: Card points plus the last-trick 10, per team (sum 162).
-    points: tuple[int, int]
-    #: Roem in the tricks each team won.
-    roem: tuple[int, int]
-    #: True when the playing team scored more than half (R8); False is nat.
-    made: bool
-    #: The team that won all eight tricks, or ``None``.
-    pit_team: int | None
-    #: Each team's points for the deal before rounding.
-    raw: tuple[int, int]
-    #: Each team's points for the deal after rounding: added to the match.
-    scores: tuple[int, int]
-    #: The eight tricks as in :attr:`KlaverjassenView.tricks`.
-    tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...]
-
-
-def deal_score(
-    playing_team: int,
-    points: Sequence[int],
-    roem: Sequence[int],
-    tricks_won: Sequence[int],
-) -> tuple[bool, int | None, tuple[int, int], tuple[int, int]]:
-    """Score a finished deal: ``(made, pit_team, raw, rounded)`` per team.
-
-    :param points: card points plus last trick per team (they sum to 162).
-    :param roem: roem in each team's tricks.
-    :param tricks_won: tricks per team (they sum to 8).
-
-    The playing team must score more than half of everything in the deal
-    (162 + all roem), else it is nat and the defenders get everything (R8).
-    The pit bonus goes to a team with all eight tricks (R10). Rounding comes
-    last, per team (R9).
-    """
-    total = CARD_TOTAL + roem[0] + roem[1]
-    mine = points[playing_team] + roem[playing_team]
-    made = 2 * mine > total
-    if made:
-        raw = [points[0] + roem[0], points[1] + roem[1]]
-    else:
-        raw = [0, 0]
-        raw[1 - playing_team] = total
-    pit_team = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else None
-    if pit_team is not None:
-        raw[pit_team] += PIT_BONUS
-    return (
-        made,
-        pit_team,
-        (raw[0], raw[1]),
-        (round_score(raw[0]), round_score(raw[1])),
     )
 
 
@@ -750,14 +680,16 @@ def _sample(
     state._deal_scores = view.deal_scores
     state._totals = view.scores
 
-    # Replay the public tricks: won piles, tallies, and what each seat lacks.
+    # Replay the public tricks: won piles, tallies, and what each seat lacks (R14).
     forbidden = [0, 0, 0, 0]
     played = [0, 0, 0, 0]
     won = [0, 0]
     points, roem, count = [0, 0], [0, 0], [0, 0]
     for leader, cards, winner, pts, rm in view.tricks:
         idx = [_INDEX[c] for c in cards]
-        _note_voids(leader, idx, trump, forbidden, played)
+        revealed_voids(leader, idx, PIQUET, _BEATS[trump], trump, forbidden)
+        for i in range(4):
+            played[(leader + i) % 4] += 1
         team = winner & 1
         won[team] |= sum(1 << c for c in idx)
         points[team] += pts
@@ -766,7 +698,9 @@ def _sample(
     trick = [_INDEX[c] for _, c in view.trick]
     if trick:
         leader = view.trick[0][0]
-        best = _note_voids(leader, trick, trump, forbidden, played)
+        best = revealed_voids(leader, trick, PIQUET, _BEATS[trump], trump, forbidden)
+        for i in range(len(trick)):
+            played[(leader + i) % 4] += 1
         state._leader = leader
         state._best = trick[best]
         state._winner = (leader + best) % 4
@@ -787,86 +721,8 @@ def _sample(
         need = [8 - played[s] for s in others]
         unseen = list(iter_bits(_FULL & ~seen))
         for j, mask in enumerate(
-            _deal_unseen(unseen, [forbidden[s] for s in others], need, rng)
+            deal_constrained(unseen, [forbidden[s] for s in others], need, rng)
         ):
             hands[others[j]] = mask
     state.hands = hands
     return state
-
-
-def _note_voids(
-    leader: int,
-    cards: Sequence[int],
-    trump: int,
-    forbidden: list[CardMask],
-    played: list[int],
-) -> int:
-    """Record what the play of one trick proves absent from each hand (R14).
-
-    :returns: the position of the best card so far.
-    """
-    beats = _BEATS[trump]
-    led = _SUIT_OF[cards[0]]
-    best = 0
-    played[leader] += 1
-    for i in range(1, len(cards)):
-        seat, card = (leader + i) % 4, cards[i]
-        played[seat] += 1
-        suit = _SUIT_OF[card]
-        if suit != led:
-            forbidden[seat] |= _SUIT_MASK[led]  # did not follow suit
-            if suit != trump:
-                forbidden[seat] |= _SUIT_MASK[trump]  # did not trump either
-        top = beats[cards[best]]
-        if suit == trump and not top >> card & 1:
-            forbidden[seat] |= top & _SUIT_MASK[trump]  # could not over-trump
-        if top >> card & 1:
-            best = i
-    return best
-
-
-def _deal_unseen(
-    cards: list[int], forbidden: list[CardMask], need: list[int], rng: random.Random
-) -> list[CardMask]:
-    """Deal ``cards`` to three hands of sizes ``need``, none to a hand that forbids it.
-
-    Cards go one at a time in random order to a random hand that may take
-    them, keeping the rest dealable: with three hands, a capacity problem is
-    solvable exactly when, for every set of hands, the cards that only those
-    hands may take fit in them (Hall's condition), which is 7 sums.
-    """
-    rng.shuffle(cards)
-    allowed = [
-        sum(1 << j for j in range(3) if not forbidden[j] >> c & 1) for c in cards
-    ]
-    by_kind = [0] * 8
-    for a in allowed:
-        by_kind[a] += 1
-    cap = list(need)
-    if sum(cap) != len(cards) or not _dealable(by_kind, cap):
-        raise ValueError("the view is inconsistent: its unseen cards cannot be dealt")
-    hands = [0, 0, 0]
-    for card, a in zip(cards, allowed, strict=True):
-        by_kind[a] -= 1
-        choices = [j for j in range(3) if a >> j & 1 and cap[j]]
-        rng.shuffle(choices)
-        for j in choices:
-            cap[j] -= 1
-            if _dealable(by_kind, cap):
-                hands[j] |= 1 << card
-                break
-            cap[j] += 1
-        else:  # pragma: no cover - Hall's condition held before this card
-            raise AssertionError("dealing unseen cards got stuck")
-    return hands
-
-
-def _dealable(by_kind: list[int], cap: list[int]) -> bool:
-    """Hall's condition for dealing cards of each allowed-hands kind into ``cap``."""
-    if by_kind[0]:
-        return False
-    for group in range(1, 8):
-        room = sum(cap[j] for j in range(3) if group >> j & 1)
-        if sum(by_kind[k] for k in range(1, 8) if k & ~group == 0) > room:
-            return False
-    return True

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.jass import Klaverjassen
-from games.jass.klaverjassen import CARD_TOTAL, PIT_BONUS, DealSummary, round_score
+from games.jass.scoring import CARD_TOTAL, PIT_BONUS, DealSummary, round_score
 
 DECK = Counter(Klaverjassen().new_match(4, 0).deck())
 

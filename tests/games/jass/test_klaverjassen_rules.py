@@ -15,14 +15,9 @@ import pytest
 from bots.random_bot import RandomBot
 from games.cards import PIQUET
 from games.jass import Klaverjassen, troef_games
-from games.jass.klaverjassen import (
-    CARD_TOTAL,
-    KlaverjassenState,
-    KlaverjassenView,
-    deal_score,
-    round_score,
-)
+from games.jass.klaverjassen import KlaverjassenState, KlaverjassenView
 from games.jass.roem import roem_parts, trick_roem
+from games.jass.scoring import CARD_TOTAL, deal_score, round_score
 from harness import IllegalActionError, InvalidActionError, OptionError, SeatCountError
 from harness.referee import make_bots, play_match, replay
 

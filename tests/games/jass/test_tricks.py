@@ -6,15 +6,19 @@ parameters follow line 130 (Amsterdam: no under-trumping).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.cards import PIQUET
 from games.tricks import (
     Undertrump,
     beats_table,
+    deal_constrained,
     legal_plays,
     mask_points,
     points_table,
+    revealed_voids,
     strengths,
     trick_winner,
 )
@@ -112,3 +116,35 @@ def test_amsterdam_parameters() -> None:
     assert legal_plays(
         m("7H JH 7C"), SUIT[3], SUIT[HEARTS], best("AS QH"), must_overtrump=False
     ) == m("7H JH")
+
+
+def test_revealed_voids() -> None:
+    """Seed line 107 and R14: not following, not trumping and not over-trumping
+    each prove a card set absent. Seat 1 ruffs QH, seat 2 under-trumps 7H,
+    seat 3 discards 7C."""
+    forbidden = [0, 0, 0, 0]
+    best = revealed_voids(0, idx("AS QH 7H 7C"), PIQUET, BEATS, HEARTS, forbidden)
+    assert best == 1
+    assert forbidden[0] == 0
+    assert forbidden[1] == SUIT[3]
+    assert forbidden[2] == SUIT[3] | m("KH TH AH 9H JH")
+    assert forbidden[3] == SUIT[3] | SUIT[HEARTS]
+
+
+def test_deal_constrained_respects_constraints_and_varies() -> None:
+    """R14: hidden cards go only where allowed, in the right numbers; a card
+    allowed in one hand only always lands there."""
+    rng = random.Random(3)
+    cards = idx("7S 8S 9S 7H 8H 9H")
+    forbidden = [SUIT[HEARTS], SUIT[3], 0]  # hand 0: no hearts; hand 1: no spades
+    seen = set()
+    for _ in range(200):
+        hands = deal_constrained(cards, forbidden, [2, 2, 2], rng)
+        assert [h.bit_count() for h in hands] == [2, 2, 2]
+        assert not hands[0] & SUIT[HEARTS] and not hands[1] & SUIT[3]
+        seen.add(tuple(hands))
+    assert len(seen) > 5
+    with pytest.raises(ValueError, match="cannot deal"):
+        deal_constrained(
+            cards, [SUIT[HEARTS], SUIT[HEARTS], SUIT[HEARTS]], [2, 2, 2], rng
+        )

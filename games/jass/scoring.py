@@ -1,0 +1,103 @@
+"""Card values and deal scoring of klaverjassen (Rotterdam), shared by the jass family.
+
+Rule text: seeds/004 lines 104-105 (ranks and points), 117-124 (scoring);
+rulings R6 and R8-R10 of ``games/jass/RULES.md``. Points are plain ints; a
+team is 0 (seats 0 and 2) or 1 (seats 1 and 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+__all__ = [
+    "CARD_TOTAL",
+    "LAST_TRICK",
+    "PIT_BONUS",
+    "PLAIN_ORDER",
+    "PLAIN_POINTS",
+    "TRUMP_ORDER",
+    "TRUMP_POINTS",
+    "DealSummary",
+    "deal_score",
+    "round_score",
+]
+
+#: Plain suits rank A-10-K-Q-J-9-8-7 (seed line 104), weakest first here.
+PLAIN_ORDER = "789JQKTA"
+#: Trumps rank J-9-A-10-K-Q-8-7 (seed line 104), weakest first here.
+TRUMP_ORDER = "78QKTA9J"
+#: Card points (seed line 105): 152 on the cards.
+PLAIN_POINTS = {"7": 0, "8": 0, "9": 0, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
+TRUMP_POINTS = {**PLAIN_POINTS, "9": 14, "J": 20}
+#: The last trick is worth 10 (seed line 105); 162 points in a deal besides roem.
+LAST_TRICK = 10
+CARD_TOTAL = 162
+#: Winning every trick earns 100 more (seed line 122).
+PIT_BONUS = 100
+
+
+def round_score(points: int) -> int:
+    """Round to the nearest ten, a five upwards (R9): 85 -> 90, 84 -> 80."""
+    return (points + 5) // 10 * 10
+
+
+class DealSummary(NamedTuple):
+    """How one deal was scored; kept by the State that played it."""
+
+    #: Deal index in the match.
+    deal: int
+    #: Trump suit number (0..3 = C D H S).
+    trump: int
+    #: The team whose member said "play" (or was made to play).
+    playing_team: int
+    #: Card points plus the last-trick 10, per team (sum 162).
+    points: tuple[int, int]
+    #: Roem in the tricks each team won.
+    roem: tuple[int, int]
+    #: True when the playing team scored more than half (R8); False is nat.
+    made: bool
+    #: The team that won all eight tricks, or ``None``.
+    pit_team: int | None
+    #: Each team's points for the deal before rounding.
+    raw: tuple[int, int]
+    #: Each team's points for the deal after rounding: added to the match.
+    scores: tuple[int, int]
+    #: The eight tricks as in :attr:`KlaverjassenView.tricks`.
+    tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...]
+
+
+def deal_score(
+    playing_team: int,
+    points: Sequence[int],
+    roem: Sequence[int],
+    tricks_won: Sequence[int],
+) -> tuple[bool, int | None, tuple[int, int], tuple[int, int]]:
+    """Score a finished deal: ``(made, pit_team, raw, rounded)`` per team.
+
+    :param points: card points plus last trick per team (they sum to 162).
+    :param roem: roem in each team's tricks.
+    :param tricks_won: tricks per team (they sum to 8).
+
+    The playing team must score more than half of everything in the deal
+    (162 + all roem), else it is nat and the defenders get everything (R8).
+    The pit bonus goes to a team with all eight tricks (R10). Rounding comes
+    last, per team (R9).
+    """
+    total = CARD_TOTAL + roem[0] + roem[1]
+    mine = points[playing_team] + roem[playing_team]
+    made = 2 * mine > total
+    if made:
+        raw = [points[0] + roem[0], points[1] + roem[1]]
+    else:
+        raw = [0, 0]
+        raw[1 - playing_team] = total
+    pit_team = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else None
+    if pit_team is not None:
+        raw[pit_team] += PIT_BONUS
+    return (
+        made,
+        pit_team,
+        (raw[0], raw[1]),
+        (round_score(raw[0]), round_score(raw[1])),
+    )
