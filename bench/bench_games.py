@@ -222,7 +222,7 @@ def _clone_costs(
     while len(costs) < n_states:
         state = game.new_match(n_seats, seed)
         seed += 1
-        # About 20 samples per match, spread over it.
+        # One decision in 20 on average, so the samples spread over deals.
         p = 0.05
         while not state.is_over() and len(costs) < n_states:
             if rng.random() < p:
