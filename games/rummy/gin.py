@@ -1,7 +1,7 @@
 """Gin Rummy (Oklahoma) for two players: the Game, its State and its View.
 
 The rules are the seed text (``seeds/000_f1f8b277f898f51f.txt`` lines
-484-545); every point it leaves open is a numbered ruling in ``RULES.md``.
+484-551); every point it leaves open is a numbered ruling in ``RULES.md``.
 
 Representation: a hand is a 52-bit :data:`~games.cards.CardMask` over
 :data:`~games.cards.FULL52` (aces low); the stock and the discard pile are
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Self
+from typing import Any, Self
 
 from games.cards import FULL52, CardMask, iter_bits
 from games.rummy import melds
@@ -62,8 +62,25 @@ _BOTH_DRAWS = (DRAW_STOCK, DRAW_PILE)
 _STOCK_ONLY = (DRAW_STOCK,)
 
 
+#: ``_ROW_NAMES[suit][row]``: the card strings of a 13-bit row of one suit.
+_ROW_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(
+        tuple(CARDS[suit * 13 + r] for r in range(13) if row >> r & 1)
+        for row in range(1 << 13)
+    )
+    for suit in range(4)
+)
+_C, _D, _H, _S = _ROW_NAMES
+
+
 def _names(mask: CardMask) -> tuple[str, ...]:
-    return tuple(CARDS[i] for i in iter_bits(mask))
+    """The card strings of ``mask`` in deck order (four table look-ups)."""
+    return (
+        _C[mask & 0x1FFF]
+        + _D[mask >> 13 & 0x1FFF]
+        + _H[mask >> 26 & 0x1FFF]
+        + _S[mask >> 39 & 0x1FFF]
+    )
 
 
 @dataclass(frozen=True)
@@ -203,7 +220,7 @@ class GinRummyState(State):
     def _deal_hand(self) -> None:
         """Deal hand ``self.deal`` from ``deal_rng(seed, deal)`` alone.
 
-        Seat 1 deals hand 0 and the deal alternates (ruling 1, line 520).
+        Seat 1 deals hand 0 and the deal alternates (ruling 1, line 529).
         The non-dealer gets 11 cards, the dealer 10 (line 498).
         """
         order = FULL52.shuffled(deal_rng(self.seed, self.deal))
@@ -225,6 +242,7 @@ class GinRummyState(State):
         self.phase = OPENING
         self.to_act: Seat | None = eldest
         self._legal: tuple[str, ...] | None = None
+        self._fixed: dict[str, Any] | None = None
 
     # -- the State contract ------------------------------------------------
 
@@ -305,37 +323,51 @@ class GinRummyState(State):
         """What ``seat`` knows now (perfect recall within the hand)."""
         pile = self.pile
         top = pile[-1] if pile else -1
-        e = self.ending
-        return GinRummyView(
+        fields = self._fixed_fields()
+        fields.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),
-            variant="grote-gin" if self.grote else "standard",
-            target=self.target,
-            hand_index=self.deal,
-            dealer=self.dealer,
             to_act=self.to_act,
             phase=PHASE_NAMES[self.phase],
             hand=_names(self.hands[seat]),
             opponent_cards=self.hands[1 - seat].bit_count(),
             opponent_known=_names(self.known[1 - seat]),
             stock_size=len(self.stock),
-            discard_pile=tuple(CARDS[c] for c in pile),
+            discard_pile=tuple(map(CARDS.__getitem__, pile)),
             upcard=CARDS[self.upcard] if self.upcard >= 0 else None,
             knock_limit=melds.VALUE[top] if top >= 0 else 0,
             spades_double=top >= 0 and top // 13 == SPADES,
             pile_draws=self.pile_draws,
             history=tuple(self.history[seat]),
-            deal_points=tuple(self.deal_points),
-            scores=tuple(self.scores),
-            last_end=e.end,
-            last_out=e.out,
-            last_hands=tuple(_names(h) for h in e.hands),
-            last_melds=tuple(tuple(_names(m) for m in ms) for ms in e.melds),
-            last_layoffs=_names(e.layoffs),
-            last_deadwood=e.deadwood,
-            last_top=CARDS[e.top] if e.top >= 0 else None,
-            last_points=e.points,
         )
+        view = object.__new__(GinRummyView)
+        # The generated __init__ of a frozen 29-field dataclass costs more than
+        # the rest of a decision; the fields are set at once instead.
+        object.__setattr__(view, "__dict__", fields)
+        return view
+
+    def _fixed_fields(self) -> dict[str, Any]:
+        """The view fields that change only between hands (built once a hand)."""
+        fixed = self._fixed
+        if fixed is None:
+            e = self.ending
+            fixed = self._fixed = {
+                "variant": "grote-gin" if self.grote else "standard",
+                "target": self.target,
+                "hand_index": self.deal,
+                "dealer": self.dealer,
+                "deal_points": tuple(self.deal_points),
+                "scores": tuple(self.scores),
+                "last_end": e.end,
+                "last_out": e.out,
+                "last_hands": tuple(_names(h) for h in e.hands),
+                "last_melds": tuple(tuple(_names(m) for m in ms) for ms in e.melds),
+                "last_layoffs": _names(e.layoffs),
+                "last_deadwood": e.deadwood,
+                "last_top": CARDS[e.top] if e.top >= 0 else None,
+                "last_points": e.points,
+            }
+        return dict(fixed)
 
     def clone(self) -> Self:
         """An independent copy (lists copied, immutable parts shared)."""
@@ -402,10 +434,10 @@ class GinRummyState(State):
         self.phase = DRAW
 
     def _go_out(self, seat: Seat, kind: int, card: int) -> None:
-        """Knock or gin: lay down, let the defender lay off, score (lines 522-537)."""
+        """Knock or gin: lay down, let the defender lay off, score (lines 514-526)."""
         top = self.pile[-1] if self.pile else -1
         if card >= 0:
-            # The going-out discard goes face down onto the pile (line 523).
+            # The going-out discard goes face down onto the pile (line 516).
             self.hands[seat] &= ~(1 << card)
             self.pile.append(card)
         out_hand, other = self.hands[seat], self.hands[1 - seat]
@@ -441,6 +473,7 @@ class GinRummyState(State):
     def _end_hand(self, ending: _Ending) -> None:
         """Book the hand's points; end the match or deal the next hand."""
         self.ending = ending
+        self._fixed = None
         p0, p1 = ending.points
         self.deal_points.append((p0, p1))
         self.scores[0] += p0
@@ -528,6 +561,7 @@ def _sample(game: GinRummy, view: GinRummyView, rng: random.Random) -> GinRummyS
     state.pile_draws = view.pile_draws
     state.upcard = FULL52.index[view.upcard] if view.upcard is not None else -1
     state._legal = None
+    state._fixed = None
     mine = mask(view.hand)
     known = mask(view.opponent_known)
     unseen = FULL52.full & ~(mine | known | mask(view.discard_pile))

@@ -4,7 +4,7 @@ A hand is a :data:`~games.cards.CardMask` over :data:`~games.cards.FULL52`
 (aces low): bit ``suit * 13 + rank`` with rank 0 = ace ... 12 = king and suits
 C D H S. A *meld* is itself a mask: a set of three or four cards of one rank,
 or a run of three or more consecutive cards of one suit. Aces are low, so
-``A-2-3`` is a run and ``Q-K-A`` is not (seed file line 515).
+``A-2-3`` is a run and ``Q-K-A`` is not (seed file line 504).
 
 The hot path is :func:`deadwood`. It splits a hand into the cards that belong
 to at least one meld inside the hand (:func:`meldable`, a dozen integer
@@ -87,7 +87,7 @@ def card_value(card: int) -> int:
 
 
 def value(mask: CardMask) -> int:
-    """Sum of the card values in ``mask`` (seed file line 531)."""
+    """Sum of the card values in ``mask`` (seed file lines 516, 524)."""
     return (
         _ROW_VALUE[mask & ROW]
         + _ROW_VALUE[mask >> 13 & ROW]

@@ -1,0 +1,493 @@
+"""Worked examples of Gin Rummy (Oklahoma) as troef plays it.
+
+The rule text is seeds/000_f1f8b277f898f51f.txt, lines 484-551; "ruling N"
+is the numbered ruling in games/rummy/RULES.md. Hands are in card notation
+(rank+suit, ``T`` = ten, suits C D H S); positions are built with
+:func:`position`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bots.random_bot import RandomBot
+from games.cards import FULL52, iter_bits
+from games.rummy import melds
+from games.rummy.gin import MAX_PILE_DRAWS, PHASE_NAMES, GinRummy, GinRummyState
+from harness.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    OptionError,
+    SeatCountError,
+)
+from harness.referee import make_bots, play_match, replay
+
+
+def cards(text: str) -> int:
+    """The mask of space-separated cards."""
+    return FULL52.mask(text.split())
+
+
+def position(
+    hand0: str,
+    hand1: str,
+    *,
+    pile: str = "",
+    to_act: int = 0,
+    phase: str = "discard",
+    taken: str | None = None,
+    variant: str = "standard",
+    target: int = 150,
+    scores: tuple[int, int] = (0, 0),
+    stock_size: int | None = None,
+    pile_draws: int = 0,
+) -> GinRummyState:
+    """A hand in progress, set up card by card.
+
+    ``pile`` is the discard pile bottom to top; every other card is in the
+    stock (in deck order, the king of spades on top). With ``stock_size`` the
+    stock keeps only that many cards and the rest go under the discard pile.
+    ``taken`` is the card the seat to act just took from the discard pile.
+    Seat 1 is the dealer of hand 0.
+    """
+    state = GinRummy(variant=variant, target=target).new_match(2, 0)
+    h0, h1 = cards(hand0), cards(hand1)
+    top = [FULL52.index[c] for c in pile.split()]
+    rest = list(iter_bits(FULL52.full & ~(h0 | h1 | cards(pile))))
+    if stock_size is not None:
+        cut = len(rest) - stock_size
+        top = rest[:cut] + top
+        rest = rest[cut:]
+    state.hands = [h0, h1]
+    state.pile = top
+    state.stock = rest
+    state.phase = PHASE_NAMES.index(phase)
+    state.to_act = to_act
+    state.upcard = top[0] if top else -1
+    state.taken = FULL52.index[taken] if taken else -1
+    state.known = [0, 0]
+    if taken:
+        state.known[to_act] = cards(taken)
+    state.pile_draws = pile_draws
+    state.scores = list(scores)
+    state.history = ([], [])
+    state._legal = None
+    state._fixed = None
+    held = Counter(c for place in state.card_locations().values() for c in place)
+    assert held == Counter(FULL52.cards), "position() needs 52 distinct cards"
+    return state
+
+
+# A knocker and three defenders used by several tests. Seat 0 holds eleven
+# cards: A-2-3 of clubs, three fives, three nines, 2H and KD. Discarding KD
+# leaves deadwood 2 (the 2H).
+KNOCKER = "AC 2C 3C 5D 5H 5S 9H 9S 9C 2H KD"
+#: No melds, nothing to lay off: 10+10+10+10+7+8+6+6+10+3 = 80 deadwood.
+LOOSE = "KC KH QS JD 7C 8D 6S 6H TD 3H"
+
+
+# -- the deal ------------------------------------------------------------------
+
+
+def test_dealer_gives_eleven_and_seat_one_deals_first() -> None:
+    """Line 498 and ruling 1: seat 1 deals hand 0; seat 0 gets 11 cards."""
+    state = GinRummy().new_match(2, 7)
+    where = state.card_locations()
+    assert (len(where["hand:0"]), len(where["hand:1"])) == (11, 10)
+    assert len(where["stock"]) == 31 and where["discard"] == ()
+    assert state.dealer == 1 and state.to_act == 0
+    assert state.legal_actions() == where["hand:0"]
+
+
+def test_opening_discard_starts_the_pile_and_the_dealer_draws_first() -> None:
+    """Lines 496-498 and ruling 2: the non-dealer's discard is the upcard."""
+    state = GinRummy().new_match(2, 7)
+    first = state.legal_actions()[3]
+    state.apply(first)
+    view = state.view(1)
+    assert view.discard_pile == (first,) and view.upcard == first
+    assert state.to_act == 1
+    assert state.legal_actions() == ("draw:stock", "draw:discard")
+
+
+def test_no_going_out_on_the_opening_discard() -> None:
+    """Ruling 2: even eleven melded cards only make a plain opening discard."""
+    state = position(
+        "AC 2C 3C 4C 5D 5H 5S 9H 9S 9C 9D", "KC KH QS JD 7C 8D 6S 6H TD 3H",
+        phase="opening", variant="grote-gin",
+    )
+    assert state.legal_actions() == FULL52.names(cards("AC 2C 3C 4C 5D 5H 5S 9H 9S 9C 9D"))
+
+
+def test_deal_alternates_from_hand_to_hand() -> None:
+    """Line 529: after hand 0 (dealt by seat 1) seat 0 deals hand 1."""
+    state = position(KNOCKER, LOOSE, pile="4D")
+    state.apply("knock:KD")
+    assert state.deal == 1 and state.dealer == 0
+    assert state.to_act == 1 and state.view(1).phase == "opening"
+    assert len(state.view(1).hand) == 11
+
+
+# -- drawing -------------------------------------------------------------------
+
+
+def test_drawing_from_the_discard_pile_shows_the_card_to_the_opponent() -> None:
+    """Line 508 and ruling 15: a card taken from the pile is known to be held."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw"
+    )
+    state.apply("draw:discard")
+    assert "9C" in state.view(0).hand
+    assert state.view(1).opponent_known == ("9C",)
+    assert state.view(1).history[-1] == "0:draw:discard:9C"
+    state.apply("KD")
+    assert state.view(1).opponent_known == ("9C",)
+
+
+def test_a_stock_draw_is_seen_only_by_the_drawer() -> None:
+    """Ruling 15: the opponent sees that the stock was drawn, not the card."""
+    state = position("AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D", phase="draw")
+    on_top = state.stock[-1]
+    state.apply("draw:stock")
+    assert state.view(0).history[-1] == f"0:draw:stock:{FULL52.cards[on_top]}"
+    assert state.view(1).history[-1] == "0:draw:stock"
+    assert FULL52.cards[on_top] not in state.view(1).opponent_known
+
+
+def test_the_card_taken_from_the_pile_cannot_go_straight_back() -> None:
+    """Ruling 5: 9C, just taken, is no discard, plain or going out."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw"
+    )
+    state.apply("draw:discard")
+    legal = state.legal_actions()
+    assert "9C" not in legal and not any(a.endswith(":9C") for a in legal)
+    with pytest.raises(IllegalActionError):
+        state.apply("9C")
+
+
+def test_the_pile_may_be_drawn_fifty_times_a_hand() -> None:
+    """Ruling 7: after 50 draws from the pile only the stock is offered."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D", phase="draw",
+        pile_draws=MAX_PILE_DRAWS - 1,
+    )
+    assert state.legal_actions() == ("draw:stock", "draw:discard")
+    state.apply("draw:discard")
+    state.apply("KD")
+    assert state.to_act == 1
+    assert state.legal_actions() == ("draw:stock",)
+
+
+def test_stock_down_to_two_cards_voids_the_hand() -> None:
+    """Ruling 6: a plain discard with two cards left in the stock: no score."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, phase="draw", stock_size=3
+    )
+    state.apply("draw:stock")
+    assert len(state.stock) == 2
+    state.apply("KD")
+    assert state.deal_points == [(0, 0)] and state.scores == [0, 0]
+    assert state.deal == 1 and state.dealer == 0
+    view = state.view(1)
+    assert view.last_end == "void" and view.last_hands == ()
+
+
+def test_going_out_is_still_allowed_on_the_last_discard() -> None:
+    """Ruling 6: the void applies only to a discard that does not go out."""
+    state = position(KNOCKER, LOOSE, pile="4D", stock_size=2)
+    assert "knock:KD" in state.legal_actions()
+    state.apply("knock:KD")
+    assert state.deal_points == [(78, 0)]
+
+
+# -- the knock limit -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("top", "can_knock"),
+    [("2D", True), ("4D", True), ("JH", True), ("AD", False)],
+)
+def test_knock_limit_is_the_top_card_before_the_discard(top: str, can_knock: bool) -> None:
+    """Line 516 and ruling 3: deadwood 2 may knock on a 2, 4 or king, not an ace."""
+    state = position(KNOCKER, LOOSE, pile=top)
+    assert ("knock:KD" in state.legal_actions()) is can_knock
+    assert state.view(0).knock_limit == melds.VALUE[FULL52.index[top]]
+
+
+def test_knock_limit_is_the_card_under_the_one_just_taken() -> None:
+    """Ruling 3: after taking 9C from the pile the 3D below sets the limit."""
+    hand = "AC 2C 3C 5D 5H 5S 9H 9S KD 2H"
+    state = position(hand, LOOSE, pile="3D 9C", phase="draw")
+    state.apply("draw:discard")
+    assert state.view(0).knock_limit == 3
+    assert "knock:KD" in state.legal_actions()
+    state = position(hand, LOOSE, pile="AD 9C", phase="draw")
+    state.apply("draw:discard")
+    assert state.view(0).knock_limit == 1
+    assert "knock:KD" not in state.legal_actions()
+
+
+def test_empty_pile_allows_gin_but_no_knock() -> None:
+    """Ruling 3: with the pile's only card taken, gin is possible, knock not."""
+    state = position(
+        LOOSE, "AC 2C 3C 5D 5H 5S 9H 9S 2H KD", pile="9C", phase="draw", to_act=1
+    )
+    state.apply("draw:discard")
+    assert state.view(1).knock_limit == 0
+    assert not any(a.startswith(("knock:", "gin")) for a in state.legal_actions())
+    state = position(
+        LOOSE, "AC 2C 3C 4C 5D 5H 5S 9H 9S KD", pile="9C", phase="draw", to_act=1
+    )
+    state.apply("draw:discard")
+    assert [a for a in state.legal_actions() if ":" in a] == ["gin:KD"]
+    state.apply("gin:KD")
+    # Not doubled: there was no card on the pile. 20 + 80.
+    assert state.deal_points == [(0, 100)]
+
+
+def test_gin_is_never_offered_as_a_knock() -> None:
+    """Ruling 4: no deadwood after the discard is gin, not a knock."""
+    state = position("AC 2C 3C 4C 5D 5H 5S 9H 9S 9C KD", LOOSE, pile="8C")
+    legal = state.legal_actions()
+    assert "gin:KD" in legal and "knock:KD" not in legal
+    assert "KD" in legal  # he need not go out
+
+
+# -- scoring ---------------------------------------------------------------------
+
+
+def test_knock_scores_the_difference() -> None:
+    """Line 522: knocker 2 against 80 scores 78."""
+    state = position(KNOCKER, LOOSE, pile="4D")
+    state.apply("knock:KD")
+    assert state.deal_points == [(78, 0)] and state.scores == [78, 0]
+    view = state.view(1)
+    assert view.last_end == "knock" and view.last_out == 0
+    assert view.last_deadwood == (2, 80) and view.last_top == "4D"
+
+
+def test_undercut_scores_ten_plus_the_difference() -> None:
+    """Line 522: knocker 4 against 2 (three sevens, eights, jacks + 2D): 10 + 2."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S 9C 4H KD", "7C 7D 7S 8H 8D 8S JC JD JS 2D",
+        pile="6D",
+    )
+    state.apply("knock:KD")
+    assert state.deal_points == [(0, 12)]
+
+
+def test_equal_deadwood_scores_nothing() -> None:
+    """Ruling 11: knocker 4 against 4 scores nothing for either side."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S 9C 4H KD", "7C 7D 7S 8H 8D 8S JC JD JS 4D",
+        pile="6D",
+    )
+    state.apply("knock:KD")
+    assert state.deal_points == [(0, 0)]
+
+
+def test_gin_scores_twenty_plus_deadwood_after_layoffs() -> None:
+    """Line 520 and ruling 10: against gin the defender lays off 5C then 6C.
+
+    Gin: A-2-3-4 of clubs, three fives, three nines. The defender melds three
+    sevens, lays 5C and 6C onto A-4 of clubs and keeps JD QD KH 2H 3H = 35.
+    """
+    state = position(
+        "AC 2C 3C 4C 5D 5H 5S 9H 9S 9C KD", "5C 6C 7D 7S 7H JD QD KH 2H 3H",
+        pile="8C",
+    )
+    state.apply("gin:KD")
+    assert state.deal_points == [(55, 0)]
+    view = state.view(0)
+    assert view.last_end == "gin"
+    assert view.last_layoffs == ("5C", "6C")
+    assert view.last_melds[1] == (("7D", "7H", "7S"),)
+
+
+def test_spade_on_top_of_the_pile_doubles() -> None:
+    """Line 526 and rulings 3, 12: the 4S on top doubles 78 to 156."""
+    state = position(KNOCKER, LOOSE.replace("6S", "6C"), pile="4S")
+    state.apply("knock:KD")
+    assert state.deal_points == [(156, 0)]
+
+
+def test_undercut_doubles_too() -> None:
+    """Ruling 12: the undercut bonus and difference double on a spade."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S 9C 4H KD",
+        "7C 7D 7S 8H 8D 8S JC JD JS 2D",
+        pile="6S",
+    )
+    state.apply("knock:KD")
+    assert state.deal_points == [(0, 24)]
+
+
+def test_a_spade_discarded_to_knock_does_not_double() -> None:
+    """Ruling 3: the knocking discard lies face down; the 4D under it counts."""
+    state = position(KNOCKER.replace("KD", "KS"), LOOSE.replace("6S", "6C"), pile="4D")
+    state.apply("knock:KS")
+    assert state.deal_points == [(78, 0)]
+
+
+def test_knocker_lays_down_the_melds_that_block_layoffs() -> None:
+    """Ruling 8: four sevens + 8-9-T of clubs, so the defender's 6C stays dead.
+
+    Knocker: 7C 8C 9C TC 7D 7H 7S, deadwood AH 2S 3H = 6 after discarding KD.
+    Laid down as 7-8-9-T of clubs + three sevens (the first arrangement found)
+    the defender would lay off 6C and count 74, not 80.
+    """
+    state = position(
+        "7C 8C 9C TC 7D 7H 7S AH 2S 3H KD", "6C KC KH QH QD JD JS 4D 8H 2C",
+        pile="9D",
+    )
+    state.apply("knock:KD")
+    assert state.deal_points == [(74, 0)]
+    assert state.view(0).last_melds[0] == (("7C", "7D", "7H", "7S"), ("8C", "9C", "TC"))
+
+
+def test_grote_gin_scores_thirty() -> None:
+    """Line 551 and ruling 13: all eleven melded, no discard: 30 + 80."""
+    hand = "AC 2C 3C 4C 5D 5H 5S 9H 9S 9C 9D"
+    state = position(hand, LOOSE, pile="8C", variant="grote-gin")
+    legal = state.legal_actions()
+    assert legal[-1] == "gin" and "gin:AC" in legal
+    state.apply("gin")
+    assert state.deal_points == [(110, 0)]
+    assert state.view(1).last_end == "grote-gin"
+    assert len(state.view(1).last_hands[0]) == 11
+
+
+def test_grote_gin_is_not_played_in_the_standard_game() -> None:
+    """Ruling 13: without the variant ``gin`` is illegal (and ``gin:C`` stays)."""
+    state = position("AC 2C 3C 4C 5D 5H 5S 9H 9S 9C 9D", LOOSE, pile="8C")
+    assert "gin" not in state.legal_actions() and "gin:AC" in state.legal_actions()
+    with pytest.raises(IllegalActionError):
+        state.apply("gin")
+
+
+# -- the match -------------------------------------------------------------------
+
+
+def test_match_ends_when_a_player_reaches_the_target() -> None:
+    """Line 528 and ruling 14: 140 + 78 passes 150: the match is over."""
+    state = position(KNOCKER, LOOSE, pile="4D", scores=(140, 120))
+    state.apply("knock:KD")
+    assert state.is_over() and state.to_act is None
+    assert state.legal_actions() == ()
+    result = state.result()
+    assert result.scores == (218, 120) and result.ranks == (1, 2)
+    assert state.view(1).phase == "over"
+
+
+def test_the_target_is_an_option() -> None:
+    """Ruling 14: ``target`` sets the points that end the match."""
+    state = position(KNOCKER, LOOSE, pile="4D", target=300, scores=(140, 0))
+    state.apply("knock:KD")
+    assert not state.is_over()
+
+
+def test_bad_options_and_seat_counts_are_clear_errors() -> None:
+    """The Game's boundary: options name the allowed values; two seats only."""
+    with pytest.raises(OptionError, match="variant.*'standard', 'grote-gin'"):
+        GinRummy(variant="groot")
+    with pytest.raises(OptionError, match="target"):
+        GinRummy(target=0)
+    with pytest.raises(OptionError, match="unknown option 'knock'"):
+        GinRummy(knock=10)
+    with pytest.raises(SeatCountError, match="takes 2 seats, not 3"):
+        GinRummy().new_match(3, 0)
+
+
+def test_bad_notation_and_illegal_actions_are_told_apart() -> None:
+    """Invalid notation vs a well-formed action not legal now."""
+    state = position(KNOCKER, LOOSE, pile="4D")
+    with pytest.raises(InvalidActionError, match="not gin-rummy notation"):
+        state.apply("1H")
+    with pytest.raises(IllegalActionError, match="'draw:stock'"):
+        state.apply("draw:stock")
+    with pytest.raises(IllegalActionError):
+        state.apply("knock:2H")
+    with pytest.raises(IllegalActionError):
+        state.apply("QS")  # not in his hand
+
+
+def test_the_next_hand_shows_what_the_last_one_revealed() -> None:
+    """Ruling 15: earlier hands as points; the last one as laid down."""
+    state = position(KNOCKER, LOOSE, pile="4D")
+    state.apply("knock:KD")
+    view = state.view(0)
+    assert view.deal_points == ((78, 0),) and view.scores == (78, 0)
+    assert view.history == () and view.hand_index == 1
+    assert view.last_hands[1] == FULL52.names(cards(LOOSE))
+    assert view.last_melds[0] == (("AC", "2C", "3C"), ("9C", "9H", "9S"), ("5D", "5H", "5S"))
+    assert view.last_points == (78, 0)
+    assert type(view).from_json(view.to_json()) == view
+
+
+def test_narration_tells_the_showdown() -> None:
+    """narrate(): the knock, both hands' melds, deadwood and the scores."""
+    state = position(KNOCKER, LOOSE.replace("6S", "6C"), pile="4S")
+    lines = state.narrate("knock:KD")
+    text = "\n".join(lines)
+    assert "seat 0 knocks, discarding KD" in text
+    assert "a spade: points double" in text
+    assert "seat 0 melds AC-2C-3C 9C-9H-9S 5D-5H-5S; deadwood 2" in text
+    assert "seat 1 melds none; deadwood 80" in text
+    assert "scores 156-0; match 156-0" in text
+
+
+def test_sampled_states_keep_the_known_cards_in_the_opponents_hand() -> None:
+    """sample_state: the 9C taken from the pile stays with the opponent."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw"
+    )
+    state.apply("draw:discard")
+    state.apply("KD")
+    view = state.view(1)
+    rng = random.Random(3)
+    hands = set()
+    for _ in range(20):
+        sample = GinRummy().sample_state(view, rng)
+        assert sample.view(1) == view
+        assert "9C" in sample.card_locations()["hand:0"]
+        hands.add(sample.card_locations()["hand:0"])
+    assert len(hands) > 1
+
+
+# -- whole matches -----------------------------------------------------------------
+
+
+def test_random_bots_finish_and_replay() -> None:
+    """Random play ends (the stock rule ends hands) and replays exactly."""
+    game = GinRummy(variant="grote-gin")
+    for seed in (1, 2):
+        result = play_match(game, make_bots(game, [RandomBot, RandomBot], seed), seed,
+                            keep_log=True)
+        assert result.forfeit is None and max(result.scores) >= 150
+        assert sum(map(sum, result.deal_points)) == sum(result.scores)
+        assert result.log is not None
+        assert replay(game, 2, seed, result.log) == result
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1), grote=st.booleans())
+def test_random_play_conserves_the_pack(data: st.DataObject, seed: int, grote: bool) -> None:
+    """Conservation: all 52 cards in exactly one place after every action."""
+    game = GinRummy(variant="grote-gin" if grote else "standard", target=40)
+    state = game.new_match(2, seed)
+    for _ in range(300):
+        if state.is_over():
+            break
+        legal = state.legal_actions()
+        action = legal[data.draw(st.integers(0, len(legal) - 1), label="action")]
+        state.apply(action)
+        held = Counter(c for place in state.card_locations().values() for c in place)
+        assert held == Counter(FULL52.cards)
+        sizes = sorted(len(state.card_locations()[f"hand:{s}"]) for s in (0, 1))
+        assert sizes in ([10, 10], [10, 11])
