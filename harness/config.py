@@ -20,6 +20,7 @@ A config looks like this (``tournaments/`` holds runnable ones)::
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -36,7 +37,7 @@ from harness.plugins import Registry, load_plugins
 __all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
 
 #: The tournament formats and what each needs.
-FORMATS = ("round-robin", "gauntlet")
+FORMATS = ("round-robin", "gauntlet", "sprt", "ladder")
 EXECUTORS = ("process", "inline")
 
 _TOP_KEYS = {
@@ -56,7 +57,44 @@ _TOP_KEYS = {
     "chunk": "jobs per chunk sent to a worker (an integer >= 1)",
     "candidates": "gauntlet: the entrants that play against the pool",
     "entrants": "one table per entrant: [entrants.LABEL]",
+    "sprt": "the [sprt] table of an SPRT head-to-head (elo0, elo1, alpha, beta)",
+    "ladder": "the [ladder] table of an Elo-rated ladder (k, initial, explore, ...)",
 }
+_SPRT_KEYS = {
+    "elo0": "Elo difference of H0 (e.g. 0)",
+    "elo1": "Elo difference of H1 (e.g. 10); elo1 > elo0",
+    "alpha": "false positive rate, 0 < alpha < 0.5",
+    "beta": "false negative rate, 0 < beta < 0.5",
+    "candidate": "label of the entrant under test (default: the first entrant)",
+}
+_LADDER_KEYS = {
+    "k": "K factor of the online Elo update (> 0)",
+    "initial": "rating of a new entrant",
+    "explore": "share of pairings drawn at random instead of by rating, 0..1",
+    "sets": "duplicate sets each pairing plays per round (>= 1)",
+}
+
+
+@dataclass(frozen=True)
+class SprtSettings:
+    """The hypotheses and error rates of an SPRT head-to-head."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    #: The entrant under test; its opponent is the other entrant.
+    candidate: str = ""
+
+
+@dataclass(frozen=True)
+class LadderSettings:
+    """How a ladder pairs entrants and updates their online Elo."""
+
+    k: float = 16.0
+    initial: float = 1500.0
+    explore: float = 0.2
+    sets: int = 1
 _ENTRANT_KEYS = {"bot": "registry name of a bot", "options": "a table of the bot's options"}
 
 
@@ -96,6 +134,8 @@ class TournamentConfig:
     chunk: int | None
     entrants: tuple[Entrant, ...]
     candidates: tuple[str, ...] = ()
+    sprt: SprtSettings | None = None
+    ladder: LadderSettings | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def snapshot(self) -> dict[str, Any]:
@@ -116,6 +156,8 @@ class TournamentConfig:
             "plugins": list(self.plugins),
             "entrants": {e.label: {"bot": e.bot, "options": dict(e.options)} for e in self.entrants},
             "candidates": list(self.candidates),
+            "sprt": None if self.sprt is None else dataclasses.asdict(self.sprt),
+            "ladder": None if self.ladder is None else dataclasses.asdict(self.ladder),
         }
 
     def snapshot_json(self) -> str:
@@ -255,8 +297,11 @@ class _Validator:
             raise self.error("", "chunk", f"{chunk} is not allowed; expected an integer >= 1")
         database = self.get("database", str, f"{self.path.stem}.sqlite", "a file path")
 
-        entrants = self.entrants(registry, game_name)
+        ladder = self.ladder_settings(fmt)
+        entrants = self.entrants(registry, game_name, allow_few=ladder is not None)
         candidates = self.candidates(fmt, entrants)
+        sides = seats // 2 if game_cls.partnerships else seats
+        sprt = self.sprt_settings(fmt, entrants, sides)
         return TournamentConfig(
             path=self.path,
             name=self.get("name", str, self.path.stem, "a string"),
@@ -276,6 +321,8 @@ class _Validator:
             chunk=chunk,
             entrants=entrants,
             candidates=candidates,
+            sprt=sprt,
+            ladder=ladder,
             raw=self.data,
         )
 
@@ -302,9 +349,9 @@ class _Validator:
             return value
         raise self.error("", "workers", f'{value!r} is not allowed; expected "auto" or an integer >= 1')
 
-    def entrants(self, registry: Registry, game: str) -> tuple[Entrant, ...]:
-        table = self.data.get("entrants")
-        if not isinstance(table, dict) or not table:
+    def entrants(self, registry: Registry, game: str, *, allow_few: bool = False) -> tuple[Entrant, ...]:
+        table = self.data.get("entrants", {} if allow_few else None)
+        if not isinstance(table, dict) or (not table and not allow_few):
             raise self.error(
                 "", "entrants",
                 'no entrants; expected one table per entrant, e.g. [entrants.alice] bot = "random"',
@@ -330,7 +377,7 @@ class _Validator:
             except OptionError as exc:
                 raise self.error(where, "options", str(exc)) from None
             result.append(Entrant(label, bot, tuple(sorted(resolved.items()))))
-        if len(result) < 2:
+        if len(result) < 2 and not allow_few:
             raise self.error("", "entrants", f"a tournament needs at least 2 entrants, not {len(result)}")
         return tuple(result)
 
@@ -349,3 +396,63 @@ class _Validator:
         if len(set(raw)) == len(labels):
             raise self.error("", "candidates", "every entrant is a candidate; the pool is empty")
         return tuple(dict.fromkeys(raw))
+
+    def table(self, key: str, fmt: str, known: Mapping[str, str]) -> dict[str, Any] | None:
+        raw = self.data.get(key)
+        if fmt != key:
+            if raw is not None:
+                raise self.error(key, None, f'a [{key}] table needs format = "{key}"')
+            return None
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise self.error("", key, f"expected a table [{key}]")
+        self.check_keys(key, raw, known)
+        return raw
+
+    def number(self, table: str, raw: Mapping[str, Any], key: str, default: float | None,
+               low: float, high: float, accepted: str) -> float:
+        if key not in raw:
+            if default is None:
+                raise self.error(table, None, f"missing key {key!r}; expected {accepted}")
+            return default
+        value = raw[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+            raise self.error(table, key, f"{value!r} is not allowed; expected {accepted}")
+        return float(value)
+
+    def sprt_settings(self, fmt: str, entrants: tuple[Entrant, ...], sides: int) -> SprtSettings | None:
+        raw = self.table("sprt", fmt, _SPRT_KEYS)
+        if raw is None:
+            return None
+        inf = float("inf")
+        elo0 = self.number("sprt", raw, "elo0", None, -inf, inf, "a number, e.g. elo0 = 0")
+        elo1 = self.number("sprt", raw, "elo1", None, -inf, inf, "a number above elo0, e.g. elo1 = 10")
+        if elo1 <= elo0:
+            raise self.error("sprt", "elo1", f"elo1 = {elo1:g} must be above elo0 = {elo0:g}")
+        alpha = self.number("sprt", raw, "alpha", 0.05, 1e-6, 0.4999, "a number in (0, 0.5)")
+        beta = self.number("sprt", raw, "beta", 0.05, 1e-6, 0.4999, "a number in (0, 0.5)")
+        if len(entrants) != 2:
+            raise self.error("", "entrants", f"an SPRT is a head-to-head of exactly 2 entrants, not {len(entrants)}")
+        if sides != 2:
+            raise self.error("", "seats", f"an SPRT needs a table of two sides (2 seats, or 4 in partnerships), not {sides}")
+        labels = [e.label for e in entrants]
+        candidate = raw.get("candidate", labels[0])
+        if candidate not in labels:
+            raise self.error("sprt", "candidate", f"no entrant {candidate!r}; {close_names(str(candidate), labels)}")
+        return SprtSettings(elo0, elo1, alpha, beta, candidate)
+
+    def ladder_settings(self, fmt: str) -> LadderSettings | None:
+        raw = self.table("ladder", fmt, _LADDER_KEYS)
+        if raw is None:
+            return None
+        inf = float("inf")
+        sets = raw.get("sets", 1)
+        if isinstance(sets, bool) or not isinstance(sets, int) or sets < 1:
+            raise self.error("ladder", "sets", f"{sets!r} is not allowed; expected an integer >= 1")
+        return LadderSettings(
+            k=self.number("ladder", raw, "k", 16.0, 1e-9, inf, "a number > 0"),
+            initial=self.number("ladder", raw, "initial", 1500.0, -inf, inf, "a number"),
+            explore=self.number("ladder", raw, "explore", 0.2, 0.0, 1.0, "a number from 0 to 1"),
+            sets=sets,
+        )

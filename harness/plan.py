@@ -45,6 +45,17 @@ class Job:
     #: Which cyclic rotation of the composition this seating is.
     rotation: int
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Job:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            id=data["id"], index=data["index"], game=data["game"],
+            options=tuple(sorted(data["options"].items())),
+            seating=tuple(data["seating"]),
+            bots=tuple((b, tuple(sorted(o.items()))) for b, o in data["bots"]),
+            seed=data["seed"], group=data["group"], rotation=data["rotation"],
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the store."""
         return {

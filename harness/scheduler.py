@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from harness.config import TournamentConfig
 from harness.errors import TroefError
@@ -28,7 +28,7 @@ from harness.result import Result
 from harness.standings import standings
 from harness.store import Store
 
-__all__ = ["Interrupted", "Progress", "RunSummary", "run_tournament"]
+__all__ = ["Interrupted", "Monitor", "Progress", "RunSummary", "execute", "run_tournament"]
 
 log = logging.getLogger("troef.scheduler")
 
@@ -103,6 +103,16 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
+class Monitor(Protocol):
+    """Watches results in plan order and may end a run early (an SPRT does)."""
+
+    def feed(self, job: Job, result: Result) -> None:
+        """Take one recorded result (any order; a monitor orders them itself)."""
+
+    def done(self) -> bool:
+        """True once no more jobs need to be played."""
+
+
 def run_tournament(
     config: TournamentConfig,
     *,
@@ -110,26 +120,36 @@ def run_tournament(
     fresh: bool = False,
     progress: Progress | None = None,
     on_result: Callable[[Job, Result], None] | None = None,
+    monitor: Monitor | None = None,
 ) -> RunSummary:
     """Play every planned match of ``config`` that the database lacks.
 
     :param workers: overrides the config's ``workers`` (None: config, then cores).
     :param fresh: delete the database first.
+    :param monitor: sees every result and may stop the run early; an SPRT
+        config gets its own by default.
     :raises Interrupted: on Ctrl-C, after keeping what finished.
     """
     jobs = plan(config)
+    if monitor is None and config.sprt is not None:
+        from harness.sprt import SprtMonitor
+
+        monitor = SprtMonitor(config, jobs)
     with Store.open(config.database, config, fresh=fresh) as store:
         store.add_jobs(jobs)
+        tracker = _Tracker(
+            [e.label for e in config.entrants], store, progress, len(jobs), on_result, monitor
+        )
         done = store.done_ids()
         pending = [job for job in jobs if job.id not in done]
-        summary = RunSummary(planned=len(jobs), already_done=len(jobs) - len(pending))
-        if not pending:
+        summary = tracker.summary
+        if not pending or tracker.stopped():
             return summary
-        n_workers = workers or config.workers or os.cpu_count() or 1
-        tracker = _Tracker(config, store, progress, summary, on_result)
         started = time.perf_counter()
         try:
-            _dispatch(config, pending, n_workers, tracker)
+            execute(pending, tracker, plugins=config.plugins, executor=config.executor,
+                    workers=workers or config.workers or os.cpu_count() or 1,
+                    chunk=config.chunk, keep_logs=config.keep_logs)
         except KeyboardInterrupt:
             raise Interrupted(
                 f"interrupted: {tracker.done} of {len(jobs)} matches are recorded in "
@@ -147,26 +167,33 @@ class _Tracker:
 
     def __init__(
         self,
-        config: TournamentConfig,
+        entrants: Sequence[str],
         store: Store,
         progress: Progress | None,
-        summary: RunSummary,
-        on_result: Callable[[Job, Result], None] | None,
+        planned: int,
+        on_result: Callable[[Job, Result], None] | None = None,
+        monitor: Monitor | None = None,
     ) -> None:
-        self.config = config
+        self.entrants = list(entrants)
         self.store = store
         self.progress = progress
-        self.summary = summary
         self.on_result = on_result
-        self.done = summary.already_done
-        self.recorded: list[tuple[Sequence[str], Result]] = [
-            (m.job["seating"], m.result) for m in store.matches()
-        ]
+        self.monitor = monitor
+        self.recorded: list[tuple[Sequence[str], Result]] = []
+        for match in store.matches():
+            self.recorded.append((match.job["seating"], match.result))
+            if monitor is not None:
+                monitor.feed(Job.from_dict(match.job), match.result)
+        self.done = len(self.recorded)
+        self.summary = RunSummary(planned=planned, already_done=self.done)
         if progress is not None:
             progress.start(self.done)
 
+    def stopped(self) -> bool:
+        return self.monitor is not None and self.monitor.done()
+
     def leader(self) -> str:
-        table = standings((e.label for e in self.config.entrants), self.recorded)
+        table = standings(self.entrants, self.recorded)
         if not table or not table[0].games:
             return "-"
         return f"{table[0].entrant} ({100 * table[0].score:.1f}%)"
@@ -180,6 +207,8 @@ class _Tracker:
             self.summary.played += 1
             self.summary.forfeits += result.forfeit is not None
             self.recorded.append((job.seating, result))
+            if self.monitor is not None:
+                self.monitor.feed(job, result)
             if self.on_result is not None:
                 self.on_result(job, result)
         if self.progress is not None:
@@ -190,25 +219,40 @@ def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
     return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
 
 
-def _dispatch(config: TournamentConfig, pending: list[Job], workers: int, tracker: _Tracker) -> None:
+def execute(
+    pending: Sequence[Job],
+    tracker: _Tracker,
+    *,
+    plugins: Sequence[str],
+    executor: str,
+    workers: int,
+    chunk: int | None,
+    keep_logs: bool,
+) -> None:
+    """Play ``pending`` on an executor and hand each chunk's results to ``tracker``.
+
+    Stops submitting as soon as the tracker's monitor is done; the chunks in
+    flight then finish and are recorded.
+    """
     source = PluginSource(
-        modules=tuple(p for p in config.plugins if not p.endswith(".py")),
-        files=tuple(p for p in config.plugins if p.endswith(".py")),
+        modules=tuple(p for p in plugins if not p.endswith(".py")),
+        files=tuple(p for p in plugins if p.endswith(".py")),
     )
-    size = config.chunk or max(1, min(32, len(pending) // (workers * 8)))
+    size = chunk or max(1, min(32, len(pending) // (workers * 8)))
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}
-    if workers > 1 and config.executor == "process":
+    if workers > 1 and executor == "process":
         _install_log_forwarding()
-    while queue:
-        executor = make_executor(config.executor, workers, source)
+    while queue and not tracker.stopped():
+        pool = make_executor(executor, workers, source)
         in_flight: dict[concurrent.futures.Future[list[tuple[str, dict]]], list[Job]] = {}
         try:
-            while queue or in_flight:
-                while queue and len(in_flight) < 2 * workers:
-                    chunk = queue.pop(0)
-                    future = executor.submit(run_jobs, chunk, config.keep_logs)
-                    in_flight[future] = chunk
+            while (queue and not tracker.stopped()) or in_flight:
+                while queue and len(in_flight) < 2 * workers and not tracker.stopped():
+                    jobs = queue.pop(0)
+                    in_flight[pool.submit(run_jobs, jobs, keep_logs)] = jobs
+                if not in_flight:
+                    break
                 finished, _ = concurrent.futures.wait(
                     in_flight, return_when=concurrent.futures.FIRST_COMPLETED
                 )
@@ -227,7 +271,7 @@ def _dispatch(config: TournamentConfig, pending: list[Job], workers: int, tracke
             log.warning("a worker process died; %d unfinished jobs run again", len(lost))
             queue = _requeue(lost, queue, breaks)
         finally:
-            executor.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _requeue(lost: list[Job], queue: list[list[Job]], breaks: dict[str, int]) -> list[list[Job]]:
