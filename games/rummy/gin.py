@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from functools import lru_cache
+from typing import Any, NamedTuple, Self
 
 from games.cards import FULL52, CardMask, iter_bits
 from games.rummy import melds
@@ -107,7 +108,8 @@ class GinRummyView(View):
     hand: tuple[str, ...]
     #: How many cards the opponent holds.
     opponent_cards: int
-    #: Opponent cards known to this seat: taken from the discard pile, not discarded since.
+    #: Opponent cards known to this seat: taken from the discard pile and not
+    #: discarded since.
     opponent_known: tuple[str, ...]
     #: Cards left in the face-down stock.
     stock_size: int
@@ -178,7 +180,9 @@ class GinRummy(Game):
             doc="'grote-gin': gin whose discard also melds scores 30 instead of 20",
             choices=("standard", "grote-gin"),
         ),
-        Option("target", 150, doc="the match ends when a player reaches this", minimum=1),
+        Option(
+            "target", 150, doc="the match ends when a player reaches this", minimum=1
+        ),
     )
 
     def new_match(self, n_seats: int, seed: int) -> GinRummyState:
@@ -210,7 +214,7 @@ class GinRummyState(State):
         self.grote = game.options["variant"] == "grote-gin"
         self.target: int = game.options["target"]
         self.scores = [0, 0]
-        self.deal_points: list[tuple[int, int]] = []
+        self.deal_points: list[tuple[int, ...]] = []
         self.ending = _NO_ENDING
         self.deal = 0
         self._deal_hand()
@@ -465,8 +469,14 @@ class GinRummyState(State):
         deadwood[seat], deadwood[1 - seat] = out_dw, def_dw
         self._end_hand(
             _Ending(
-                end, seat, tuple(hands), tuple(all_melds), show.defence.layoffs,
-                tuple(deadwood), top, (points[0], points[1]),
+                end,
+                seat,
+                tuple(hands),
+                tuple(all_melds),
+                show.defence.layoffs,
+                tuple(deadwood),
+                top,
+                (points[0], points[1]),
             )
         )
 
@@ -525,9 +535,7 @@ class GinRummyState(State):
             for s in (e.out, 1 - (e.out or 0)):
                 assert s is not None
                 shown = " ".join("-".join(_names(m)) for m in e.melds[s]) or "none"
-                lines.append(
-                    f"seat {s} melds {shown}; deadwood {e.deadwood[s]}"
-                )
+                lines.append(f"seat {s} melds {shown}; deadwood {e.deadwood[s]}")
             if e.layoffs:
                 lines.append(f"layoffs: {' '.join(_names(e.layoffs))}")
         lines.append(
@@ -555,7 +563,7 @@ def _sample(game: GinRummy, view: GinRummyView, rng: random.Random) -> GinRummyS
     state.to_act = view.to_act
     state.phase = PHASE_NAMES.index(view.phase)
     state.scores = list(view.scores)
-    state.deal_points = [(a, b) for a, b in view.deal_points]
+    state.deal_points = list(view.deal_points)
     state.ending = _ending_from_view(view)
     state.pile = [FULL52.index[c] for c in view.discard_pile]
     state.pile_draws = view.pile_draws
@@ -577,70 +585,77 @@ def _sample(game: GinRummy, view: GinRummyView, rng: random.Random) -> GinRummyS
     state.hands = hands
     state.known = [0, 0]
     state.known[opp] = known
-    state.known[seat] = _known_of(view, seat)
     entries = view.history
+    recall = _recall(entries, seat)
+    state.known[seat] = recall.known
     state.taken = -1
     if view.phase == "discard" and entries and ":draw:discard:" in entries[-1]:
         state.taken = FULL52.index[entries[-1].rsplit(":", 1)[1]]
     history: tuple[list[str], list[str]] = ([], [])
     history[seat].extend(entries)
-    history[opp].extend(_other_history(entries, seat, theirs, rng))
+    history[opp].extend(_other_history(recall, theirs, rng))
     state.history = history
     return state
 
 
-def _known_of(view: GinRummyView, seat: Seat) -> CardMask:
-    """Cards ``seat`` took from the pile this hand and has not discarded."""
-    known = 0
-    for entry in view.history:
+class _Recall(NamedTuple):
+    """A hand's history read from one seat's view (cached: samples repeat)."""
+
+    #: Cards the seat took from the pile and still holds.
+    known: CardMask
+    #: The history as the opponent would see it, his stock draws blank.
+    other: tuple[str, ...]
+    #: The opponent's moves, last first: (entry index, kind, card, his known
+    #: cards before it); kind 0 = discard, 1 = pile draw, 2 = stock draw.
+    moves: tuple[tuple[int, int, int, CardMask], ...]
+
+
+@lru_cache(maxsize=256)
+def _recall(entries: tuple[str, ...], seat: Seat) -> _Recall:
+    known = [0, 0]
+    other: list[str] = []
+    moves: list[tuple[int, int, int, CardMask]] = []
+    for i, entry in enumerate(entries):
         who, verb, *rest = entry.split(":")
-        if int(who) != seat:
-            continue
-        if verb == "draw" and rest[0] == "discard":
-            known |= 1 << FULL52.index[rest[1]]
-        elif verb == "discard":
-            known &= ~(1 << FULL52.index[rest[0]])
-    return known
+        s = int(who)
+        if verb == "discard":
+            card, kind = FULL52.index[rest[0]], 0
+            before = known[s]
+            known[s] &= ~(1 << card)
+        elif rest[0] == "discard":
+            card, kind = FULL52.index[rest[1]], 1
+            before = known[s]
+            known[s] |= 1 << card
+        else:
+            card, kind, before = -1, 2, known[s]
+            entry = f"{who}:draw:stock"
+        other.append(entry)
+        if s != seat:
+            moves.append((i, kind, card, before))
+    moves.reverse()
+    return _Recall(known[seat], tuple(other), tuple(moves))
 
 
-def _other_history(
-    entries: tuple[str, ...], seat: Seat, theirs: CardMask, rng: random.Random
-) -> list[str]:
+def _other_history(recall: _Recall, theirs: CardMask, rng: random.Random) -> list[str]:
     """The opponent's history in a sampled world.
 
     His stock draws get cards consistent with his sampled hand: walking back
     from his current hand, each stock draw takes a card he held right after
     it that he was not already known to hold.
     """
-    opp = 1 - seat
-    parsed = [e.split(":") for e in entries]
-    known_before: list[CardMask] = []
-    known = 0
-    for who, verb, *rest in parsed:
-        known_before.append(known)
-        if int(who) == opp:
-            if verb == "draw" and rest[0] == "discard":
-                known |= 1 << FULL52.index[rest[1]]
-            elif verb == "discard":
-                known &= ~(1 << FULL52.index[rest[0]])
-    out = list(entries)
+    out = list(recall.other)
     hand = theirs
-    for i in range(len(parsed) - 1, -1, -1):
-        who, verb, *rest = parsed[i]
-        if int(who) != opp:
-            if verb == "draw" and rest[0] == "stock":
-                out[i] = f"{who}:draw:stock"
-            continue
-        if verb == "discard":
-            hand |= 1 << FULL52.index[rest[0]]
-        elif verb == "draw" and rest[0] == "discard":
-            hand &= ~(1 << FULL52.index[rest[1]])
-        elif verb == "draw":
-            free = list(iter_bits(hand & ~known_before[i]))
-            assert free, "the view's history does not fit its hand sizes"
-            card = rng.choice(free)
+    for i, kind, card, known_before in recall.moves:
+        if kind == 0:
+            hand |= 1 << card
+        elif kind == 1:
             hand &= ~(1 << card)
-            out[i] = f"{who}:draw:stock:{CARDS[card]}"
+        else:
+            free = _names(hand & ~known_before)
+            assert free, "the view's history does not fit its hand sizes"
+            name = rng.choice(free)
+            hand &= ~(1 << FULL52.index[name])
+            out[i] += ":" + name
     return out
 
 

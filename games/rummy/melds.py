@@ -51,9 +51,7 @@ _ROW_VALUE: tuple[int, ...] = tuple(
     sum(min(r + 1, 10) for r in range(_N) if row >> r & 1) for row in range(1 << _N)
 )
 #: Highest value among the ranks set in a 13-bit row (0 for an empty row).
-_ROW_MAX: tuple[int, ...] = tuple(
-    min(row.bit_length(), 10) for row in range(1 << _N)
-)
+_ROW_MAX: tuple[int, ...] = tuple(min(row.bit_length(), 10) for row in range(1 << _N))
 
 
 def _build_melds_from() -> tuple[tuple[CardMask, ...], ...]:
@@ -225,7 +223,11 @@ def _run_bounds(meld: CardMask) -> tuple[int, int] | None:
     """Lowest and highest card index of a run, or None for a set."""
     low = (meld & -meld).bit_length() - 1
     high = meld.bit_length() - 1
-    if high - low < _N and high // _N == low // _N and meld.bit_count() == high - low + 1:
+    if (
+        high - low < _N
+        and high // _N == low // _N
+        and meld.bit_count() == high - low + 1
+    ):
         return low, high
     return None
 

@@ -118,10 +118,14 @@ def test_opening_discard_starts_the_pile_and_the_dealer_draws_first() -> None:
 def test_no_going_out_on_the_opening_discard() -> None:
     """Ruling 2: even eleven melded cards only make a plain opening discard."""
     state = position(
-        "AC 2C 3C 4C 5D 5H 5S 9H 9S 9C 9D", "KC KH QS JD 7C 8D 6S 6H TD 3H",
-        phase="opening", variant="grote-gin",
+        "AC 2C 3C 4C 5D 5H 5S 9H 9S 9C 9D",
+        "KC KH QS JD 7C 8D 6S 6H TD 3H",
+        phase="opening",
+        variant="grote-gin",
     )
-    assert state.legal_actions() == FULL52.names(cards("AC 2C 3C 4C 5D 5H 5S 9H 9S 9C 9D"))
+    assert state.legal_actions() == FULL52.names(
+        cards("AC 2C 3C 4C 5D 5H 5S 9H 9S 9C 9D")
+    )
 
 
 def test_deal_alternates_from_hand_to_hand() -> None:
@@ -138,9 +142,7 @@ def test_deal_alternates_from_hand_to_hand() -> None:
 
 def test_drawing_from_the_discard_pile_shows_the_card_to_the_opponent() -> None:
     """Line 508 and ruling 15: a card taken from the pile is known to be held."""
-    state = position(
-        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw"
-    )
+    state = position("AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw")
     state.apply("draw:discard")
     assert "9C" in state.view(0).hand
     assert state.view(1).opponent_known == ("9C",)
@@ -161,9 +163,7 @@ def test_a_stock_draw_is_seen_only_by_the_drawer() -> None:
 
 def test_the_card_taken_from_the_pile_cannot_go_straight_back() -> None:
     """Ruling 5: 9C, just taken, is no discard, plain or going out."""
-    state = position(
-        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw"
-    )
+    state = position("AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw")
     state.apply("draw:discard")
     legal = state.legal_actions()
     assert "9C" not in legal and not any(a.endswith(":9C") for a in legal)
@@ -174,7 +174,10 @@ def test_the_card_taken_from_the_pile_cannot_go_straight_back() -> None:
 def test_the_pile_may_be_drawn_fifty_times_a_hand() -> None:
     """Ruling 7: after 50 draws from the pile only the stock is offered."""
     state = position(
-        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D", phase="draw",
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H",
+        LOOSE,
+        pile="3D",
+        phase="draw",
         pile_draws=MAX_PILE_DRAWS - 1,
     )
     assert state.legal_actions() == ("draw:stock", "draw:discard")
@@ -186,9 +189,7 @@ def test_the_pile_may_be_drawn_fifty_times_a_hand() -> None:
 
 def test_stock_down_to_two_cards_voids_the_hand() -> None:
     """Ruling 6: a plain discard with two cards left in the stock: no score."""
-    state = position(
-        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, phase="draw", stock_size=3
-    )
+    state = position("AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, phase="draw", stock_size=3)
     state.apply("draw:stock")
     assert len(state.stock) == 2
     state.apply("KD")
@@ -213,7 +214,9 @@ def test_going_out_is_still_allowed_on_the_last_discard() -> None:
     ("top", "can_knock"),
     [("2D", True), ("4D", True), ("JH", True), ("AD", False)],
 )
-def test_knock_limit_is_the_top_card_before_the_discard(top: str, can_knock: bool) -> None:
+def test_knock_limit_is_the_top_card_before_the_discard(
+    top: str, can_knock: bool
+) -> None:
     """Line 516 and ruling 3: deadwood 2 may knock on a 2, 4 or king, not an ace."""
     state = position(KNOCKER, LOOSE, pile=top)
     assert ("knock:KD" in state.legal_actions()) is can_knock
@@ -275,7 +278,8 @@ def test_knock_scores_the_difference() -> None:
 def test_undercut_scores_ten_plus_the_difference() -> None:
     """Line 522: knocker 4 against 2 (three sevens, eights, jacks + 2D): 10 + 2."""
     state = position(
-        "AC 2C 3C 5D 5H 5S 9H 9S 9C 4H KD", "7C 7D 7S 8H 8D 8S JC JD JS 2D",
+        "AC 2C 3C 5D 5H 5S 9H 9S 9C 4H KD",
+        "7C 7D 7S 8H 8D 8S JC JD JS 2D",
         pile="6D",
     )
     state.apply("knock:KD")
@@ -285,7 +289,8 @@ def test_undercut_scores_ten_plus_the_difference() -> None:
 def test_equal_deadwood_scores_nothing() -> None:
     """Ruling 11: knocker 4 against 4 scores nothing for either side."""
     state = position(
-        "AC 2C 3C 5D 5H 5S 9H 9S 9C 4H KD", "7C 7D 7S 8H 8D 8S JC JD JS 4D",
+        "AC 2C 3C 5D 5H 5S 9H 9S 9C 4H KD",
+        "7C 7D 7S 8H 8D 8S JC JD JS 4D",
         pile="6D",
     )
     state.apply("knock:KD")
@@ -299,7 +304,8 @@ def test_gin_scores_twenty_plus_deadwood_after_layoffs() -> None:
     sevens, lays 5C and 6C onto A-4 of clubs and keeps JD QD KH 2H 3H = 35.
     """
     state = position(
-        "AC 2C 3C 4C 5D 5H 5S 9H 9S 9C KD", "5C 6C 7D 7S 7H JD QD KH 2H 3H",
+        "AC 2C 3C 4C 5D 5H 5S 9H 9S 9C KD",
+        "5C 6C 7D 7S 7H JD QD KH 2H 3H",
         pile="8C",
     )
     state.apply("gin:KD")
@@ -343,7 +349,8 @@ def test_knocker_lays_down_the_melds_that_block_layoffs() -> None:
     the defender would lay off 6C and count 74, not 80.
     """
     state = position(
-        "7C 8C 9C TC 7D 7H 7S AH 2S 3H KD", "6C KC KH QH QD JD JS 4D 8H 2C",
+        "7C 8C 9C TC 7D 7H 7S AH 2S 3H KD",
+        "6C KC KH QH QD JD JS 4D 8H 2C",
         pile="9D",
     )
     state.apply("knock:KD")
@@ -394,7 +401,7 @@ def test_the_target_is_an_option() -> None:
 
 def test_bad_options_and_seat_counts_are_clear_errors() -> None:
     """The Game's boundary: options name the allowed values; two seats only."""
-    with pytest.raises(OptionError, match="variant.*'standard', 'grote-gin'"):
+    with pytest.raises(OptionError, match=r"variant.*'standard', 'grote-gin'"):
         GinRummy(variant="groot")
     with pytest.raises(OptionError, match="target"):
         GinRummy(target=0)
@@ -425,7 +432,11 @@ def test_the_next_hand_shows_what_the_last_one_revealed() -> None:
     assert view.deal_points == ((78, 0),) and view.scores == (78, 0)
     assert view.history == () and view.hand_index == 1
     assert view.last_hands[1] == FULL52.names(cards(LOOSE))
-    assert view.last_melds[0] == (("AC", "2C", "3C"), ("9C", "9H", "9S"), ("5D", "5H", "5S"))
+    assert view.last_melds[0] == (
+        ("AC", "2C", "3C"),
+        ("9C", "9H", "9S"),
+        ("5D", "5H", "5S"),
+    )
     assert view.last_points == (78, 0)
     assert type(view).from_json(view.to_json()) == view
 
@@ -444,9 +455,7 @@ def test_narration_tells_the_showdown() -> None:
 
 def test_sampled_states_keep_the_known_cards_in_the_opponents_hand() -> None:
     """sample_state: the 9C taken from the pile stays with the opponent."""
-    state = position(
-        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw"
-    )
+    state = position("AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw")
     state.apply("draw:discard")
     state.apply("KD")
     view = state.view(1)
@@ -467,8 +476,9 @@ def test_random_bots_finish_and_replay() -> None:
     """Random play ends (the stock rule ends hands) and replays exactly."""
     game = GinRummy(variant="grote-gin")
     for seed in (1, 2):
-        result = play_match(game, make_bots(game, [RandomBot, RandomBot], seed), seed,
-                            keep_log=True)
+        result = play_match(
+            game, make_bots(game, [RandomBot, RandomBot], seed), seed, keep_log=True
+        )
         assert result.forfeit is None and max(result.scores) >= 150
         assert sum(map(sum, result.deal_points)) == sum(result.scores)
         assert result.log is not None
@@ -477,7 +487,9 @@ def test_random_bots_finish_and_replay() -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**32 - 1), grote=st.booleans())
-def test_random_play_conserves_the_pack(data: st.DataObject, seed: int, grote: bool) -> None:
+def test_random_play_conserves_the_pack(
+    data: st.DataObject, seed: int, grote: bool
+) -> None:
     """Conservation: all 52 cards in exactly one place after every action."""
     game = GinRummy(variant="grote-gin" if grote else "standard", target=40)
     state = game.new_match(2, seed)
