@@ -503,6 +503,7 @@ class GinRummyState(State):
         """Apply ``action`` and tell a person what happened."""
         seat = self.to_act
         deal = self.deal
+        opening = self.phase == OPENING
         kind, card = NOTATION.get(action, (-1, -1))
         drawn = self.stock[-1] if kind == _STOCK and self.stock else -1
         self.apply(action)
@@ -511,10 +512,17 @@ class GinRummyState(State):
             lines.append(f"seat {seat} draws {CARDS[drawn]} from the stock")
         elif kind == _PILE:
             lines.append(f"seat {seat} takes {CARDS[self.taken]} from the discard pile")
+        elif kind == _DISCARD and opening:
+            lines.append(f"seat {seat} starts the discard pile with {CARDS[card]}")
         elif kind == _DISCARD:
             lines.append(f"seat {seat} discards {CARDS[card]}")
         if self.deal != deal or self.phase == OVER:
             lines += self._narrate_ending(seat, kind, card)
+        if self.deal != deal and self.phase != OVER:
+            lines.append(
+                f"hand {self.deal}: seat {self.dealer} deals, "
+                f"seat {1 - self.dealer} gets 11 cards"
+            )
         return lines
 
     def _narrate_ending(self, seat: Seat | None, kind: int, card: int) -> list[str]:
@@ -537,7 +545,9 @@ class GinRummyState(State):
                 shown = " ".join("-".join(_names(m)) for m in e.melds[s]) or "none"
                 lines.append(f"seat {s} melds {shown}; deadwood {e.deadwood[s]}")
             if e.layoffs:
-                lines.append(f"layoffs: {' '.join(_names(e.layoffs))}")
+                lines.append(
+                    f"seat {1 - (e.out or 0)} lays off {' '.join(_names(e.layoffs))}"
+                )
         lines.append(
             f"hand {len(self.deal_points) - 1} scores {e.points[0]}-{e.points[1]}; "
             f"match {self.scores[0]}-{self.scores[1]}"

@@ -443,13 +443,14 @@ def test_the_next_hand_shows_what_the_last_one_revealed() -> None:
 
 def test_narration_tells_the_showdown() -> None:
     """narrate(): the knock, both hands' melds, deadwood and the scores."""
-    state = position(KNOCKER, LOOSE.replace("6S", "6C"), pile="4S")
+    state = position(KNOCKER, LOOSE.replace("6S", "6C"), pile="4S", target=300)
     lines = state.narrate("knock:KD")
     text = "\n".join(lines)
     assert "seat 0 knocks, discarding KD" in text
     assert "a spade: points double" in text
     assert "seat 0 melds AC-2C-3C 9C-9H-9S 5D-5H-5S; deadwood 2" in text
     assert "seat 1 melds none; deadwood 80" in text
+    assert "hand 1: seat 0 deals, seat 1 gets 11 cards" in text
     assert "scores 156-0; match 156-0" in text
 
 
