@@ -148,6 +148,11 @@ class GinRummyView(View):
     last_top: str | None
     #: Points each seat scored in the last hand.
     last_points: tuple[int, ...]
+    #: The last finished hand's history as this seat saw it, ending with the
+    #: move that ended it (``"0:knock"``, ``"0:gin"``, or a plain discard when
+    #: the stock ran out); the going-out discard lies face down, so only the
+    #: seat that went out sees it named (``"0:knock:KD"``).
+    last_history: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -216,6 +221,7 @@ class GinRummyState(State):
         self.scores = [0, 0]
         self.deal_points: list[tuple[int, ...]] = []
         self.ending = _NO_ENDING
+        self.last_history: tuple[tuple[str, ...], ...] = ((), ())
         self.deal = 0
         self._deal_hand()
 
@@ -343,6 +349,7 @@ class GinRummyState(State):
             spades_double=top >= 0 and top // 13 == SPADES,
             pile_draws=self.pile_draws,
             history=tuple(self.history[seat]),
+            last_history=self.last_history[seat],
         )
         view = object.__new__(GinRummyView)
         # The generated __init__ of a frozen 29-field dataclass costs more than
@@ -444,6 +451,13 @@ class GinRummyState(State):
             # The going-out discard goes face down onto the pile (line 516).
             self.hands[seat] &= ~(1 << card)
             self.pile.append(card)
+        end = ("knock", "gin", "grote-gin")[(_KNOCK, _GIN, _GROTE).index(kind)]
+        word = "gin" if kind == _GROTE else end
+        if card >= 0:
+            # Face down: the opponent's record does not name the card.
+            self._log(seat, f"{seat}:{word}", f"{seat}:{word}:{CARDS[card]}")
+        else:
+            self._log(seat, f"{seat}:{word}")
         out_hand, other = self.hands[seat], self.hands[1 - seat]
         show = melds.showdown(out_hand, other)
         out_dw, def_dw = show.out_deadwood, show.defence.deadwood
@@ -459,7 +473,6 @@ class GinRummyState(State):
             points[seat] = bonus + def_dw
         if top >= 0 and top // 13 == SPADES:
             points = [2 * p for p in points]
-        end = ("knock", "gin", "grote-gin")[(_KNOCK, _GIN, _GROTE).index(kind)]
         hands = [0, 0]
         hands[seat], hands[1 - seat] = out_hand, other
         all_melds: list[tuple[CardMask, ...]] = [(), ()]
@@ -483,6 +496,7 @@ class GinRummyState(State):
     def _end_hand(self, ending: _Ending) -> None:
         """Book the hand's points; end the match or deal the next hand."""
         self.ending = ending
+        self.last_history = (tuple(self.history[0]), tuple(self.history[1]))
         self._fixed = None
         p0, p1 = ending.points
         self.deal_points.append((p0, p1))
@@ -605,6 +619,12 @@ def _sample(game: GinRummy, view: GinRummyView, rng: random.Random) -> GinRummyS
     history[seat].extend(entries)
     history[opp].extend(_other_history(recall, theirs, rng))
     state.history = history
+    # The opponent's record of the last hand is not in the view; the sampled
+    # world gives him this seat's record without what only this seat saw.
+    blank = _recall(view.last_history, seat).other
+    last: list[tuple[str, ...]] = [(), ()]
+    last[seat], last[opp] = view.last_history, blank
+    state.last_history = tuple(last)
     return state
 
 
@@ -628,6 +648,10 @@ def _recall(entries: tuple[str, ...], seat: Seat) -> _Recall:
     for i, entry in enumerate(entries):
         who, verb, *rest = entry.split(":")
         s = int(who)
+        if verb in ("knock", "gin"):
+            # Only a finished hand's record ends so; the card lay face down.
+            other.append(f"{who}:{verb}")
+            continue
         if verb == "discard":
             card, kind = FULL52.index[rest[0]], 0
             before = known[s]

@@ -504,3 +504,15 @@ def test_random_play_conserves_the_pack(
         assert held == Counter(FULL52.cards)
         sizes = sorted(len(state.card_locations()[f"hand:{s}"]) for s in (0, 1))
         assert sizes in ([10, 10], [10, 11])
+
+
+def test_the_last_hand_record_ends_with_the_knock() -> None:
+    """Ruling 15: perfect recall of the last hand up to its final move."""
+    state = position("AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D 9C", phase="draw")
+    state.apply("draw:discard")
+    state.apply("knock:KD")
+    assert state.view(0).last_history == ("0:draw:discard:9C", "0:knock:KD")
+    assert state.view(1).last_history == ("0:draw:discard:9C", "0:knock")
+    view = state.view(1)
+    sample = GinRummy().sample_state(view, random.Random(1))
+    assert sample.view(1) == view
