@@ -173,7 +173,11 @@ _NO_ENDING = _Ending("", None, (), (), 0, (), -1, ())
 
 
 class GinRummy(Game):
-    """Gin Rummy, Oklahoma style: the upturned discard sets the knock limit."""
+    """Gin Rummy, Oklahoma style: the top discard sets the knock limit.
+
+    It also doubles the hand on a spade (RULES.md ruling 3). Options:
+    ``variant`` (``"standard"`` or ``"grote-gin"``) and ``target`` (150).
+    """
 
     name = "gin-rummy"
     title = "Gin Rummy (Oklahoma)"
@@ -579,7 +583,8 @@ def _sample(game: GinRummy, view: GinRummyView, rng: random.Random) -> GinRummyS
     state = object.__new__(GinRummyState)
     state.game = game
     state.n_seats = 2
-    state.seed = 0
+    # Later hands of the sampled world are dealt from a seed of its own.
+    state.seed = rng.getrandbits(63)
     state.grote = view.variant == "grote-gin"
     state.target = view.target
     state.deal = view.hand_index

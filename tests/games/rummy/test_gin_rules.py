@@ -188,7 +188,7 @@ def test_the_pile_may_be_drawn_fifty_times_a_hand() -> None:
 
 
 def test_stock_down_to_two_cards_voids_the_hand() -> None:
-    """Ruling 6: a plain discard with two cards left in the stock: no score."""
+    """Rulings 6, 16: a plain discard with two cards left in the stock: 0-0."""
     state = position("AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, phase="draw", stock_size=3)
     state.apply("draw:stock")
     assert len(state.stock) == 2
@@ -474,7 +474,7 @@ def test_sampled_states_keep_the_known_cards_in_the_opponents_hand() -> None:
 
 
 def test_random_bots_finish_and_replay() -> None:
-    """Random play ends (the stock rule ends hands) and replays exactly."""
+    """Random play ends (ruling 6 ends hands) and replays; ruling 16: points add up."""
     game = GinRummy(variant="grote-gin")
     for seed in (1, 2):
         result = play_match(
