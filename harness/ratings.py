@@ -1,0 +1,899 @@
+"""Ratings from pairwise results: maximum likelihood, bootstrap, online Elo.
+
+Data model. Every match is decomposed (``harness.standings.pairwise_outcomes``)
+into :class:`PairResult` records: the score of entrant ``a`` against entrant
+``b`` (1, ½ or 0), the duplicate ``group`` the match belongs to, the entrant
+that sat in the earlier seat (``first``) and a ``weight``. The fit never looks
+at single records: :func:`aggregate` sums them into a :class:`PairTable`, one
+row per (pair, seat order) with weighted wins, draws and losses, which is the
+sufficient statistic of every model here. A million results become a few
+thousand rows, so the fit's cost depends on the number of entrants, not games.
+
+Model (docs/STATISTICS.md §2). Bradley–Terry on the logistic Elo scale: the
+expected score of ``a`` against ``b`` is E(D) = 1/(1 + 10^(−D/400)) with
+D = R_a − R_b (+ the seat advantage when ``a`` sat first). With
+``draw_model="half"`` a draw is half a win and half a loss, so the likelihood
+equations are Ordo's "predicted points = observed points" for every entrant
+(Ordo ``manual.tex``; Hunter 2004, eq. 3). ``draw_model="davidson"`` uses
+Davidson (1970): P(win) ∝ e^(d/2), P(loss) ∝ e^(−d/2), P(draw) ∝ ν.
+
+Internally ratings are in natural units γ = R·ln10/400 (so E = expit(γ_a − γ_b));
+everything returned is in Elo.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
+from scipy.special import expit, log_expit
+from scipy.stats import norm
+
+from harness.errors import close_names
+from harness.result import Result
+from harness.standings import pairwise_outcomes
+
+__all__ = [
+    "BootstrapFit",
+    "BootstrapRating",
+    "EntrantRating",
+    "OnlineElo",
+    "PairResult",
+    "PairTable",
+    "RatingFit",
+    "RatingFlag",
+    "aggregate",
+    "bootstrap_ratings",
+    "fit_ratings",
+    "pair_results_from_matches",
+    "pair_results_from_stored",
+]
+
+#: Natural units per Elo point: γ = R · ELO_TO_NATURAL.
+ELO_TO_NATURAL = math.log(10) / 400
+#: Weights a k-team match gives each of its pairwise results (see pair_results_from_matches).
+WEIGHTINGS = ("entrant", "pair")
+DRAW_MODELS = ("half", "davidson")
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+
+# -- records ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One pairwise result: the score of ``a`` against ``b`` in one match."""
+
+    #: The entrant whose score this is.
+    a: str
+    #: Its opponent (a different entrant).
+    b: str
+    #: ``a``'s score against ``b``: 1 win, 0.5 draw (equal ranks), 0 loss.
+    score: float
+    #: Duplicate group id: results sharing it are resampled together.
+    group: str | None = None
+    #: Which of ``a`` and ``b`` sat in the earlier seat (None: unknown).
+    first: str | None = None
+    #: Weight in the fit; 1/(k−1) for a k-team match by default (see docs/STATISTICS.md).
+    weight: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.a == self.b:
+            raise ValueError(f"a pair result needs two entrants, got {self.a!r} twice")
+        if self.score not in (0.0, 0.5, 1.0):
+            raise ValueError(
+                f"score of {self.a!r} against {self.b!r} is {self.score!r}; "
+                "accepted: 1 (win), 0.5 (draw), 0 (loss)"
+            )
+        if self.first not in (None, self.a, self.b):
+            raise ValueError(
+                f"first={self.first!r} is neither {self.a!r} nor {self.b!r} (nor None)"
+            )
+        if not (self.weight > 0 and math.isfinite(self.weight)):
+            raise ValueError(f"weight must be positive and finite, got {self.weight!r}")
+
+
+def pair_results_from_matches(
+    matches: Iterable[tuple[Sequence[str], Result, str | None]],
+    *,
+    weighting: str = "entrant",
+) -> list[PairResult]:
+    """Decompose matches ``(seating, result, group)`` into weighted pair results.
+
+    Each pair of teams with different entrants gives one result
+    (``harness.standings.pairwise_outcomes``: 1 / ½ / 0 by rank), ``first`` the
+    entrant of the team whose first seat comes earlier.
+
+    :param weighting: ``"entrant"`` (default) weighs each of the k(k−1)/2
+        results of a k-team match 1/(k−1), so the match counts once for every
+        entrant; ``"pair"`` gives each weight 1, as ``harness.standings`` counts
+        them. Two-team matches (all partnership games) have weight 1 either way.
+        Why "entrant" is the default: docs/STATISTICS.md, "Weighting".
+    """
+    if weighting not in WEIGHTINGS:
+        raise ValueError(f"weighting {weighting!r} unknown; accepted: {', '.join(WEIGHTINGS)}")
+    out: list[PairResult] = []
+    for seating, result, group in matches:
+        k = len(set(result.teams))
+        weight = 1.0 / (k - 1) if weighting == "entrant" and k > 2 else 1.0
+        for a, b, score in pairwise_outcomes(seating, result):
+            # pairwise_outcomes lists the team with the earlier first seat as a.
+            out.append(PairResult(a, b, score, group, a, weight))
+    return out
+
+
+def pair_results_from_stored(matches: Iterable[Any], *, weighting: str = "entrant") -> list[PairResult]:
+    """:func:`pair_results_from_matches` over ``Store.matches()`` (job seating and group)."""
+    return pair_results_from_matches(
+        ((m.job["seating"], m.result, m.job["group"]) for m in matches), weighting=weighting
+    )
+
+
+# -- aggregation -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """Results summed by (entrant i, entrant j, seat order): what the fit reads.
+
+    Row r says: ``names[i[r]]`` met ``names[j[r]]`` (i < j) with weighted
+    ``wins[r]``, ``draws[r]``, ``losses[r]`` from i's side, in ``count[r]``
+    results, ``side[r]`` = +1 when i sat first, −1 when j did, 0 unknown.
+    """
+
+    names: tuple[str, ...]
+    i: IntArray = field(repr=False)
+    j: IntArray = field(repr=False)
+    side: IntArray = field(repr=False)
+    wins: FloatArray = field(repr=False)
+    draws: FloatArray = field(repr=False)
+    losses: FloatArray = field(repr=False)
+    count: IntArray = field(repr=False)
+
+    @property
+    def rows(self) -> int:
+        """Number of rows."""
+        return len(self.i)
+
+
+def _columns(results: Sequence[PairResult], index: Mapping[str, int]) -> tuple[Any, ...]:
+    n = len(results)
+    ia = np.fromiter((index[r.a] for r in results), np.int64, n)
+    ib = np.fromiter((index[r.b] for r in results), np.int64, n)
+    score = np.fromiter((r.score for r in results), np.float64, n)
+    weight = np.fromiter((r.weight for r in results), np.float64, n)
+    side = np.fromiter(
+        (0 if r.first is None else 1 if r.first == r.a else -1 for r in results), np.int64, n
+    )
+    return ia, ib, score, weight, side
+
+
+def _aggregate(
+    results: Sequence[PairResult], entrants: Iterable[str] = ()
+) -> tuple[PairTable, IntArray]:
+    """The table, and for every result the row it went to."""
+    names = tuple(sorted({*entrants, *(r.a for r in results), *(r.b for r in results)}))
+    index = {name: k for k, name in enumerate(names)}
+    ia, ib, score, weight, side = _columns(results, index)
+    swap = ia > ib
+    lo, hi = np.where(swap, ib, ia), np.where(swap, ia, ib)
+    score = np.where(swap, 1.0 - score, score)
+    side = np.where(swap, -side, side)
+    n = max(len(names), 1)
+    key = (lo * n + hi) * 3 + (side + 1)
+    keys, inverse = np.unique(key, return_inverse=True)
+    rows = len(keys)
+
+    def total(mask: NDArray[np.bool_]) -> FloatArray:
+        return np.bincount(inverse, weight * mask, minlength=rows).astype(np.float64)
+
+    table = PairTable(
+        names=names,
+        i=(keys // 3) // n,
+        j=(keys // 3) % n,
+        side=keys % 3 - 1,
+        wins=total(score == 1.0),
+        draws=total(score == 0.5),
+        losses=total(score == 0.0),
+        count=np.bincount(inverse, minlength=rows).astype(np.int64),
+    )
+    return table, inverse.astype(np.int64)
+
+
+def aggregate(results: Iterable[PairResult], entrants: Iterable[str] = ()) -> PairTable:
+    """Sum pair results into a :class:`PairTable`; ``entrants`` adds names without games."""
+    return _aggregate(list(results), entrants)[0]
+
+
+# -- fit results -----------------------------------------------------------------
+
+
+class RatingFlag(enum.Enum):
+    """Why an entrant's rating needs a caveat. The value is the text a report prints."""
+
+    #: Scored 100 %: the unregularised MLE is +∞; the reported rating is finite only
+    #: because of the virtual draws, so read it as "at least this".
+    PERFECT_SCORE = "perfect score: rating is a lower bound"
+    #: Scored 0 %: the mirror image of PERFECT_SCORE.
+    ZERO_SCORE = "zero score: rating is an upper bound"
+    #: In a component where some group of entrants never dropped a point to the
+    #: rest (so the MLE does not exist); one virtual draw against the pool
+    #: average was added for each of its entrants.
+    REGULARISED = "separated results: rating regularised by a virtual draw against the pool average"
+    #: The pool is not connected: this entrant's component was anchored on its own.
+    DISCONNECTED = "not connected to the rest of the pool: rating not comparable across components"
+    #: Played no games: no rating (NaN).
+    NO_GAMES = "no games: not rated"
+
+
+@dataclass(frozen=True)
+class EntrantRating:
+    """One entrant's line in a :class:`RatingFit`."""
+
+    entrant: str
+    #: Rating on the Elo scale, relative to the anchor.
+    rating: float
+    #: Lower end of the confidence interval.
+    lower: float
+    #: Upper end of the confidence interval.
+    upper: float
+    #: Pairwise results played.
+    games: int
+    #: Weighted points scored.
+    points: float
+    #: Weighted games (the denominator of ``score``).
+    weight: float
+    #: Index into ``RatingFit.components``.
+    component: int
+    flags: tuple[RatingFlag, ...] = ()
+
+    @property
+    def score(self) -> float:
+        """Weighted score fraction, 0..1 (NaN without games)."""
+        return self.points / self.weight if self.weight else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """(lower, upper)."""
+        return self.lower, self.upper
+
+
+@dataclass(frozen=True)
+class RatingFit:
+    """Maximum-likelihood ratings with analytic intervals.
+
+    The per-entrant intervals are relative to the anchor (or the pool mean);
+    the error of a *difference* between two entrants is not the sum of theirs
+    (Ordo manual, "-e"): use :meth:`difference`.
+    """
+
+    #: Entrants, best first.
+    ratings: tuple[EntrantRating, ...]
+    anchor: str | None
+    anchor_rating: float
+    confidence: float
+    draw_model: str
+    #: Elo points the first seat is worth (None unless fitted).
+    seat_advantage: float | None
+    seat_advantage_interval: tuple[float, float] | None
+    #: Davidson's ν (None for the "half" model); draw rate between equals is ν/(2+ν).
+    draw_parameter: float | None
+    #: Log-likelihood of the (weighted) data at the fit, natural log, prior excluded.
+    log_likelihood: float
+    #: Entrant names per connected component, the first holding the anchor if any.
+    components: tuple[tuple[str, ...], ...]
+    iterations: int
+    notes: tuple[str, ...] = ()
+    #: Covariance of the anchored ratings (Elo²), rows in ``names`` order.
+    covariance: FloatArray = field(default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False)
+    names: tuple[str, ...] = field(default=(), repr=False)
+
+    def __getitem__(self, entrant: str) -> EntrantRating:
+        for line in self.ratings:
+            if line.entrant == entrant:
+                return line
+        raise KeyError(f"no entrant {entrant!r} in the fit; {close_names(entrant, self.names)}")
+
+    def as_dict(self) -> dict[str, float]:
+        """{entrant: rating}."""
+        return {line.entrant: line.rating for line in self.ratings}
+
+    def difference(self, a: str, b: str) -> tuple[float, float, float]:
+        """(R_a − R_b, lower, upper) with the interval from the full covariance.
+
+        :raises ValueError: a and b are in different components (not comparable).
+        """
+        ra, rb = self[a], self[b]
+        if ra.component != rb.component:
+            raise ValueError(f"{a!r} and {b!r} are in different components; their ratings are not comparable")
+        ia, ib = self.names.index(a), self.names.index(b)
+        c = self.covariance
+        sd = math.sqrt(max(c[ia, ia] + c[ib, ib] - 2 * c[ia, ib], 0.0))
+        z = float(norm.ppf(0.5 + self.confidence / 2))
+        d = ra.rating - rb.rating
+        return d, d - z * sd, d + z * sd
+
+
+# -- the likelihood ----------------------------------------------------------------
+
+
+@dataclass
+class _Problem:
+    """Rows (real and virtual) plus the parameter layout θ = [γ_0..γ_{n−1}, γ_virtual, h, η]."""
+
+    n: int
+    i: IntArray
+    j: IntArray
+    side: FloatArray
+    wins: FloatArray
+    draws: FloatArray
+    losses: FloatArray
+    davidson: bool
+    #: True for parameters the Newton step moves.
+    free: NDArray[np.bool_]
+    #: Number of leading rows that are real data (the rest are virtual draws).
+    real: int
+
+    @property
+    def size(self) -> int:
+        return self.n + 3
+
+    def derivatives(self, theta: FloatArray, order: int) -> tuple[float, FloatArray, FloatArray]:
+        """Log-likelihood, gradient and Hessian (order 0: only the first)."""
+        n = self.n
+        h, eta = theta[n + 1], theta[n + 2]
+        d = theta[self.i] - theta[self.j] + h * self.side
+        w, dr, lo = self.wins, self.draws, self.losses
+        tot = w + dr + lo
+        if self.davidson:
+            log_z = np.logaddexp(np.logaddexp(d / 2, -d / 2), eta)
+            ll_rows = (w - lo) * d / 2 + dr * eta - tot * log_z
+        else:
+            s = w + dr / 2
+            ll_rows = s * log_expit(d) + (tot - s) * log_expit(-d)
+        ll = float(ll_rows.sum())
+        if order == 0:
+            return ll, np.empty(0), np.empty((0, 0))
+        if self.davidson:
+            qw, ql, qd = np.exp(d / 2 - log_z), np.exp(-d / 2 - log_z), np.exp(eta - log_z)
+            gd = (w - lo) / 2 - tot * (qw - ql) / 2
+            hdd = -tot * (qw * ql + qd * (qw + ql) / 4)
+            ge = dr - tot * qd
+            hee = -tot * qd * (qw + ql)
+            hde = tot * qd * (qw - ql) / 2
+        else:
+            p = expit(d)
+            gd = w + dr / 2 - tot * p
+            hdd = -tot * p * (1 - p)
+            ge = hee = hde = np.zeros_like(d)
+        m = n + 1
+        grad = np.zeros(self.size)
+        grad[:m] = np.bincount(self.i, gd, m) - np.bincount(self.j, gd, m)
+        grad[n + 1] = float(self.side @ gd)
+        grad[n + 2] = float(ge.sum())
+        hess = np.zeros((self.size, self.size))
+        flat = np.bincount(self.i * m + self.i, hdd, m * m) + np.bincount(self.j * m + self.j, hdd, m * m)
+        flat -= np.bincount(self.i * m + self.j, hdd, m * m) + np.bincount(self.j * m + self.i, hdd, m * m)
+        hess[:m, :m] = flat.reshape(m, m)
+        for col, vec in ((n + 1, hdd * self.side), (n + 2, hde)):
+            cross = np.bincount(self.i, vec, m) - np.bincount(self.j, vec, m)
+            hess[:m, col] = hess[col, :m] = cross
+        hess[n + 1, n + 1] = float(self.side**2 @ hdd)
+        hess[n + 1, n + 2] = hess[n + 2, n + 1] = float(self.side @ hde)
+        hess[n + 2, n + 2] = float(hee.sum())
+        return ll, grad, hess
+
+    def data_log_likelihood(self, theta: FloatArray) -> float:
+        """Log-likelihood of the real rows only (the reported figure)."""
+        real = _Problem(
+            self.n, self.i[: self.real], self.j[: self.real], self.side[: self.real],
+            self.wins[: self.real], self.draws[: self.real], self.losses[: self.real],
+            self.davidson, self.free, self.real,
+        )
+        return real.derivatives(theta, 0)[0]
+
+
+def _newton(problem: _Problem, theta: FloatArray, max_iter: int = 200) -> tuple[FloatArray, FloatArray, int, bool]:
+    """Maximise the (concave) log-likelihood by Newton steps with step halving.
+
+    :returns: θ, the information matrix −H over the free parameters, iterations, converged.
+    """
+    free = problem.free
+    theta = theta.copy()
+    info = np.zeros((int(free.sum()),) * 2)
+    for iteration in range(1, max_iter + 1):
+        ll, grad, hess = problem.derivatives(theta, 2)
+        info = -hess[np.ix_(free, free)]
+        try:
+            step = np.linalg.solve(info, grad[free])
+        except np.linalg.LinAlgError:
+            step = np.linalg.lstsq(info, grad[free], rcond=None)[0]
+        t = 1.0
+        while True:
+            trial = theta.copy()
+            trial[free] += t * step
+            if problem.derivatives(trial, 0)[0] >= ll - 1e-12 * abs(ll) or t < 1e-8:
+                break
+            t /= 2
+        theta = trial
+        if float(np.max(np.abs(t * step), initial=0.0)) < 1e-10:
+            _, _, hess = problem.derivatives(theta, 2)
+            return theta, -hess[np.ix_(free, free)], iteration, True
+    return theta, info, max_iter, False
+
+
+# -- the fit ---------------------------------------------------------------------
+
+
+@dataclass
+class _Layout:
+    """What fit_ratings decided before solving: components, references, virtual draws."""
+
+    components: list[list[int]]
+    regularised: set[int]
+    #: One entrant per unregularised component, held at 0 during the solve.
+    references: set[int]
+    played: NDArray[np.bool_]
+
+
+def _layout(table: PairTable) -> _Layout:
+    n = len(table.names)
+    played = np.zeros(n, bool)
+    played[table.i] = played[table.j] = True
+    adjacency = sparse.coo_matrix((np.ones(table.rows), (table.i, table.j)), shape=(n, n))
+    _, weak = connected_components(adjacency, directed=False)
+    # "i scored against j" edges: the MLE exists iff they make each weak
+    # component strongly connected (Ford 1957; Hunter 2004, Assumption 1).
+    scored_i = (table.wins + table.draws) > 0
+    scored_j = (table.losses + table.draws) > 0
+    src = np.concatenate([table.i[scored_i], table.j[scored_j]])
+    dst = np.concatenate([table.j[scored_i], table.i[scored_j]])
+    digraph = sparse.coo_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))
+    _, strong = connected_components(digraph, directed=True, connection="strong")
+    groups: dict[int, list[int]] = defaultdict(list)
+    for k in range(n):
+        if played[k]:
+            groups[int(weak[k])].append(k)
+    components = sorted(groups.values(), key=lambda c: (-len(c), c[0]))
+    regularised = {
+        c for c, members in enumerate(components) if len({int(strong[k]) for k in members}) > 1
+    }
+    references = {members[0] for c, members in enumerate(components) if c not in regularised}
+    return _Layout(components, regularised, references, played)
+
+
+def _build_problem(
+    table: PairTable, layout: _Layout, *, seat_advantage: bool, davidson: bool, prior_draws: float
+) -> _Problem:
+    n = len(table.names)
+    virtual = [k for c in layout.regularised for k in layout.components[c]]
+    extra = len(virtual)
+    free = np.zeros(n + 3, bool)
+    free[:n] = layout.played
+    for k in layout.references:
+        free[k] = False
+    free[n + 1] = seat_advantage
+    free[n + 2] = davidson
+    zeros = np.zeros(extra)
+    return _Problem(
+        n=n,
+        i=np.concatenate([table.i, np.array(virtual, np.int64)]),
+        j=np.concatenate([table.j, np.full(extra, n, np.int64)]),
+        side=np.concatenate([table.side.astype(np.float64), zeros]),
+        wins=np.concatenate([table.wins, zeros]),
+        draws=np.concatenate([table.draws, np.full(extra, prior_draws)]),
+        losses=np.concatenate([table.losses, zeros]),
+        davidson=davidson,
+        free=free,
+        real=table.rows,
+    )
+
+
+def _anchor_transform(
+    names: Sequence[str], layout: _Layout, anchor: str | None
+) -> tuple[FloatArray, list[list[int]]]:
+    """Matrix T with anchored ratings = T·γ (+ anchor_rating); components, anchor's first."""
+    n = len(names)
+    components = list(layout.components)
+    anchor_index = names.index(anchor) if anchor is not None else -1
+    components.sort(key=lambda c: anchor_index not in c)  # stable: the anchor's first
+    t = np.eye(n + 3)
+    for members in components:
+        idx = np.array(members)
+        if anchor_index in members:
+            t[np.ix_(idx, [anchor_index])] -= 1.0
+        else:
+            t[np.ix_(idx, idx)] -= 1.0 / len(members)
+    return t, components
+
+
+def _check_options(draw_model: str, confidence: float) -> None:
+    if draw_model not in DRAW_MODELS:
+        raise ValueError(f"draw_model {draw_model!r} unknown; accepted: {', '.join(DRAW_MODELS)}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
+
+
+def fit_ratings(
+    results: Iterable[PairResult] | PairTable,
+    *,
+    anchor: str | None = None,
+    anchor_rating: float = 0.0,
+    seat_advantage: bool = False,
+    draw_model: str = "half",
+    confidence: float = 0.95,
+    entrants: Iterable[str] = (),
+    prior_draws: float = 1.0,
+) -> RatingFit:
+    """Fit Bradley–Terry (Elo scale) ratings by maximum likelihood.
+
+    :param results: pair results, or a :class:`PairTable` already aggregated.
+    :param anchor: the entrant held at ``anchor_rating``; None (default) holds
+        the mean of each component at ``anchor_rating`` (Ordo's default).
+    :param seat_advantage: also fit the Elo value of sitting first (needs ``first``).
+    :param draw_model: ``"half"`` (a draw is half a point; Ordo, fishtest) or ``"davidson"``.
+    :param confidence: level of the analytic intervals (observed Fisher information).
+    :param entrants: names to list even without games (flagged NO_GAMES, rating NaN).
+    :param prior_draws: weight of the virtual draw against the pool average that
+        each entrant of a *separated* component gets (see RatingFlag.REGULARISED).
+
+    Intervals: the covariance of the free parameters is the inverse observed
+    information; the anchored ratings are a linear map T·γ of them, so their
+    covariance is T·Σ·Tᵀ (for the mean anchor this is the constrained
+    covariance; a named anchor has interval width 0). docs/STATISTICS.md §R2.
+    """
+    _check_options(draw_model, confidence)
+    table = results if isinstance(results, PairTable) else aggregate(results, entrants)
+    names = table.names
+    if anchor is not None and anchor not in names:
+        raise ValueError(f"anchor {anchor!r} is not an entrant; {close_names(anchor, names)}")
+    layout = _layout(table)
+    notes: list[str] = []
+    if seat_advantage and not np.any(table.side):
+        notes.append("seat advantage not fitted: no result says who sat first")
+        seat_advantage = False
+    davidson = draw_model == "davidson"
+    total_draws, total = float(table.draws.sum()), float((table.wins + table.draws + table.losses).sum())
+    if davidson and (total_draws == 0 or total_draws == total):
+        what = "no draws" if total_draws == 0 else "only draws"
+        notes.append(f"Davidson model not identifiable ({what}): fitted the half-point model instead")
+        davidson = False
+    problem = _build_problem(
+        table, layout, seat_advantage=seat_advantage, davidson=davidson, prior_draws=prior_draws
+    )
+    theta0 = np.zeros(problem.size)
+    if davidson:
+        rate = total_draws / total
+        theta0[len(names) + 2] = math.log(2 * rate / (1 - rate))  # ν for equal players
+    theta, info, iterations, converged = _newton(problem, theta0)
+    if not converged:
+        notes.append(f"the fit did not converge in {iterations} Newton steps; ratings are unreliable")
+    return _assemble(
+        table, layout, problem, theta, info,
+        anchor=anchor, anchor_rating=anchor_rating, confidence=confidence,
+        iterations=iterations, notes=notes, seat_advantage=seat_advantage,
+    )
+
+
+def _covariance(problem: _Problem, info: FloatArray) -> FloatArray:
+    cov = np.zeros((problem.size, problem.size))
+    free = problem.free
+    try:
+        inner = np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        inner = np.linalg.pinv(info)
+    cov[np.ix_(free, free)] = inner
+    return cov
+
+
+def _assemble(
+    table: PairTable,
+    layout: _Layout,
+    problem: _Problem,
+    theta: FloatArray,
+    info: FloatArray,
+    *,
+    anchor: str | None,
+    anchor_rating: float,
+    confidence: float,
+    iterations: int,
+    notes: list[str],
+    seat_advantage: bool,
+) -> RatingFit:
+    names = table.names
+    n = len(names)
+    transform, components = _anchor_transform(names, layout, anchor)
+    scale = 1 / ELO_TO_NATURAL
+    elo = transform @ theta * scale
+    cov = transform @ _covariance(problem, info) @ transform.T * scale**2
+    sd = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    z = float(norm.ppf(0.5 + confidence / 2))
+    stats = _entrant_totals(table)
+    component_of = {k: c for c, members in enumerate(components) for k in members}
+    lines = []
+    for k, name in enumerate(names):
+        flags = _flags(k, stats, layout, len(components))
+        rating = elo[k] + anchor_rating if layout.played[k] else math.nan
+        lines.append(EntrantRating(
+            entrant=name, rating=float(rating),
+            lower=float(rating - z * sd[k]), upper=float(rating + z * sd[k]),
+            games=int(stats["games"][k]), points=float(stats["points"][k]),
+            weight=float(stats["weight"][k]), component=component_of.get(k, -1), flags=flags,
+        ))
+    # Best first within each component; components in order (the anchor's first),
+    # since ratings are not comparable across them; entrants without games last.
+    lines.sort(key=lambda e: (
+        e.component < 0, e.component, -e.rating if e.component >= 0 else 0.0, e.entrant
+    ))
+    if len(components) > 1:
+        notes.append(
+            f"the pool has {len(components)} components that never met; each is anchored "
+            "on its own and ratings are not comparable across components"
+        )
+    if layout.regularised:
+        notes.append(
+            "some entrants never dropped a point to others (the MLE does not exist); their "
+            "components were regularised with one virtual draw per entrant against the pool average"
+        )
+    h = theta[n + 1] * scale
+    davidson = problem.davidson
+    return RatingFit(
+        ratings=tuple(lines), anchor=anchor, anchor_rating=anchor_rating, confidence=confidence,
+        draw_model="davidson" if davidson else "half",
+        seat_advantage=float(h) if seat_advantage else None,
+        seat_advantage_interval=(float(h - z * sd[n + 1]), float(h + z * sd[n + 1])) if seat_advantage else None,
+        draw_parameter=float(math.exp(theta[n + 2])) if davidson else None,
+        log_likelihood=problem.data_log_likelihood(theta),
+        components=tuple(tuple(names[k] for k in members) for members in components),
+        iterations=iterations, notes=tuple(notes),
+        covariance=cov[:n, :n], names=names,
+    )
+
+
+def _entrant_totals(table: PairTable) -> dict[str, FloatArray]:
+    n = len(table.names)
+    tot = table.wins + table.draws + table.losses
+    pts_i = table.wins + table.draws / 2
+    return {
+        "games": np.bincount(table.i, table.count, n) + np.bincount(table.j, table.count, n),
+        "weight": np.bincount(table.i, tot, n) + np.bincount(table.j, tot, n),
+        "points": np.bincount(table.i, pts_i, n) + np.bincount(table.j, tot - pts_i, n),
+    }
+
+
+def _flags(
+    k: int, stats: Mapping[str, FloatArray], layout: _Layout, components: int
+) -> tuple[RatingFlag, ...]:
+    if not layout.played[k]:
+        return (RatingFlag.NO_GAMES,)
+    flags = []
+    points, weight = stats["points"][k], stats["weight"][k]
+    if points == weight:
+        flags.append(RatingFlag.PERFECT_SCORE)
+    elif points == 0:
+        flags.append(RatingFlag.ZERO_SCORE)
+    if any(k in layout.components[c] for c in layout.regularised):
+        flags.append(RatingFlag.REGULARISED)
+    if components > 1:
+        flags.append(RatingFlag.DISCONNECTED)
+    return tuple(flags)
+
+
+# -- bootstrap -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BootstrapRating:
+    """One entrant's bootstrap interval."""
+
+    entrant: str
+    #: The maximum-likelihood rating on all the data.
+    rating: float
+    lower: float
+    upper: float
+    #: Standard deviation of the bootstrap replicates.
+    sd: float
+
+
+@dataclass(frozen=True)
+class BootstrapFit:
+    """Percentile intervals from a cluster bootstrap over duplicate groups."""
+
+    ratings: tuple[BootstrapRating, ...]
+    rounds: int
+    seed: int
+    confidence: float
+    #: Number of resampling units (duplicate groups; ungrouped results count one each).
+    groups: int
+    seat_advantage: float | None
+    seat_advantage_interval: tuple[float, float] | None
+    #: The full-data fit the intervals belong to.
+    fit: RatingFit = field(repr=False)
+    notes: tuple[str, ...] = ()
+    #: Replicates, rounds × entrants in ``names`` order (NaN where an entrant had no games).
+    samples: FloatArray = field(default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False)
+    names: tuple[str, ...] = field(default=(), repr=False)
+
+    def __getitem__(self, entrant: str) -> BootstrapRating:
+        for line in self.ratings:
+            if line.entrant == entrant:
+                return line
+        raise KeyError(f"no entrant {entrant!r}; {close_names(entrant, self.names)}")
+
+    def difference(self, a: str, b: str) -> tuple[float, float, float]:
+        """(R_a − R_b from the full fit, percentile lower, upper) from paired replicates."""
+        ia, ib = self.names.index(a), self.names.index(b)
+        diff = self.samples[:, ia] - self.samples[:, ib]
+        lo, hi = np.nanquantile(diff, [0.5 - self.confidence / 2, 0.5 + self.confidence / 2])
+        return self[a].rating - self[b].rating, float(lo), float(hi)
+
+
+def bootstrap_ratings(
+    results: Sequence[PairResult],
+    *,
+    rounds: int = 1000,
+    seed: int,
+    anchor: str | None = None,
+    anchor_rating: float = 0.0,
+    seat_advantage: bool = False,
+    draw_model: str = "half",
+    confidence: float = 0.95,
+    prior_draws: float = 1.0,
+) -> BootstrapFit:
+    """Cluster-bootstrap intervals: resample whole duplicate groups with replacement.
+
+    All results sharing a ``group`` are drawn together (a duplicate set is one
+    sample: docs/STATISTICS.md §4); a result without a group is its own group.
+    Each round draws G groups out of G with ``numpy.random.default_rng(seed)``,
+    refits with the same anchoring, and the interval is the percentile interval
+    of the replicates (Efron & Tibshirani 1993, §13.3).
+    """
+    _check_options(draw_model, confidence)
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds!r}")
+    results = list(results)
+    table, row_of = _aggregate(results)
+    fit = fit_ratings(
+        table, anchor=anchor, anchor_rating=anchor_rating, seat_advantage=seat_advantage,
+        draw_model=draw_model, confidence=confidence, prior_draws=prior_draws,
+    )
+    group_of, groups = _group_index(results)
+    columns = _per_group(table, results, row_of, group_of, groups)
+    rng = np.random.default_rng(seed)
+    names = table.names
+    samples = np.full((rounds, len(names)), np.nan)
+    seats = np.full(rounds, np.nan)
+    failures = 0
+    for r in range(rounds):
+        multiplicity = np.bincount(rng.integers(0, groups, groups), minlength=groups).astype(np.float64)
+        counts = [m @ multiplicity for m in columns]
+        keep = (counts[0] + counts[1] + counts[2]) > 0
+        replicate = PairTable(
+            names, table.i[keep], table.j[keep], table.side[keep],
+            counts[0][keep], counts[1][keep], counts[2][keep], table.count[keep],
+        )
+        one = fit_ratings(
+            replicate, anchor=anchor if anchor is None or _has_games(replicate, anchor) else None,
+            anchor_rating=anchor_rating, seat_advantage=seat_advantage, draw_model=draw_model,
+            confidence=confidence, prior_draws=prior_draws,
+        )
+        if len(one.components) > 1 or (anchor is not None and one.anchor is None):
+            failures += 1
+        samples[r] = [one[name].rating for name in names]
+        if one.seat_advantage is not None:
+            seats[r] = one.seat_advantage
+    lo_q, hi_q = 0.5 - confidence / 2, 0.5 + confidence / 2
+    lines = []
+    for k, name in enumerate(names):
+        column = samples[:, k]
+        ok = column[~np.isnan(column)]
+        lo, hi = (np.quantile(ok, [lo_q, hi_q]) if len(ok) else (math.nan, math.nan))
+        lines.append(BootstrapRating(name, fit[name].rating, float(lo), float(hi),
+                                     float(ok.std(ddof=1)) if len(ok) > 1 else math.nan))
+    order = {line.entrant: p for p, line in enumerate(fit.ratings)}
+    lines.sort(key=lambda line: order[line.entrant])
+    notes = []
+    if failures:
+        notes.append(
+            f"{failures} of {rounds} rounds drew a pool that was not connected (or lacked the "
+            "anchor); their ratings were anchored per component"
+        )
+    seat_interval = None
+    if fit.seat_advantage is not None:
+        ok = seats[~np.isnan(seats)]
+        seat_interval = (float(np.quantile(ok, lo_q)), float(np.quantile(ok, hi_q)))
+    return BootstrapFit(
+        ratings=tuple(lines), rounds=rounds, seed=seed, confidence=confidence, groups=groups,
+        seat_advantage=fit.seat_advantage, seat_advantage_interval=seat_interval,
+        fit=fit, notes=tuple(notes), samples=samples, names=names,
+    )
+
+
+def _has_games(table: PairTable, name: str) -> bool:
+    k = table.names.index(name)
+    return bool(np.any(table.i == k) or np.any(table.j == k))
+
+
+def _group_index(results: Sequence[PairResult]) -> tuple[IntArray, int]:
+    ids: dict[object, int] = {}
+    out = np.empty(len(results), np.int64)
+    for k, r in enumerate(results):
+        key: object = ("group", r.group) if r.group is not None else ("single", k)
+        out[k] = ids.setdefault(key, len(ids))
+    return out, len(ids)
+
+
+def _per_group(
+    table: PairTable, results: Sequence[PairResult], row_of: IntArray, group_of: IntArray, groups: int
+) -> list[sparse.csr_matrix]:
+    """Sparse rows × groups matrices of weighted wins, draws, losses (table orientation)."""
+    index = {name: k for k, name in enumerate(table.names)}
+    ia, ib, score, weight, _ = _columns(results, index)
+    score = np.where(ia > ib, 1.0 - score, score)
+    shape = (table.rows, groups)
+    return [
+        sparse.csr_matrix((weight * (score == value), (row_of, group_of)), shape=shape)
+        for value in (1.0, 0.5, 0.0)
+    ]
+
+
+# -- online Elo --------------------------------------------------------------------
+
+
+class OnlineElo:
+    """Classic incremental Elo for ladders: R_a += K·(S − E(R_a − R_b)), R_b mirrors it.
+
+    Deterministic: the ratings depend only on the sequence of updates. Unknown
+    entrants start at ``initial``. (Elo 1978, §1.6; E is the logistic curve of
+    docs/STATISTICS.md §2.1.)
+    """
+
+    def __init__(self, k: float = 16, initial: float = 1500) -> None:
+        if not k > 0:
+            raise ValueError(f"k must be positive, got {k!r}")
+        self.k = k
+        self.initial = initial
+        self._ratings: dict[str, float] = {}
+        self._games: dict[str, int] = defaultdict(int)
+
+    def update(self, a: str, b: str, score: float) -> tuple[float, float]:
+        """Record ``a``'s score (0..1) against ``b``; return their new ratings."""
+        if a == b:
+            raise ValueError(f"an entrant cannot play itself: {a!r}")
+        if not 0 <= score <= 1:
+            raise ValueError(f"score must be between 0 and 1, got {score!r}")
+        ra = self._ratings.get(a, self.initial)
+        rb = self._ratings.get(b, self.initial)
+        delta = self.k * (score - 1 / (1 + 10 ** ((rb - ra) / 400)))
+        self._ratings[a], self._ratings[b] = ra + delta, rb - delta
+        self._games[a] += 1
+        self._games[b] += 1
+        return self._ratings[a], self._ratings[b]
+
+    def rating(self, entrant: str) -> float:
+        """Current rating (``initial`` for an entrant not seen yet)."""
+        return self._ratings.get(entrant, self.initial)
+
+    def games(self, entrant: str) -> int:
+        """Games recorded for ``entrant``."""
+        return self._games.get(entrant, 0)
+
+    def ratings(self) -> dict[str, float]:
+        """{entrant: rating}, best first (ties by name)."""
+        return dict(sorted(self._ratings.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def __iter__(self) -> Iterator[tuple[str, float]]:
+        return iter(self.ratings().items())
+
+    def __repr__(self) -> str:
+        return f"OnlineElo(k={self.k!r}, initial={self.initial!r})"
