@@ -10,6 +10,7 @@ from harness.options import Option, resolve_options
 
 if TYPE_CHECKING:
     from harness.game import Game
+    from harness.result import Result
     from harness.view import View
 
 __all__ = ["Bot"]
@@ -47,3 +48,30 @@ class Bot(ABC):
     @abstractmethod
     def act(self, view: View) -> str:
         """Return one of ``view.legal_actions``."""
+
+    # The three hooks below are for the referee. A plugin bot needs none of
+    # them; bots that run elsewhere (harness.botprocess.ProcessBot) use them.
+
+    def prepare(self) -> None:
+        """Finish setting up before the match's first decision, off the clock.
+
+        Called by the referee once per match, before any ``act``. The default
+        does nothing; a bot process answers its handshake here.
+        """
+
+    def act_within(self, view: View, seconds: float | None) -> str:
+        """``act`` under a time limit of ``seconds`` (``None``: no limit).
+
+        The referee calls this, and measures it. The default calls :meth:`act`
+        and cannot stop it early: an in-process bot that overruns is forfeited
+        when it returns. A bot that can be stopped overrides this to give up at
+        the limit (a bot process is killed then).
+        """
+        return self.act(view)
+
+    def match_over(self, result: Result) -> None:
+        """Hear the result of the match; called by the referee once it is decided.
+
+        Called for every seat, forfeits included. Errors raised here are
+        ignored: the result is already decided. The default does nothing.
+        """

@@ -8,20 +8,125 @@ seat's team; the Result records who and why.
 
 from __future__ import annotations
 
+import math
 import traceback
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from time import perf_counter
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from harness.bot import Bot
-from harness.errors import TroefError
+from harness.errors import OptionError, TroefError
 from harness.game import Game, State
+from harness.protocol import BotFault
 from harness.result import Forfeit, ForfeitReason, Result, competition_ranks
 from harness.seeding import bot_seed
 
-__all__ = ["forfeit_result", "make_bots", "play_match", "replay"]
+if TYPE_CHECKING:
+    from harness.view import View
+
+__all__ = ["Clock", "TimeControl", "forfeit_result", "make_bots", "play_match", "replay"]
 
 _DETAIL_LIMIT = 2000
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How long a bot may think in one match (cutechess-cli's ``st=`` and ``tc=``).
+
+    Any part may be ``None``. With ``match`` set, the bot has a budget for all
+    its decisions in the match, ``increment`` seconds added after each decision
+    (Fischer); with ``move`` set, no single decision may take longer. A
+    decision may use ``min(move, budget left)``.
+    """
+
+    #: Most seconds for any one decision; ``None``: no per-move limit.
+    move: float | None = None
+    #: Seconds for all of the bot's decisions in the match; ``None``: no budget.
+    match: float | None = None
+    #: Seconds added to the budget after each decision; ``None``: none.
+    increment: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("move", "match", "increment"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or value < 0
+                or (value == 0 and name != "increment")
+            ):
+                raise OptionError(
+                    f"time control {name!r} is {value!r}: it takes a positive "
+                    f"number of seconds{' or 0' if name == 'increment' else ''}, or None"
+                )
+
+
+class Clock:
+    """One seat's clock in one match, under its :class:`TimeControl`."""
+
+    __slots__ = ("control", "remaining", "moves")
+
+    def __init__(self, control: TimeControl) -> None:
+        self.control = control
+        #: Seconds left of the match budget (infinite without one).
+        self.remaining = math.inf if control.match is None else float(control.match)
+        self.moves = 0
+
+    def limit(self) -> float | None:
+        """Seconds the next decision may take; ``None``: no limit."""
+        move = self.control.move
+        if move is None:
+            return None if self.remaining == math.inf else self.remaining
+        return min(move, self.remaining)
+
+    def charge(self, elapsed: float) -> str | None:
+        """Book a decision of ``elapsed`` seconds; a detail if it overstepped."""
+        control = self.control
+        self.moves += 1
+        if control.move is not None and elapsed > control.move:
+            return (
+                f"decision {self.moves} took {elapsed:.3f} s; "
+                f"the limit per move is {control.move:g} s"
+            )
+        if elapsed > self.remaining:
+            return (
+                f"decision {self.moves} took {elapsed:.3f} s with {self.remaining:.3f} s "
+                f"left of the match budget ({control.match:g} s"
+                f"{f' + {control.increment:g} s per move' if control.increment else ''})"
+            )
+        self.remaining -= elapsed
+        if control.increment:
+            self.remaining += control.increment
+        return None
+
+
+#: A driver's answer to :func:`referee_steps` for one decision, before the
+#: seconds taken: the action as the bot returned it, or a fault (reason, detail).
+Outcome: TypeAlias = tuple[object, tuple[ForfeitReason, str] | None]
+#: ``play_match``'s ``time_controls``: one for all seats, one per seat, or none.
+TimeControls: TypeAlias = "TimeControl | Sequence[TimeControl | None] | None"
+
+
+def make_clocks(time_controls: TimeControls, n_seats: int) -> list[Clock | None]:
+    """One fresh :class:`Clock` per seat (or ``None``) from ``play_match``'s argument."""
+    if time_controls is None:
+        return [None] * n_seats
+    if isinstance(time_controls, TimeControl):
+        return [Clock(time_controls) for _ in range(n_seats)]
+    controls = list(time_controls)
+    if len(controls) != n_seats:
+        raise OptionError(
+            f"time_controls has {len(controls)} entries for {n_seats} seats; "
+            "give one TimeControl, or one (or None) per seat"
+        )
+    for control in controls:
+        if control is not None and not isinstance(control, TimeControl):
+            raise OptionError(f"time_controls entry {control!r} is not a TimeControl or None")
+    return [None if c is None else Clock(c) for c in controls]
 
 
 def make_bots(
@@ -40,23 +145,82 @@ def make_bots(
 
 
 def play_match(
-    game: Game, bots: Sequence[Bot], seed: int, *, keep_log: bool = False
+    game: Game,
+    bots: Sequence[Bot],
+    seed: int,
+    *,
+    keep_log: bool = False,
+    time_controls: TimeControls = None,
 ) -> Result:
     """Play one whole match of ``game`` with ``bots`` seated in order.
 
     :param seed: the match seed; every deal is shuffled from it alone.
     :param keep_log: put the list of actions into ``Result.log``.
+    :param time_controls: one :class:`TimeControl` for every seat, or one per
+        seat (``None`` entries: no limit for that seat). Each ``act`` is
+        measured with ``time.perf_counter``; a bot that oversteps forfeits with
+        ``TIMEOUT``.
+
+    Every bot hears the result through ``match_over`` before this returns.
     """
-    state = game.new_match(len(bots), seed)
+    clocks = make_clocks(time_controls, len(bots))
+    try:
+        result = prepare_bots(game, bots, seed, keep_log)
+        if result is None:
+            referee = referee_steps(game, len(bots), seed, keep_log, clocks)
+            try:
+                seat, view, limit = next(referee)
+                while True:
+                    bot = bots[seat]
+                    start = perf_counter()
+                    try:
+                        outcome: Outcome = (bot.act_within(view, limit), None)
+                    except BotFault as fault:
+                        outcome = (None, (fault.reason, fault.detail))
+                    except Exception:
+                        outcome = (None, (ForfeitReason.EXCEPTION, _tail()))
+                    seat, view, limit = referee.send(
+                        (*outcome, perf_counter() - start)
+                    )
+            except StopIteration as stop:
+                result = stop.value
+    except BaseException:
+        abandon_bots(bots)
+        raise
+    tell_match_over(bots, result)
+    return result
+
+
+def referee_steps(
+    game: Game,
+    n_seats: int,
+    seed: int,
+    keep_log: bool,
+    clocks: Sequence[Clock | None],
+) -> Generator[tuple[int, View, float | None], tuple[object, Any, float], Result]:
+    """The referee as a generator, so that one loop can drive many matches.
+
+    It yields ``(seat, view, seconds allowed or None)`` for each decision and
+    expects ``(action, fault or None, seconds taken)`` back; it returns the
+    Result. :func:`play_match` drives one synchronously;
+    :func:`harness.multiplex.play_matches_interleaved` drives several at once.
+    """
+    state = game.new_match(n_seats, seed)
     log: list[str] = []
     while not state.is_over():
         seat = state.to_act
         assert seat is not None
         view = state.view(seat)
-        try:
-            action = bots[seat].act(view)
-        except Exception:
-            return _forfeit(state, seat, ForfeitReason.EXCEPTION, _tail(), log, keep_log)
+        clock = clocks[seat]
+        action, fault, elapsed = yield seat, view, (
+            None if clock is None else clock.limit()
+        )
+        if fault is not None:
+            return _forfeit(state, seat, fault[0], fault[1], log, keep_log)
+        if clock is not None:
+            late = clock.charge(elapsed)
+            if late is not None:
+                return _forfeit(state, seat, ForfeitReason.TIMEOUT, late, log, keep_log)
         if type(action) is not str:
             return _forfeit(
                 state, seat, ForfeitReason.NOT_A_STRING,
@@ -72,6 +236,51 @@ def play_match(
         log.append(action)
     result = state.result()
     return replace(result, log=tuple(log)) if keep_log else result
+
+
+def prepare_bots(game: Game, bots: Sequence[Bot], seed: int, keep_log: bool) -> Result | None:
+    """Call every bot's ``prepare``; the forfeit Result of the first that fails, if any."""
+    for seat, bot in enumerate(bots):
+        try:
+            bot.prepare()
+        except BotFault as fault:
+            return forfeit_before_start(game, len(bots), seed, seat, fault.reason, fault.detail, keep_log)
+        except Exception:
+            return forfeit_before_start(
+                game, len(bots), seed, seat, ForfeitReason.EXCEPTION, _tail(), keep_log
+            )
+    return None
+
+
+def forfeit_before_start(
+    game: Game,
+    n_seats: int,
+    seed: int,
+    seat: int,
+    reason: ForfeitReason,
+    detail: str,
+    keep_log: bool,
+) -> Result:
+    """The Result of a match that ``seat`` forfeits before the first decision."""
+    state = game.new_match(n_seats, seed)
+    return _forfeit(state, seat, reason, detail, [], keep_log)
+
+
+def tell_match_over(bots: Sequence[Bot], result: Result) -> None:
+    """Call every bot's ``match_over``; what they raise cannot change the result."""
+    for bot in bots:
+        try:
+            bot.match_over(result)
+        except Exception:  # noqa: S112 - recorded nowhere on purpose: the match is decided
+            continue
+
+
+def abandon_bots(bots: Sequence[Bot]) -> None:
+    """Stop the bots of a match that ended by an error of the harness or the game."""
+    for bot in bots:
+        abandon = getattr(bot, "abandon", None)
+        if abandon is not None:
+            abandon()
 
 
 def replay(

@@ -1,0 +1,700 @@
+"""Bots in their own processes: :class:`ProcessBot` speaks the bot protocol.
+
+A :class:`ProcessBot` is a :class:`~harness.Bot` like any other for the
+referee (``act(view) -> str``), but its decisions are made by a program in a
+separate process, in any language, that speaks the line-delimited JSON
+protocol of :mod:`harness.protocol` (``docs/PROTOCOL.md``). Python plugin bots
+run that way under :mod:`harness.bothost`.
+
+What the boundary gives (``docs/THREAT_MODEL.md`` has the whole story):
+
+- the bot sees only the Views sent to it, its own seat, its bot seed (never the
+  match seed) and the game's name and options;
+- it starts in a fresh empty working directory, with a scrubbed environment,
+  no inherited file descriptors but its three pipes, in its own process group
+  (a kill takes its children too), with a parent-death signal, optionally an
+  address-space limit (``memory_mb``), another user (``user``) and a command
+  prefix (``prefix``: a sandbox such as ``bwrap``, ``nsjail``, ``setpriv``);
+- the harness process makes itself non-dumpable (``PR_SET_DUMPABLE``), so a
+  bot running as the same non-root user cannot read its memory or environment
+  through ``/proc``;
+- every fault is a :class:`~harness.protocol.BotFault` with the forfeit reason
+  and a detail (what it sent, its exit code or signal, its stderr tail); the
+  process is then killed, and the next match gets a fresh one.
+
+Processes are expensive to start, so a healthy process is kept after its match
+in a :class:`ProcessPool` (one per worker process, keyed by the launch and the
+bot options) and serves the next match that asks for the same bot. A process
+serves one seat of one match at a time: partners never share a process.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import ctypes.util
+import json
+import os
+import pwd
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from time import perf_counter
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from harness.bot import Bot
+from harness.protocol import (
+    MAX_REPLY_LINE,
+    PROTOCOL_FAULT,
+    BotFault,
+    decode_reply,
+    encode_act,
+    encode_end,
+    encode_quit,
+    encode_start,
+)
+from harness.result import ForfeitReason
+
+if TYPE_CHECKING:
+    from harness.game import Game
+    from harness.result import Result
+    from harness.view import View
+
+__all__ = ["Launch", "ProcessBot", "ProcessPool", "default_pool"]
+
+#: Environment variables a bot inherits from the harness; every other one is
+#: dropped (paths, tokens and a tournament's settings live in environments).
+KEPT_ENV = ("PATH", "LANG", "LC_ALL", "TZ")
+#: Bytes of a bot's stderr kept for the forfeit detail (the last ones).
+STDERR_LIMIT = 8 * 1024
+_DETAIL_STDERR = 1500
+#: Seconds given to a process that closed its stdout to exit by itself.
+_EXIT_GRACE = 0.5
+_READ_CHUNK = 64 * 1024
+_PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
+_NOTHING = object()
+
+# Loaded before any fork: the child calls prctl between fork and exec.
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How to start one bot program; with the bot options, the key of the pool."""
+
+    #: The program and its arguments, e.g. ``("node", "examples/bots/random_bot.js")``.
+    command: tuple[str, ...]
+    #: Put in front of the command: a sandbox (``("bwrap", "--ro-bind", ...)``).
+    prefix: tuple[str, ...] = ()
+    #: Address-space limit (``RLIMIT_AS``) in MiB; ``None``: no limit.
+    memory_mb: int | None = None
+    #: Run the bot as this user (name or uid); needs a root harness. ``None``: as the harness.
+    user: str | int | None = None
+    #: Environment variables set for the bot, beyond :data:`KEPT_ENV`.
+    env: tuple[tuple[str, str], ...] = ()
+    #: The longest reply line accepted, in bytes.
+    max_line: int = MAX_REPLY_LINE
+
+    @property
+    def argv(self) -> list[str]:
+        """The full command line: prefix, then command."""
+        return [*self.prefix, *self.command]
+
+
+class BotProcess:
+    """One running bot program: its pipes, bounded buffers and its end.
+
+    Reads are non-blocking; :meth:`pump` reads what is there, :meth:`take_line`
+    cuts one reply line off the buffer. :meth:`wait_line` blocks with a deadline.
+    """
+
+    def __init__(self, launch: Launch) -> None:
+        self.launch = launch
+        self.out = bytearray()
+        self.err = bytearray()
+        self.eof = False
+        self.closed = False
+        #: Why it could not start, if it could not.
+        self.start_error: str | None = None
+        #: Matches begun on this process.
+        self.matches = 0
+        self.cwd = tempfile.mkdtemp(prefix="troef-bot-")
+        _protect_harness_process()
+        user = group = None
+        if launch.user is not None:
+            entry = (
+                pwd.getpwuid(launch.user)
+                if isinstance(launch.user, int)
+                else pwd.getpwnam(launch.user)
+            )
+            user, group = entry.pw_uid, entry.pw_gid
+            os.chown(self.cwd, user, group)
+        try:
+            self.popen: subprocess.Popen[bytes] | None = subprocess.Popen(
+                launch.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                cwd=self.cwd,
+                env=_bot_env(launch.env),
+                close_fds=True,
+                start_new_session=True,  # its own process group: killpg takes its children
+                preexec_fn=_ChildLimits(launch.memory_mb),
+                user=user,
+                group=group,
+                extra_groups=[] if user is not None else None,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            self.popen = None
+            self.start_error = f"cannot start {launch.argv!r}: {exc}"
+            self.eof = self.closed = True
+            shutil.rmtree(self.cwd, ignore_errors=True)
+            return
+        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
+        self.pid = self.popen.pid
+        self.in_fd = self.popen.stdin.fileno()
+        self.out_fd = self.popen.stdout.fileno()
+        self.err_fd = self.popen.stderr.fileno()
+        for fd in (self.in_fd, self.out_fd, self.err_fd):
+            os.set_blocking(fd, False)
+        self._poller = select.poll()
+        self._poller.register(self.out_fd, select.POLLIN)
+        self._poller.register(self.err_fd, select.POLLIN)
+
+    # -- state ---------------------------------------------------------------
+
+    def is_alive(self) -> bool:
+        """True while the program runs and its pipes are open."""
+        return not self.closed and not self.eof and self.popen is not None and (
+            self.popen.poll() is None
+        )
+
+    # -- writing -------------------------------------------------------------
+
+    def send(self, data: bytes, deadline: float | None) -> None:
+        """Write ``data`` to the bot's stdin, waiting for room until ``deadline``.
+
+        :raises BotFault: CRASH when the bot is gone, TIMEOUT when it does not
+            read its input in time.
+        """
+        if self.closed:
+            raise self.crash_fault()
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.in_fd, view):]
+            except BlockingIOError:
+                timeout = _remaining(deadline)
+                if timeout is not None and timeout <= 0:
+                    self.kill()
+                    raise BotFault(
+                        ForfeitReason.TIMEOUT,
+                        "did not read its input in time; stopped" + self.stderr_tail(),
+                    ) from None
+                select.select([], [self.in_fd], [], timeout)
+            except (BrokenPipeError, ConnectionResetError):
+                raise self.crash_fault() from None
+
+    # -- reading -------------------------------------------------------------
+
+    def pump(self, fd: int) -> None:
+        """Read what is waiting on ``fd`` (stdout or stderr) into its buffer."""
+        try:
+            chunk = os.read(fd, _READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if fd == self.out_fd:
+            if chunk:
+                self.out += chunk
+            else:
+                self.eof = True
+        elif chunk:
+            self.err += chunk
+            if len(self.err) > STDERR_LIMIT:
+                del self.err[: len(self.err) - STDERR_LIMIT]
+
+    def take_line(self) -> bytes | None:
+        """Cut the next complete line off the stdout buffer, if there is one.
+
+        :raises BotFault: the line is longer than the limit (a flood).
+        """
+        end = self.out.find(b"\n")
+        limit = self.launch.max_line
+        if end < 0:
+            if len(self.out) > limit:
+                raise self.flood_fault()
+            return None
+        if end > limit:
+            raise self.flood_fault()
+        line = bytes(self.out[:end])
+        del self.out[: end + 1]
+        return line
+
+    def wait_line(self, deadline: float | None, waiting_for: str) -> bytes:
+        """Block until a whole line arrives and return it.
+
+        :raises BotFault: TIMEOUT at ``deadline`` (the bot is killed), CRASH at
+            end of output, a flood.
+        """
+        while True:
+            line = self.take_line()
+            if line is not None:
+                return line
+            if self.eof:
+                raise self.crash_fault()
+            timeout = _remaining(deadline)
+            if timeout is not None and timeout <= 0:
+                raise self.timeout_fault(waiting_for)
+            ms = -1 if timeout is None else max(1, int(timeout * 1000 + 0.999))
+            for fd, _ in self._poller.poll(ms):
+                self.pump(fd)
+
+    # -- ending --------------------------------------------------------------
+
+    def kill(self) -> None:
+        """Kill the bot and everything in its process group; reap it; clean up."""
+        if self.closed:
+            return
+        self.closed = True
+        assert self.popen is not None
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            self.popen.kill()
+        self._drain_stderr()
+        self.popen.wait()
+        self._close_pipes()
+
+    def ask_to_quit(self) -> None:
+        """Send ``quit`` and close the bot's input; it should exit by itself."""
+        if self.closed or self.popen is None or self.popen.stdin is None:
+            return
+        try:
+            os.write(self.in_fd, encode_quit())
+        except OSError:
+            pass
+        try:
+            self.popen.stdin.close()
+        except OSError:
+            pass
+
+    def quit(self, deadline: float | None = None) -> None:
+        """Ask the bot to exit; kill it if it lingers past ``deadline``."""
+        if self.closed:
+            return
+        self.ask_to_quit()
+        assert self.popen is not None
+        if deadline is None:
+            deadline = perf_counter() + _EXIT_GRACE
+        try:
+            self.popen.wait(max(0.0, deadline - perf_counter()))
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+    def _close_pipes(self) -> None:
+        assert self.popen is not None
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        shutil.rmtree(self.cwd, ignore_errors=True)
+
+    def _drain_stderr(self) -> None:
+        # What the bot wrote last (a traceback, "out of memory") is the detail.
+        for _ in range(16):
+            before = len(self.err)
+            self.pump(self.err_fd)
+            if len(self.err) == before:
+                break
+
+    # -- faults --------------------------------------------------------------
+
+    def exit_status(self) -> str:
+        """How the program ended, for a detail: an exit code or a signal."""
+        if self.popen is None:
+            return self.start_error or "did not start"
+        code = self.popen.returncode
+        if code is None:
+            return "still running"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = "an unknown signal"
+            return f"killed by signal {name} ({-code})"
+        return f"exited with code {code}"
+
+    def stderr_tail(self) -> str:
+        """The end of what the bot wrote to stderr, as a detail suffix."""
+        if not self.err:
+            return ""
+        text = bytes(self.err[-_DETAIL_STDERR:]).decode("utf-8", "replace")
+        return f"\nstderr (last {len(text)} chars):\n{text}"
+
+    def crash_fault(self) -> BotFault:
+        """The bot closed its output or died: kill what is left and describe it."""
+        if self.popen is not None and not self.closed:
+            try:
+                self.popen.wait(_EXIT_GRACE)
+                how = self.exit_status()
+            except subprocess.TimeoutExpired:
+                how = "closed its output but kept running; stopped"
+            self.kill()
+        else:
+            how = self.exit_status()
+        memory = self.launch.memory_mb
+        if memory is not None and "signal" in how:
+            how += f" (memory limit {memory} MiB)"
+        return BotFault(ForfeitReason.CRASH, f"bot process {how}" + self.stderr_tail())
+
+    def timeout_fault(self, waiting_for: str) -> BotFault:
+        """No answer in time: kill the bot and describe it."""
+        self.kill()
+        return BotFault(
+            ForfeitReason.TIMEOUT,
+            f"no {waiting_for} reply in time; bot process stopped" + self.stderr_tail(),
+        )
+
+    def flood_fault(self) -> BotFault:
+        """A reply line over the limit: kill the bot and describe it."""
+        head = bytes(self.out[:60])
+        size = len(self.out)
+        self.kill()
+        self.out.clear()
+        return BotFault(
+            PROTOCOL_FAULT,
+            f"protocol error: reply line longer than {self.launch.max_line} bytes "
+            f"(flood; {size}+ bytes read, starting {head!r}); bot process stopped",
+        )
+
+
+class _ChildLimits:
+    """Runs in the child between fork and exec (after the user switch)."""
+
+    def __init__(self, memory_mb: int | None) -> None:
+        self.memory_mb = memory_mb
+
+    def __call__(self) -> None:
+        # Die with the harness: a worker killed by the scheduler must not leave bots.
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if self.memory_mb is not None:
+            size = self.memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+
+_protected_pid = 0
+
+
+def _protect_harness_process() -> None:
+    # Non-dumpable: /proc/<pid>/mem, environ, maps, fd and ptrace of this process
+    # are refused to other processes of the same user without CAP_SYS_PTRACE.
+    global _protected_pid
+    if _protected_pid != os.getpid():
+        _libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+        _protected_pid = os.getpid()
+
+
+def _bot_env(extra: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env.update(extra)
+    return env
+
+
+def _remaining(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - perf_counter()
+
+
+class ProcessPool:
+    """Idle bot processes of one worker process, kept for the next match.
+
+    A process is handed out to one seat of one match at a time
+    (:meth:`acquire`), comes back healthy after the match (:meth:`release`), and
+    is killed after any fault. Pools do not cross ``fork``: a child process
+    forgets what it inherited.
+    """
+
+    def __init__(self, *, max_idle: int = 64) -> None:
+        self.max_idle = max_idle
+        self._idle: dict[tuple[Launch, str], list[BotProcess]] = {}
+        self._pid = os.getpid()
+        #: Processes started by this pool (for tests and benchmarks).
+        self.started = 0
+
+    def acquire(self, launch: Launch, options_key: str) -> BotProcess:
+        """An idle live process for ``launch`` and these options, or a new one."""
+        self._forget_after_fork()
+        idle = self._idle.get((launch, options_key))
+        while idle:
+            process = idle.pop()
+            if process.is_alive() and not process.out:
+                return process
+            process.kill()
+        self.started += 1
+        return BotProcess(launch)
+
+    def release(self, process: BotProcess, options_key: str) -> None:
+        """Take back a process whose match ended cleanly."""
+        self._forget_after_fork()
+        idle = self._idle.setdefault((process.launch, options_key), [])
+        if process.is_alive() and len(idle) < self.max_idle:
+            idle.append(process)
+        else:
+            process.kill()
+
+    def close(self) -> None:
+        """Ask every idle process to quit; kill the ones that linger."""
+        if os.getpid() != self._pid:
+            self._idle.clear()
+            return
+        processes = [p for idle in self._idle.values() for p in idle]
+        self._idle.clear()
+        for process in processes:
+            process.ask_to_quit()
+        deadline = perf_counter() + _EXIT_GRACE
+        for process in processes:
+            process.quit(deadline)
+
+    def idle_count(self) -> int:
+        """How many idle processes the pool holds."""
+        return sum(len(v) for v in self._idle.values())
+
+    def _forget_after_fork(self) -> None:
+        if os.getpid() != self._pid:
+            # Inherited from the parent: its processes, not ours to talk to.
+            self._idle = {}
+            self._pid = os.getpid()
+
+
+#: The pool of this process; ``ProcessBot`` uses it unless given another.
+default_pool = ProcessPool()
+atexit.register(lambda: default_pool.close())
+
+
+class ProcessBot(Bot):
+    """A bot that runs as a separate program speaking the bot protocol.
+
+    :param command: the program and its arguments.
+    :param prefix: a command put in front (a sandbox).
+    :param memory_mb: address-space limit of the bot process, in MiB.
+    :param user: run the bot as this user (the harness must be root).
+    :param env: environment variables for the bot (the harness's are scrubbed).
+    :param n_seats: the number of seats of the match, told to the bot.
+    :param startup_timeout: seconds to answer ``start`` with ``ready`` (off the clock).
+    :param hang_timeout: seconds after which a decision without a time
+        control counts as a hang (TIMEOUT); ``None``: wait for ever.
+    :param max_line: the longest reply line accepted, in bytes.
+    :param pool: where processes are kept between matches.
+
+    Construction never raises for a bot that fails to start: the fault is kept
+    and raised from :meth:`prepare`, so that the referee records the forfeit.
+    """
+
+    name = "process"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        command: Sequence[str],
+        prefix: Sequence[str] = (),
+        memory_mb: int | None = None,
+        user: str | int | None = None,
+        env: Mapping[str, str] | None = None,
+        n_seats: int | None = None,
+        startup_timeout: float = 30.0,
+        hang_timeout: float | None = 60.0,
+        max_line: int = MAX_REPLY_LINE,
+        pool: ProcessPool | None = None,
+    ) -> None:
+        # Not Bot.__init__: the options belong to the program, which checks them.
+        self.game, self.seat, self.seed = game, seat, seed
+        self.options = dict(options or {})
+        self.launch = Launch(
+            tuple(command), tuple(prefix), memory_mb, user,
+            tuple(sorted((env or {}).items())), max_line,
+        )
+        self.startup_timeout = startup_timeout
+        self.hang_timeout = hang_timeout
+        self.pool = default_pool if pool is None else pool
+        self._options_key = json.dumps(self.options, sort_keys=True, default=repr)
+        self._fault: BotFault | None = None
+        self._awaiting_ready = True
+        self._process: BotProcess | None = self.pool.acquire(self.launch, self._options_key)
+        process = self._process
+        if process.start_error is not None:
+            self._fail(BotFault(ForfeitReason.CRASH, process.start_error))
+            return
+        process.matches += 1
+        message = encode_start(
+            game=game.name, game_options=game.options, seat=seat,
+            n_seats=n_seats, bot_options=self.options, seed=seed,
+        )
+        try:
+            process.send(message, perf_counter() + startup_timeout)
+        except BotFault as fault:
+            self._fail(fault)
+
+    def __repr__(self) -> str:
+        return f"ProcessBot(seat={self.seat}, command={list(self.launch.argv)!r})"
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the bot program now serving this bot, if any."""
+        return None if self._process is None or self._process.closed else self._process.pid
+
+    @property
+    def process(self) -> BotProcess | None:
+        """The bot program serving this match (``None`` once released or failed)."""
+        return self._process
+
+    # -- the referee's side (synchronous) --------------------------------------
+
+    def prepare(self) -> None:
+        """Wait for the bot's ``ready``, within ``startup_timeout``."""
+        if self._fault is not None:
+            raise self._fault
+        if not self._awaiting_ready:
+            return
+        process = self._live()
+        try:
+            line = process.wait_line(perf_counter() + self.startup_timeout, "'ready'")
+        except BotFault as fault:
+            self._fail(fault)
+        self._accept(line, "ready")
+        self._awaiting_ready = False
+
+    def act(self, view: View) -> str:
+        """The bot's action for ``view``, waiting at most ``hang_timeout``."""
+        return self.act_within(view, None)
+
+    def act_within(self, view: View, seconds: float | None) -> str:
+        """Send the view, wait for the action; kill the bot at the limit."""
+        self.prepare()
+        limit = self.hang_timeout if seconds is None else seconds
+        deadline = None if limit is None else perf_counter() + limit
+        process = self._live()
+        try:
+            process.send(encode_act(view.to_json()), deadline)
+            line = process.wait_line(deadline, "'action'")
+        except BotFault as fault:
+            self._fail(fault)
+        return self._accept(line, "action")  # type: ignore[no-any-return]
+
+    def match_over(self, result: Result) -> None:
+        """Tell the bot the result; keep its process for the next match."""
+        process, self._process = self._process, None
+        if process is None or process.closed:
+            return
+        if self._awaiting_ready or process.out or not process.is_alive():
+            # It never finished its handshake, or said more than it was asked.
+            process.kill()
+            return
+        try:
+            os.write(process.in_fd, encode_end(result))
+        except OSError:  # a full pipe or a dead bot: not worth keeping
+            process.kill()
+            return
+        self.pool.release(process, self._options_key)
+
+    def abandon(self) -> None:
+        """Kill the bot program: its match ended by an error outside the bot."""
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+
+    # -- the multiplexer's side (non-blocking) ---------------------------------
+
+    def begin_act(self, view: View) -> None:
+        """Send an ``act`` request without waiting for the answer.
+
+        :raises BotFault: the bot is gone, or its input is full.
+        """
+        process = self._live()
+        try:
+            process.send(encode_act(view.to_json()), perf_counter())
+        except BotFault as fault:
+            self._fail(fault)
+
+    def poll_reply(self) -> Any:
+        """The answer now buffered (``None`` for ``ready``), or ``NOTHING`` yet.
+
+        :raises BotFault: a fault of the bot (its process is then killed).
+        """
+        process = self._live()
+        try:
+            line = process.take_line()
+        except BotFault as fault:
+            self._fail(fault)
+        if line is None:
+            if process.eof:
+                self._fail(process.crash_fault())
+            return _NOTHING
+        if self._awaiting_ready:
+            self._accept(line, "ready")
+            self._awaiting_ready = False
+            return None
+        return self._accept(line, "action")
+
+    def expire(self, waiting_for: str) -> BotFault:
+        """The deadline passed: kill the bot; the TIMEOUT fault to record."""
+        process = self._live()
+        fault = process.timeout_fault(waiting_for)
+        self._fault, self._process = fault, None
+        return fault
+
+    @property
+    def awaiting_ready(self) -> bool:
+        """True until the bot has answered ``start``."""
+        return self._awaiting_ready
+
+    # -- helpers -----------------------------------------------------------------
+
+    def _live(self) -> BotProcess:
+        if self._fault is not None:
+            raise self._fault
+        assert self._process is not None, "ProcessBot used after its match ended"
+        return self._process
+
+    def _accept(self, line: bytes, expected: str) -> Any:
+        process = self._live()
+        if process.out:
+            # Strictly one line per request: more is a flood or a confused bot.
+            self._fail(
+                BotFault(
+                    PROTOCOL_FAULT,
+                    f"protocol error: more output after the {expected!r} reply: "
+                    f"{bytes(process.out[:80])!r}",
+                )
+            )
+        try:
+            return decode_reply(line, expected)
+        except BotFault as fault:
+            self._fail(fault)
+
+    def _fail(self, fault: BotFault) -> NoReturn:
+        """Record ``fault``, kill the process (a fresh one serves the next match), raise."""
+        self._fault = fault
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+        raise fault
+
+
+NOTHING = _NOTHING

@@ -1,0 +1,168 @@
+"""The bot protocol: line-delimited JSON between the harness and a bot process.
+
+Every message is one JSON object on one line (UTF-8, ``\\n``-terminated), with a
+``"type"`` key. The harness writes to the bot's stdin; the bot answers on its
+stdout; its stderr is captured (bounded) for the forfeit detail.
+``docs/PROTOCOL.md`` documents the protocol for bot authors in any language;
+this module holds the message shapes, their limits and their encoders and
+decoders, for :mod:`harness.botprocess` (the harness side) and
+:mod:`harness.bothost` (the Python bot side).
+
+The act request is built by string concatenation around ``View.to_json()``:
+the view is already compact JSON, so it is never parsed or re-encoded here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from harness.errors import TroefError
+from harness.result import ForfeitReason, Result
+
+__all__ = [
+    "MAX_REPLY_LINE",
+    "PROTOCOL_FAULT",
+    "PROTOCOL_VERSION",
+    "BotFault",
+    "decode_reply",
+    "encode_act",
+    "encode_end",
+    "encode_start",
+]
+
+#: The version of the protocol this harness speaks; sent in every ``start``.
+PROTOCOL_VERSION = 1
+
+#: The longest line, in bytes, a bot may write. Actions are short; an error
+#: message with a traceback fits easily. A longer line is a flood: the bot is
+#: stopped and forfeits.
+MAX_REPLY_LINE = 64 * 1024
+
+#: The forfeit reason for a reply that breaks the protocol (not JSON, wrong
+#: shape, unknown type, a flood). ``NOT_A_STRING`` is the nearest existing
+#: reason: the bot did not answer with an action string. The detail always
+#: starts with ``protocol error:``.
+PROTOCOL_FAULT = ForfeitReason.NOT_A_STRING
+
+_QUIT = b'{"type":"quit"}\n'
+
+
+class BotFault(TroefError):
+    """A bot broke its side of the boundary; the referee turns it into a forfeit.
+
+    Raised by harness-side bots that run elsewhere (:class:`~harness.botprocess.ProcessBot`)
+    from ``prepare``/``act_within``: it carries the :class:`ForfeitReason` and
+    the detail (what the bot sent, its exit status, its stderr tail), where a
+    plain exception would be recorded as the bot's own ``EXCEPTION``.
+    """
+
+    def __init__(self, reason: ForfeitReason, detail: str) -> None:
+        super().__init__(f"{reason.value}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+def encode_start(
+    *,
+    game: str,
+    game_options: Mapping[str, Any],
+    seat: int,
+    n_seats: int | None,
+    bot_options: Mapping[str, Any],
+    seed: int,
+) -> bytes:
+    """The ``start`` message that opens a match for one seat; the bot answers ``ready``.
+
+    ``seed`` is the bot's own seed (``bot_seed(match seed, seat)``), never the
+    match seed: the match seed would let a bot re-deal every hand.
+    """
+    return _line(
+        {
+            "type": "start",
+            "protocol": PROTOCOL_VERSION,
+            "game": game,
+            "game_options": dict(game_options),
+            "seat": seat,
+            "n_seats": n_seats,
+            "bot_options": dict(bot_options),
+            "seed": seed,
+        }
+    )
+
+
+def encode_act(view_json: str) -> bytes:
+    """The ``act`` request around a view already serialised by ``View.to_json``."""
+    return b'{"type":"act","view":' + view_json.encode() + b"}\n"
+
+
+def encode_end(result: Result | None) -> bytes:
+    """The ``end`` message: the match is over (``result`` without its log); no reply."""
+    data = None if result is None else result.to_dict()
+    if data is not None:
+        del data["log"]
+    return _line({"type": "end", "result": data})
+
+
+def encode_quit() -> bytes:
+    """The ``quit`` message: exit now; no reply."""
+    return _QUIT
+
+
+def decode_reply(line: bytes, expected: str) -> Any:
+    """Decode one reply line of the bot; return the action (``expected="action"``).
+
+    For ``expected="ready"`` return ``None``. The action is returned as the bot
+    sent it, whatever its JSON type: the referee's NOT_A_STRING check judges it.
+
+    :raises BotFault: the bot reported an error (``EXCEPTION``, its message as
+        detail), or the line breaks the protocol (:data:`PROTOCOL_FAULT`).
+    """
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        raise BotFault(
+            PROTOCOL_FAULT, f"protocol error: reply is not JSON: {_clip(line)}"
+        ) from None
+    kind = message.get("type") if isinstance(message, dict) else None
+    if kind == expected:
+        if expected == "action":
+            if "action" not in message:
+                raise BotFault(
+                    PROTOCOL_FAULT,
+                    f"protocol error: action reply without 'action': {_clip(line)}",
+                )
+            return message["action"]
+        version = message.get("protocol", PROTOCOL_VERSION)
+        if version != PROTOCOL_VERSION:
+            raise BotFault(
+                PROTOCOL_FAULT,
+                f"protocol error: bot speaks protocol {version!r}, "
+                f"the harness speaks {PROTOCOL_VERSION}",
+            )
+        return None
+    if kind == "error":
+        text = message.get("message")
+        raise BotFault(
+            ForfeitReason.EXCEPTION,
+            text if isinstance(text, str) else f"error reply: {_clip(line)}",
+        )
+    raise BotFault(
+        PROTOCOL_FAULT,
+        f"protocol error: expected a {expected!r} reply, got {_clip(line)}",
+    )
+
+
+def encode_message(message: Mapping[str, Any]) -> bytes:
+    """Any message as one compact JSON line (for bots written with this module)."""
+    return _line(message)
+
+
+def _line(message: Mapping[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def _clip(line: bytes, limit: int = 120) -> str:
+    text = repr(bytes(line[:limit]))
+    return text + (f" ... ({len(line)} bytes)" if len(line) > limit else "")
