@@ -52,9 +52,10 @@ class Game(ABC):
         return (_rebuild_game, (type(self), dict(self.options)))
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and dict(self.options) == dict(
-            other.options  # type: ignore[attr-defined]
-        )
+        if type(other) is not type(self):
+            return False
+        assert isinstance(other, Game)
+        return dict(self.options) == dict(other.options)
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(sorted(self.options.items()))))
