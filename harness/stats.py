@@ -146,7 +146,7 @@ def elo_from_samples(scores: Sequence[float], *, confidence: float = 0.95) -> El
 def los(wins: float, losses: float, draws: float = 0.0) -> float:
     """Likelihood of superiority Φ((ŝ − ½)/SE) over W/D/L games (STATISTICS.md §2.5).
 
-    Draws count: they shrink σ̂ and add to N. This is fishtest's and fastchess's
+    Draws enter through N and σ̂. This is fishtest's and fastchess's
     formula, not cutechess's draw-blind ½(1 + erf((W−L)/√(2(W+L)))) (fastchess PR #223).
     """
     return elo_estimate((losses, draws, wins)).los

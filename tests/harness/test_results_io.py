@@ -1,0 +1,113 @@
+"""Reading CSV and PGN results files: accepted notations, skipped games, error messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.ratings import PairResult, fit_ratings
+from harness.results_io import ResultsFileError, read_csv, read_pgn, read_results
+
+PGN = r"""[Event "Test"]
+[Site "?"]
+[White "Alpha"]
+[Black "Beta \"B\""]
+[Result "1-0"]
+
+1. e4 e5 {a comment with [brackets]
+spanning [lines] } 2. Nf3 1-0
+
+[Event "Test"]
+[White "Beta \"B\""]
+[Black "Alpha"]
+[Result "1/2-1/2"]
+
+1. d4 d5 1/2-1/2
+[Event "Test"]
+[White "Gamma"]
+[Black "Alpha"]
+[Result "*"]
+
+1. c4 *
+
+[White "Gamma"]
+[Black "Beta \"B\""]
+[Result "0-1"]
+0-1
+"""
+
+
+def test_csv_accepts_every_notation_and_sets_first_to_white(tmp_path: Path) -> None:
+    path = tmp_path / "games.csv"
+    path.write_text(
+        "White,Black,Result,group\n"
+        "a,b,1,g1\nb,a,0,g1\na,c,0.5,\nc,a,1/2,\n\n"
+        "b,c,1-0,\nc,b,0-1,\nb,c,1/2-1/2,\n"
+    )
+    loaded = read_csv(path)
+    assert loaded.skipped == 0
+    assert loaded.results[:3] == (
+        PairResult("a", "b", 1.0, "g1", "a"),
+        PairResult("b", "a", 0.0, "g1", "b"),
+        PairResult("a", "c", 0.5, None, "a"),
+    )
+    assert [r.score for r in loaded.results] == [1, 0, 0.5, 0.5, 1, 0, 0.5]
+    assert read_results(path) == loaded
+
+
+def test_csv_columns_in_any_order_and_extra_columns(tmp_path: Path) -> None:
+    path = tmp_path / "games.csv"
+    path.write_text("result,event,black,white\n1-0,x,b,a\n")
+    assert read_csv(path).results == (PairResult("a", "b", 1.0, None, "a"),)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("white,black\na,b\n", r"games.csv:1: header 'white,black' lacks result"),
+        ("white,black,result\na,b,2-0\n", r"games.csv:2: result '2-0' not understood; accepted: 1, 0.5, 0, 1/2, 1-0, 0-1, 1/2-1/2"),
+        ("white,black,result\na,b,1\na,b\n", r"games.csv:3: 2 fields, the header has 3"),
+        ("white,black,result\na,a,1\n", r"games.csv:2: 'a' is listed as both white and black"),
+        ("white,black,result\n,b,1\n", r"games.csv:2: a player name is empty"),
+    ],
+)
+def test_csv_errors_name_file_line_and_what_is_accepted(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "games.csv"
+    path.write_text(text)
+    with pytest.raises(ResultsFileError, match=message):
+        read_csv(path)
+
+
+def test_pgn_reads_tags_skips_unfinished_games_and_counts_them(tmp_path: Path) -> None:
+    path = tmp_path / "games.pgn"
+    path.write_text(PGN)
+    loaded = read_pgn(path)
+    assert loaded.skipped == 1
+    beta = 'Beta "B"'
+    assert loaded.results == (
+        PairResult("Alpha", beta, 1.0, None, "Alpha"),
+        PairResult(beta, "Alpha", 0.5, None, beta),
+        PairResult("Gamma", beta, 0.0, None, "Gamma"),
+    )
+    assert read_results(path) == loaded
+    assert fit_ratings(loaded.results, seat_advantage=True).seat_advantage is not None
+
+
+def test_pgn_errors_name_the_game_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pgn"
+    path.write_text('[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1-0\n\n[White "a"]\n[Result "1-0"]\n\n1-0\n')
+    with pytest.raises(ResultsFileError, match=r"bad.pgn:7: game without a Black tag"):
+        read_pgn(path)
+    path.write_text('[White "a"]\n[Black "b"]\n[Result "2-0"]\n')
+    with pytest.raises(ResultsFileError, match=r"bad.pgn:1: result '2-0' not understood"):
+        read_pgn(path)
+
+
+def test_missing_file_and_unknown_suffix(tmp_path: Path) -> None:
+    with pytest.raises(ResultsFileError, match="cannot read"):
+        read_csv(tmp_path / "nope.csv")
+    with pytest.raises(ResultsFileError, match="cannot read"):
+        read_pgn(tmp_path / "nope.pgn")
+    with pytest.raises(ResultsFileError, match=r"unknown results format '.txt'; accepted: .csv, .pgn"):
+        read_results(tmp_path / "games.txt")
