@@ -41,6 +41,10 @@ GIN = "gin-rummy"
 KLAVERJASSEN = "klaverjassen"
 # The harness's own game plugins; loaded one by one when the whole set fails.
 GAME_MODULES = ("games.jass", "games.rummy")
+# Above this (max - min) / median of µs/decision over the runs, or with a load
+# average above the number of CPUs, warn that the machine was too busy for the
+# figures to be trusted.
+BUSY_SPREAD = 0.25
 
 
 # ---------------------------------------------------------------------------
@@ -100,6 +104,14 @@ def _git_commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return head + ("+dirty" if dirty else "")
+
+
+def _load() -> float | None:
+    """The 1-minute load average, where the system tells it."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
 
 
 def _version(dist: str) -> str | None:
@@ -587,6 +599,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds:
         cfg.seconds = args.seconds
     wall = time.monotonic()
+    load_start = _load()
 
     print(f"troef bench: Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} CPUs; {cfg.runs} runs x {cfg.seconds:g} s per run, "
@@ -667,6 +680,19 @@ def main(argv: list[str] | None = None) -> int:
         [[r["ratio"], _fmt(r["value"], 2), r["goal"], r["status"]] for r in ratios],
     )
     total = time.monotonic() - wall
+    load_end = _load()
+    spreads = [
+        sp for m in [*troef.values(), *peers.values()]
+        if (sp := m.spread("us_per_decision")) is not None
+    ]
+    worst = max(spreads, default=0.0)
+    loads = [x for x in (load_start, load_end) if x is not None]
+    if worst > BUSY_SPREAD or max(loads, default=0.0) > (os.cpu_count() or 1):
+        print(
+            f"\nwarning: the machine was busy (spread up to {worst:.0%}; load average "
+            f"{_fmt(load_start, 2)} at the start, {_fmt(load_end, 2)} at the end): "
+            "run again on an idle machine before trusting the ratios"
+        )
     print(f"\ntotal {total:.0f} s")
 
     if args.json:
@@ -682,6 +708,9 @@ def main(argv: list[str] | None = None) -> int:
                 "troef_commit": _git_commit(),
                 "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 "total_seconds": total,
+                "load_average_start": load_start,
+                "load_average_end": load_end,
+                "worst_spread": worst,
             },
             "config": vars(cfg),
             "troef": {
