@@ -32,7 +32,7 @@ from typing import Any
 from harness.bot import Bot
 from harness.game import Game
 from harness.plugins import PluginSource, Registry, load_plugins
-from harness.protocol import PROTOCOL_VERSION, encode_message
+from harness.protocol import PROTOCOL_VERSION, encode_action, encode_message
 from harness.result import Result
 from harness.view import View
 
@@ -137,7 +137,7 @@ class Host:
         except Exception:
             return _error(_tail())
         try:
-            return encode_message({"type": "action", "action": action})
+            return encode_action(action)
         except (TypeError, ValueError):
             # Not JSON: send its repr, so the referee says what it was.
             return encode_message({"type": "action", "action": {"repr": repr(action)[:80]}})

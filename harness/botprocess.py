@@ -53,10 +53,10 @@ from harness.protocol import (
     PROTOCOL_FAULT,
     BotFault,
     decode_reply,
-    encode_act,
     encode_end,
     encode_quit,
     encode_start,
+    encode_view_act,
 )
 from harness.result import ForfeitReason
 
@@ -204,12 +204,15 @@ class BotProcess:
 
     # -- reading -------------------------------------------------------------
 
-    def pump(self, fd: int) -> None:
-        """Read what is waiting on ``fd`` (stdout or stderr) into its buffer."""
+    def pump(self, fd: int) -> bool:
+        """Read what is waiting on ``fd`` (stdout or stderr) into its buffer.
+
+        Return False at the end of that stream.
+        """
         try:
             chunk = os.read(fd, _READ_CHUNK)
         except BlockingIOError:
-            return
+            return True
         except OSError:
             chunk = b""
         if fd == self.out_fd:
@@ -221,6 +224,7 @@ class BotProcess:
             self.err += chunk
             if len(self.err) > STDERR_LIMIT:
                 del self.err[: len(self.err) - STDERR_LIMIT]
+        return bool(chunk)
 
     def take_line(self) -> bytes | None:
         """Cut the next complete line off the stdout buffer, if there is one.
@@ -256,7 +260,8 @@ class BotProcess:
                 raise self.timeout_fault(waiting_for)
             ms = -1 if timeout is None else max(1, int(timeout * 1000 + 0.999))
             for fd, _ in self._poller.poll(ms):
-                self.pump(fd)
+                if not self.pump(fd) and fd == self.err_fd:
+                    self._poller.unregister(fd)  # closed stderr would wake us for ever
 
     # -- ending --------------------------------------------------------------
 
@@ -364,7 +369,7 @@ class BotProcess:
         self.kill()
         return BotFault(
             ForfeitReason.TIMEOUT,
-            f"no {waiting_for} reply in time; bot process stopped" + self.stderr_tail(),
+            f"no {waiting_for}; bot process stopped" + self.stderr_tail(),
         )
 
     def flood_fault(self) -> BotFault:
@@ -539,7 +544,7 @@ class ProcessBot(Bot):
         self._process: BotProcess | None = self.pool.acquire(self.launch, self._options_key)
         process = self._process
         if process.start_error is not None:
-            self._fail(BotFault(ForfeitReason.CRASH, process.start_error))
+            self._record(BotFault(ForfeitReason.CRASH, process.start_error))
             return
         process.matches += 1
         message = encode_start(
@@ -549,7 +554,7 @@ class ProcessBot(Bot):
         try:
             process.send(message, perf_counter() + startup_timeout)
         except BotFault as fault:
-            self._fail(fault)
+            self._record(fault)
 
     def __repr__(self) -> str:
         return f"ProcessBot(seat={self.seat}, command={list(self.launch.argv)!r})"
@@ -574,7 +579,10 @@ class ProcessBot(Bot):
             return
         process = self._live()
         try:
-            line = process.wait_line(perf_counter() + self.startup_timeout, "'ready'")
+            line = process.wait_line(
+                perf_counter() + self.startup_timeout,
+                f"'ready' reply within {self.startup_timeout:g} s (startup)",
+            )
         except BotFault as fault:
             self._fail(fault)
         self._accept(line, "ready")
@@ -590,9 +598,12 @@ class ProcessBot(Bot):
         limit = self.hang_timeout if seconds is None else seconds
         deadline = None if limit is None else perf_counter() + limit
         process = self._live()
+        self._check_quiet(process)
         try:
-            process.send(encode_act(view.to_json()), deadline)
-            line = process.wait_line(deadline, "'action'")
+            process.send(encode_view_act(view), deadline)
+            line = process.wait_line(
+                deadline, "'action' reply" if limit is None else f"'action' reply within {limit:g} s"
+            )
         except BotFault as fault:
             self._fail(fault)
         return self._accept(line, "action")  # type: ignore[no-any-return]
@@ -602,8 +613,15 @@ class ProcessBot(Bot):
         process, self._process = self._process, None
         if process is None or process.closed:
             return
-        if self._awaiting_ready or process.out or not process.is_alive():
-            # It never finished its handshake, or said more than it was asked.
+        forfeit = result.forfeit
+        if (
+            self._awaiting_ready
+            or process.out
+            or not process.is_alive()
+            or (forfeit is not None and forfeit.seat == self.seat)
+        ):
+            # It never finished its handshake, said more than it was asked, or
+            # forfeited (an illegal action too): the next match gets a fresh process.
             process.kill()
             return
         try:
@@ -627,8 +645,9 @@ class ProcessBot(Bot):
         :raises BotFault: the bot is gone, or its input is full.
         """
         process = self._live()
+        self._check_quiet(process)
         try:
-            process.send(encode_act(view.to_json()), perf_counter())
+            process.send(encode_view_act(view), perf_counter())
         except BotFault as fault:
             self._fail(fault)
 
@@ -672,6 +691,18 @@ class ProcessBot(Bot):
         assert self._process is not None, "ProcessBot used after its match ended"
         return self._process
 
+    def _check_quiet(self, process: BotProcess) -> None:
+        # Before a request the bot has nothing to say: output now is unasked for.
+        if process.out:
+            self._fail(
+                BotFault(
+                    PROTOCOL_FAULT,
+                    f"protocol error: output nobody asked for: {bytes(process.out[:80])!r}",
+                )
+            )
+        if process.eof:
+            self._fail(process.crash_fault())
+
     def _accept(self, line: bytes, expected: str) -> Any:
         process = self._live()
         if process.out:
@@ -689,12 +720,16 @@ class ProcessBot(Bot):
             self._fail(fault)
 
     def _fail(self, fault: BotFault) -> NoReturn:
-        """Record ``fault``, kill the process (a fresh one serves the next match), raise."""
+        """Record ``fault``, kill the process, raise ``fault``."""
+        self._record(fault)
+        raise fault
+
+    def _record(self, fault: BotFault) -> None:
+        """Record ``fault`` and kill the process: a fresh one serves the next match."""
         self._fault = fault
         process, self._process = self._process, None
         if process is not None:
             process.kill()
-        raise fault
 
 
 NOTHING = _NOTHING

@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import fields
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import TroefError
 from harness.result import ForfeitReason, Result
+
+if TYPE_CHECKING:
+    from harness.view import View
 
 __all__ = [
     "MAX_REPLY_LINE",
@@ -28,8 +33,10 @@ __all__ = [
     "BotFault",
     "decode_reply",
     "encode_act",
+    "encode_action",
     "encode_end",
     "encode_start",
+    "encode_view_act",
 ]
 
 #: The version of the protocol this harness speaks; sent in every ``start``.
@@ -97,6 +104,29 @@ def encode_act(view_json: str) -> bytes:
     return b'{"type":"act","view":' + view_json.encode() + b"}\n"
 
 
+def encode_view_act(view: View) -> bytes:
+    """The ``act`` request for ``view``: the same bytes as ``encode_act(view.to_json())``.
+
+    Faster in the hot loop: the field names of each View class are looked up
+    once, and one compact encoder is reused.
+    """
+    cls = type(view)
+    getter = _getters.get(cls)
+    if getter is None:
+        names = tuple(f.name for f in fields(view))
+        getter = _getters[cls] = (names, attrgetter(*names))
+    names, get = getter
+    values = get(view)
+    if len(names) == 1:
+        values = (values,)
+    return b'{"type":"act","view":' + _encode(dict(zip(names, values))).encode() + b"}\n"
+
+
+_getters: dict[type, tuple[tuple[str, ...], Any]] = {}
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+_ACTION_HEAD = b'{"type":"action","action":"'
+
+
 def encode_end(result: Result | None) -> bytes:
     """The ``end`` message: the match is over (``result`` without its log); no reply."""
     data = None if result is None else result.to_dict()
@@ -119,6 +149,14 @@ def decode_reply(line: bytes, expected: str) -> Any:
     :raises BotFault: the bot reported an error (``EXCEPTION``, its message as
         detail), or the line breaks the protocol (:data:`PROTOCOL_FAULT`).
     """
+    if expected == "action" and line.startswith(_ACTION_HEAD) and line.endswith(b'"}'):
+        # The common reply, decoded without the JSON parser when it holds no escapes.
+        action = line[len(_ACTION_HEAD):-2]
+        if b'"' not in action and b"\\" not in action:
+            try:
+                return action.decode()
+            except UnicodeDecodeError:
+                pass
     try:
         message = json.loads(line)
     except (ValueError, UnicodeDecodeError):
@@ -150,8 +188,17 @@ def decode_reply(line: bytes, expected: str) -> Any:
         )
     raise BotFault(
         PROTOCOL_FAULT,
-        f"protocol error: expected a {expected!r} reply, got {_clip(line)}",
+        f"protocol error: expected an {expected!r} reply, got {_clip(line)}"
+        if expected == "action"
+        else f"protocol error: expected a {expected!r} reply, got {_clip(line)}",
     )
+
+
+def encode_action(action: Any) -> bytes:
+    """The ``action`` reply (for bots written in Python with this module)."""
+    if type(action) is str:
+        return b'{"type":"action","action":' + _encode_str(action).encode() + b"}\n"
+    return _line({"type": "action", "action": action})
 
 
 def encode_message(message: Mapping[str, Any]) -> bytes:
@@ -160,7 +207,10 @@ def encode_message(message: Mapping[str, Any]) -> bytes:
 
 
 def _line(message: Mapping[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+    return _encode(message).encode() + b"\n"
+
+
+_encode_str = json.encoder.encode_basestring_ascii
 
 
 def _clip(line: bytes, limit: int = 120) -> str:

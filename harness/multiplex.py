@@ -1,0 +1,323 @@
+"""Several matches in flight in one worker, so that no core waits on a pipe.
+
+A bot process answers in tens of microseconds, but a referee that waits for
+each answer in turn leaves its core idle for the round trip, and the bot's
+core idle while the referee works. :func:`play_matches_interleaved` keeps up
+to ``in_flight`` matches going at once: it sends every match's pending request,
+then waits (``selectors``) for whichever bot answers first and advances that
+match. Each match is the same referee (:func:`harness.referee.referee_steps`)
+that :func:`~harness.referee.play_match` drives, so results are identical,
+byte for byte, to playing the matches one after another.
+
+In-process bots in a multiplexed match act at once, as in ``play_match``.
+
+.. warning:: The time a process bot is charged runs from sending its request
+   to the wake-up that finds its answer; with many matches in flight the
+   driver's own work between wake-ups adds to it. Keep ``in_flight`` low when
+   time controls are tight.
+"""
+
+from __future__ import annotations
+
+import selectors
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from time import perf_counter
+from typing import TYPE_CHECKING, Any
+
+from harness.botprocess import NOTHING, ProcessBot
+from harness.protocol import BotFault
+from harness.referee import (
+    TimeControls,
+    _tail,
+    abandon_bots,
+    forfeit_before_start,
+    make_clocks,
+    referee_steps,
+    tell_match_over,
+)
+from harness.result import ForfeitReason
+
+if TYPE_CHECKING:
+    from harness.bot import Bot
+    from harness.game import Game
+    from harness.result import Result
+    from harness.view import View
+
+__all__ = ["MatchSpec", "play_matches_interleaved"]
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match to play: the game, a bot factory per seat, the seed.
+
+    The bots are built only when the match starts (a process bot takes a
+    process from the pool then), so a long list of specs costs nothing.
+    """
+
+    game: Game
+    #: One factory per seat; a factory that raises forfeits its seat (EXCEPTION).
+    bots: Sequence[Callable[[], Bot]]
+    seed: int
+    keep_log: bool = False
+    time_controls: TimeControls = None
+
+
+class _Match:
+    """A match in flight: its referee, its bots, and what it waits for."""
+
+    __slots__ = (
+        "index", "spec", "bots", "steps", "unready", "waiting", "sent_at",
+        "deadline", "fds", "result",
+    )
+
+    def __init__(self, index: int, spec: MatchSpec) -> None:
+        self.index = index
+        self.spec = spec
+        self.bots: list[Bot] = []
+        self.steps: Any = None
+        #: Seats whose process bot has not answered ``start`` yet.
+        self.unready: set[int] = set()
+        #: The seat whose process bot owes an action, or None.
+        self.waiting: int | None = None
+        self.sent_at = 0.0
+        self.deadline: float | None = None
+        self.fds: list[int] = []
+        self.result: Result | None = None
+
+
+class _Driver:
+    def __init__(self, in_flight: int) -> None:
+        self.in_flight = in_flight
+        self.selector = selectors.DefaultSelector()
+        self.active: list[_Match] = []
+
+    # -- starting and finishing --------------------------------------------------
+
+    def start(self, match: _Match) -> None:
+        spec = match.spec
+        n_seats = len(spec.bots)
+        clocks = make_clocks(spec.time_controls, n_seats)
+        for seat, factory in enumerate(spec.bots):
+            try:
+                match.bots.append(factory())
+            except Exception:
+                abandon_bots(match.bots)
+                match.bots = []
+                self.finish(match, forfeit_before_start(
+                    spec.game, n_seats, spec.seed, seat,
+                    ForfeitReason.EXCEPTION, _tail(), spec.keep_log,
+                ))
+                return
+        now = perf_counter()
+        for seat, bot in enumerate(match.bots):
+            if isinstance(bot, ProcessBot) and bot.process is not None:
+                process = bot.process
+                for fd in (process.out_fd, process.err_fd):
+                    self.selector.register(fd, selectors.EVENT_READ, (match, seat))
+                    match.fds.append(fd)
+                match.unready.add(seat)
+                deadline = now + bot.startup_timeout
+                match.deadline = deadline if match.deadline is None else min(match.deadline, deadline)
+            else:
+                try:
+                    bot.prepare()  # a ProcessBot that failed to start raises its fault here
+                except BotFault as fault:
+                    return self.forfeit_at_start(match, seat, fault.reason, fault.detail)
+                except Exception:
+                    return self.forfeit_at_start(match, seat, ForfeitReason.EXCEPTION, _tail())
+        self.active.append(match)
+        match.steps = referee_steps(spec.game, n_seats, spec.seed, spec.keep_log, clocks)
+        if not match.unready:
+            self.advance(match, None)
+
+    def forfeit_at_start(
+        self, match: _Match, seat: int, reason: ForfeitReason, detail: str
+    ) -> None:
+        spec = match.spec
+        self.finish(match, forfeit_before_start(
+            spec.game, len(spec.bots), spec.seed, seat, reason, detail, spec.keep_log
+        ))
+
+    def finish(self, match: _Match, result: Result) -> None:
+        # Unregister first: match_over hands the processes back to the pool,
+        # and the next match registers the same descriptors.
+        self.unregister(match)
+        if match in self.active:
+            self.active.remove(match)
+        match.result = result
+        tell_match_over(match.bots, result)
+
+    def unregister(self, match: _Match) -> None:
+        for fd in match.fds:
+            try:
+                self.selector.unregister(fd)
+            except (KeyError, ValueError):
+                pass
+        match.fds = []
+
+    def unregister_bot(self, match: _Match, seat: int) -> None:
+        keep = []
+        for fd in match.fds:
+            key = self.selector.get_map().get(fd)
+            if key is not None and key.data[1] == seat:
+                self.selector.unregister(fd)
+            else:
+                keep.append(fd)
+        match.fds = keep
+
+    # -- playing -------------------------------------------------------------------
+
+    def advance(self, match: _Match, answer: tuple[object, Any, float] | None) -> None:
+        """Feed ``answer`` to the referee; play on until a process bot owes an action."""
+        steps = match.steps
+        bots = match.bots
+        while True:
+            try:
+                seat, view, limit = steps.send(answer) if answer is not None else next(steps)
+            except StopIteration as stop:
+                self.finish(match, stop.value)
+                return
+            bot = bots[seat]
+            if isinstance(bot, ProcessBot):
+                match.sent_at = perf_counter()
+                try:
+                    bot.begin_act(view)
+                except BotFault as fault:
+                    self.unregister_bot(match, seat)
+                    answer = (None, (fault.reason, fault.detail), 0.0)
+                    continue
+                budget = bot.hang_timeout if limit is None else limit
+                match.deadline = None if budget is None else match.sent_at + budget
+                match.waiting = seat
+                return
+            answer = self.act_here(bot, view, limit)
+
+    @staticmethod
+    def act_here(bot: Bot, view: View, limit: float | None) -> tuple[object, Any, float]:
+        start = perf_counter()
+        try:
+            action: object = bot.act_within(view, limit)
+            fault = None
+        except BotFault as caught:
+            action, fault = None, (caught.reason, caught.detail)
+        except Exception:
+            action, fault = None, (ForfeitReason.EXCEPTION, _tail())
+        return action, fault, perf_counter() - start
+
+    def on_readable(self, key: selectors.SelectorKey, now: float) -> None:
+        match, seat = key.data
+        bot = match.bots[seat]
+        assert isinstance(bot, ProcessBot)
+        process = bot.process
+        if process is None:
+            return
+        if not process.pump(key.fd):
+            # End of a stream: stop watching it (a closed pipe is always readable).
+            self.selector.unregister(key.fd)
+            match.fds.remove(key.fd)
+            if key.fd == process.err_fd:
+                return
+        if seat in match.unready:
+            self.on_ready(match, seat, bot)
+        elif match.waiting == seat:
+            try:
+                reply = bot.poll_reply()
+            except BotFault as fault:
+                self.unregister_bot(match, seat)
+                match.waiting = None
+                self.advance(match, (None, (fault.reason, fault.detail), now - match.sent_at))
+                return
+            if reply is not NOTHING:
+                match.waiting = None
+                self.advance(match, (reply, None, now - match.sent_at))
+        # Otherwise it is output nobody asked for; the next request finds it.
+
+    def on_ready(self, match: _Match, seat: int, bot: ProcessBot) -> None:
+        try:
+            reply = bot.poll_reply()
+        except BotFault as fault:
+            self.unregister_bot(match, seat)
+            self.forfeit_at_start(match, seat, fault.reason, fault.detail)
+            return
+        if reply is NOTHING:
+            return
+        match.unready.discard(seat)
+        if not match.unready:
+            match.deadline = None
+            self.advance(match, None)
+
+    def on_deadline(self, match: _Match, now: float) -> None:
+        if match.unready:
+            seat = min(match.unready)
+            bot = match.bots[seat]
+            assert isinstance(bot, ProcessBot)
+            self.unregister_bot(match, seat)
+            fault = bot.expire(f"'ready' reply within {bot.startup_timeout:g} s (startup)")
+            self.forfeit_at_start(match, seat, fault.reason, fault.detail)
+            return
+        seat = match.waiting
+        assert seat is not None
+        bot = match.bots[seat]
+        assert isinstance(bot, ProcessBot)
+        self.unregister_bot(match, seat)
+        match.waiting = None
+        fault = bot.expire(f"'action' reply within {now - match.sent_at:.3f} s")
+        self.advance(match, (None, (fault.reason, fault.detail), now - match.sent_at))
+
+    def wait(self) -> None:
+        """Wait for the next answers or the nearest deadline; handle them."""
+        deadlines = [m.deadline for m in self.active if m.deadline is not None]
+        timeout = None
+        if deadlines:
+            timeout = max(0.0, min(deadlines) - perf_counter())
+        events = self.selector.select(timeout)
+        now = perf_counter()
+        for key, _ in events:
+            if key.fd in self.selector.get_map():  # an earlier event may have closed it
+                self.on_readable(key, now)
+        for match in list(self.active):
+            if match.deadline is not None and match.deadline <= now and (
+                match.unready or match.waiting is not None
+            ):
+                self.on_deadline(match, now)
+
+
+def play_matches_interleaved(
+    specs: Iterable[MatchSpec], *, in_flight: int = 8
+) -> list[Result]:
+    """Play every match of ``specs``, up to ``in_flight`` at once; Results in order.
+
+    The Results equal those of :func:`~harness.referee.play_match` on each spec
+    in turn (same bots, same seeds), forfeits included. Every bot hears its
+    match's result (``match_over``), which hands its process back to the pool.
+    """
+    if in_flight < 1:
+        raise ValueError(f"in_flight is {in_flight!r}; it takes an integer >= 1")
+    driver = _Driver(in_flight)
+    matches: list[_Match] = []
+    pending = iter(enumerate(specs))
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(driver.active) < in_flight:
+                item = next(pending, None)
+                if item is None:
+                    exhausted = True
+                    break
+                match = _Match(*item)
+                matches.append(match)
+                driver.start(match)
+            if not driver.active:
+                if exhausted:
+                    break
+                continue
+            driver.wait()
+    except BaseException:
+        for match in driver.active:
+            driver.unregister(match)
+            abandon_bots(match.bots)
+        raise
+    finally:
+        driver.selector.close()
+    return [m.result for m in matches]  # type: ignore[misc]
