@@ -13,7 +13,8 @@ draws, duplicate groups of two results) and times, as the median of
 
 It prints figures and asserts nothing about speed.
 
-    python bench/bench_ratings.py [--entrants 100] [--results 1000000] [--rounds 200] [--repeats 3]
+    python bench/bench_ratings.py [--entrants 100] [--results 1000000] [--rounds 200]
+    [--repeats 3]
 """
 
 from __future__ import annotations
@@ -65,17 +66,24 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     results = make_results(args.entrants, args.results, seed=1)
-    print(f"generated {len(results):,} results for {args.entrants} entrants "
-          f"in {time.perf_counter() - start:.1f} s (not timed below)")
+    print(
+        f"generated {len(results):,} results for {args.entrants} entrants "
+        f"in {time.perf_counter() - start:.1f} s (not timed below)"
+    )
     table = aggregate(results)
     print(f"aggregated to {table.rows:,} rows")
     rows = [
         ("aggregate", timed(args.repeats, lambda: aggregate(results))),
         ("fit (table)", timed(args.repeats, lambda: fit_ratings(table))),
         ("fit (results)", timed(args.repeats, lambda: fit_ratings(results))),
-        ("fit + seat", timed(args.repeats, lambda: fit_ratings(table, seat_advantage=True))),
-        (f"bootstrap x{args.rounds}",
-         timed(1, lambda: bootstrap_ratings(results, rounds=args.rounds, seed=1))),
+        (
+            "fit + seat",
+            timed(args.repeats, lambda: fit_ratings(table, seat_advantage=True)),
+        ),
+        (
+            f"bootstrap x{args.rounds}",
+            timed(1, lambda: bootstrap_ratings(results, rounds=args.rounds, seed=1)),
+        ),
     ]
     fit = fit_ratings(table)
     print(f"Newton iterations: {fit.iterations}; notes: {list(fit.notes) or 'none'}")

@@ -9,15 +9,16 @@ row per (pair, seat order) with weighted wins, draws and losses, which is the
 sufficient statistic of every model here. A million results become a few
 thousand rows, so the fit's cost depends on the number of entrants, not games.
 
-Model (docs/STATISTICS.md §2). Bradley–Terry on the logistic Elo scale: the
-expected score of ``a`` against ``b`` is E(D) = 1/(1 + 10^(−D/400)) with
-D = R_a − R_b (+ the seat advantage when ``a`` sat first). With
+Model (docs/STATISTICS.md §2). Bradley-Terry on the logistic Elo scale: the
+expected score of ``a`` against ``b`` is E(D) = 1/(1 + 10^(-D/400)) with
+D = R_a - R_b (+ the seat advantage when ``a`` sat first). With
 ``draw_model="half"`` a draw is half a win and half a loss, so the likelihood
 equations are Ordo's "predicted points = observed points" for every entrant
 (Ordo ``manual.tex``; Hunter 2004, eq. 3). ``draw_model="davidson"`` uses
-Davidson (1970): P(win) ∝ e^(d/2), P(loss) ∝ e^(−d/2), P(draw) ∝ ν.
+Davidson (1970): P(win) ∝ e^(d/2), P(loss) ∝ e^(-d/2), P(draw) ∝ nu.
 
-Internally ratings are in natural units γ = R·ln10/400 (so E = expit(γ_a − γ_b));
+Internally ratings are in natural units gamma = R·ln10/400 (so E = expit(gamma_a -
+gamma_b));
 everything returned is in Elo.
 """
 
@@ -32,10 +33,10 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import sparse
-from scipy.sparse.csgraph import connected_components
-from scipy.special import expit, log_expit
-from scipy.stats import norm
+from scipy import sparse  # type: ignore[import-untyped]
+from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
+from scipy.special import expit, log_expit  # type: ignore[import-untyped]
+from scipy.stats import norm  # type: ignore[import-untyped]
 
 from harness.errors import close_names
 from harness.result import Result
@@ -57,9 +58,10 @@ __all__ = [
     "pair_results_from_stored",
 ]
 
-#: Natural units per Elo point: γ = R · ELO_TO_NATURAL.
+#: Natural units per Elo point: gamma = R · ELO_TO_NATURAL.
 ELO_TO_NATURAL = math.log(10) / 400
-#: Weights a k-team match gives each of its pairwise results (see pair_results_from_matches).
+#: Weights a k-team match gives each of its pairwise results (see
+#: pair_results_from_matches).
 WEIGHTINGS = ("entrant", "pair")
 DRAW_MODELS = ("half", "davidson")
 
@@ -84,7 +86,8 @@ class PairResult:
     group: str | None = None
     #: Which of ``a`` and ``b`` sat in the earlier seat (None: unknown).
     first: str | None = None
-    #: Weight in the fit; 1/(k−1) for a k-team match by default (see docs/STATISTICS.md).
+    #: Weight in the fit; 1/(k-1) for a k-team match by default (see
+    #: docs/STATISTICS.md).
     weight: float = 1.0
 
     def __post_init__(self) -> None:
@@ -114,14 +117,16 @@ def pair_results_from_matches(
     (``harness.standings.pairwise_outcomes``: 1 / ½ / 0 by rank), ``first`` the
     entrant of the team whose first seat comes earlier.
 
-    :param weighting: ``"entrant"`` (default) weighs each of the k(k−1)/2
-        results of a k-team match 1/(k−1), so the match counts once for every
+    :param weighting: ``"entrant"`` (default) weighs each of the k(k-1)/2
+        results of a k-team match 1/(k-1), so the match counts once for every
         entrant; ``"pair"`` gives each weight 1, as ``harness.standings`` counts
         them. Two-team matches (all partnership games) have weight 1 either way.
         Why "entrant" is the default: docs/STATISTICS.md, "Weighting".
     """
     if weighting not in WEIGHTINGS:
-        raise ValueError(f"weighting {weighting!r} unknown; accepted: {', '.join(WEIGHTINGS)}")
+        raise ValueError(
+            f"weighting {weighting!r} unknown; accepted: {', '.join(WEIGHTINGS)}"
+        )
     out: list[PairResult] = []
     for seating, result, group in matches:
         k = len(set(result.teams))
@@ -132,10 +137,13 @@ def pair_results_from_matches(
     return out
 
 
-def pair_results_from_stored(matches: Iterable[Any], *, weighting: str = "entrant") -> list[PairResult]:
-    """:func:`pair_results_from_matches` over ``Store.matches()`` (job seating and group)."""
+def pair_results_from_stored(
+    matches: Iterable[Any], *, weighting: str = "entrant"
+) -> list[PairResult]:
+    """:func:`pair_results_from_matches` over ``Store.matches()`` (seating, group)."""
     return pair_results_from_matches(
-        ((m.job["seating"], m.result, m.job["group"]) for m in matches), weighting=weighting
+        ((m.job["seating"], m.result, m.job["group"]) for m in matches),
+        weighting=weighting,
     )
 
 
@@ -148,7 +156,7 @@ class PairTable:
 
     Row r says: ``names[i[r]]`` met ``names[j[r]]`` (i < j) with weighted
     ``wins[r]``, ``draws[r]``, ``losses[r]`` from i's side, in ``count[r]``
-    results, ``side[r]`` = +1 when i sat first, −1 when j did, 0 unknown.
+    results, ``side[r]`` = +1 when i sat first, -1 when j did, 0 unknown.
     """
 
     names: tuple[str, ...]
@@ -166,14 +174,18 @@ class PairTable:
         return len(self.i)
 
 
-def _columns(results: Sequence[PairResult], index: Mapping[str, int]) -> tuple[Any, ...]:
+def _columns(
+    results: Sequence[PairResult], index: Mapping[str, int]
+) -> tuple[Any, ...]:
     n = len(results)
     ia = np.fromiter((index[r.a] for r in results), np.int64, n)
     ib = np.fromiter((index[r.b] for r in results), np.int64, n)
     score = np.fromiter((r.score for r in results), np.float64, n)
     weight = np.fromiter((r.weight for r in results), np.float64, n)
     side = np.fromiter(
-        (0 if r.first is None else 1 if r.first == r.a else -1 for r in results), np.int64, n
+        (0 if r.first is None else 1 if r.first == r.a else -1 for r in results),
+        np.int64,
+        n,
     )
     return ia, ib, score, weight, side
 
@@ -211,7 +223,7 @@ def _aggregate(
 
 
 def aggregate(results: Iterable[PairResult], entrants: Iterable[str] = ()) -> PairTable:
-    """Sum pair results into a :class:`PairTable`; ``entrants`` adds names without games."""
+    """Sum pair results into a :class:`PairTable` (``entrants``: names, no games)."""
     return _aggregate(list(results), entrants)[0]
 
 
@@ -229,9 +241,14 @@ class RatingFlag(enum.Enum):
     #: In a component where some group of entrants never dropped a point to the
     #: rest (so the MLE does not exist); one virtual draw against the pool
     #: average was added for each of its entrants.
-    REGULARISED = "separated results: rating regularised by a virtual draw against the pool average"
+    REGULARISED = (
+        "separated results: rating regularised by a virtual draw "
+        "against the pool average"
+    )
     #: The pool is not connected: this entrant's component was anchored on its own.
-    DISCONNECTED = "not connected to the rest of the pool: rating not comparable across components"
+    DISCONNECTED = (
+        "not connected to the rest of the pool: rating not comparable across components"
+    )
     #: Played no games: no rating (NaN).
     NO_GAMES = "no games: not rated"
 
@@ -286,7 +303,7 @@ class RatingFit:
     #: Elo points the first seat is worth (None unless fitted).
     seat_advantage: float | None
     seat_advantage_interval: tuple[float, float] | None
-    #: Davidson's ν (None for the "half" model); draw rate between equals is ν/(2+ν).
+    #: Davidson's nu (None for the "half" model); draw rate between equals is nu/(2+nu).
     draw_parameter: float | None
     #: Log-likelihood of the (weighted) data at the fit, natural log, prior excluded.
     log_likelihood: float
@@ -295,27 +312,34 @@ class RatingFit:
     iterations: int
     notes: tuple[str, ...] = ()
     #: Covariance of the anchored ratings (Elo²), rows in ``names`` order.
-    covariance: FloatArray = field(default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False)
+    covariance: FloatArray = field(
+        default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False
+    )
     names: tuple[str, ...] = field(default=(), repr=False)
 
     def __getitem__(self, entrant: str) -> EntrantRating:
         for line in self.ratings:
             if line.entrant == entrant:
                 return line
-        raise KeyError(f"no entrant {entrant!r} in the fit; {close_names(entrant, self.names)}")
+        raise KeyError(
+            f"no entrant {entrant!r} in the fit; {close_names(entrant, self.names)}"
+        )
 
     def as_dict(self) -> dict[str, float]:
         """{entrant: rating}."""
         return {line.entrant: line.rating for line in self.ratings}
 
     def difference(self, a: str, b: str) -> tuple[float, float, float]:
-        """(R_a − R_b, lower, upper) with the interval from the full covariance.
+        """(R_a - R_b, lower, upper) with the interval from the full covariance.
 
         :raises ValueError: a and b are in different components (not comparable).
         """
         ra, rb = self[a], self[b]
         if ra.component != rb.component:
-            raise ValueError(f"{a!r} and {b!r} are in different components; their ratings are not comparable")
+            raise ValueError(
+                f"{a!r} and {b!r} are in different components; their ratings are "
+                "not comparable"
+            )
         ia, ib = self.names.index(a), self.names.index(b)
         c = self.covariance
         sd = math.sqrt(max(c[ia, ia] + c[ib, ib] - 2 * c[ia, ib], 0.0))
@@ -329,7 +353,9 @@ class RatingFit:
 
 @dataclass
 class _Problem:
-    """Rows (real and virtual) plus the parameter layout θ = [γ_0..γ_{n−1}, γ_virtual, h, η]."""
+    """Rows (real and virtual) plus the parameter layout θ = [gamma_0..gamma_{n-1},
+    gamma_virtual, h, η].
+    """
 
     n: int
     i: IntArray
@@ -348,7 +374,9 @@ class _Problem:
     def size(self) -> int:
         return self.n + 3
 
-    def derivatives(self, theta: FloatArray, order: int) -> tuple[float, FloatArray, FloatArray]:
+    def derivatives(
+        self, theta: FloatArray, order: int
+    ) -> tuple[float, FloatArray, FloatArray]:
         """Log-likelihood, gradient and Hessian (order 0: only the first)."""
         n = self.n
         h, eta = theta[n + 1], theta[n + 2]
@@ -365,7 +393,11 @@ class _Problem:
         if order == 0:
             return ll, np.empty(0), np.empty((0, 0))
         if self.davidson:
-            qw, ql, qd = np.exp(d / 2 - log_z), np.exp(-d / 2 - log_z), np.exp(eta - log_z)
+            qw, ql, qd = (
+                np.exp(d / 2 - log_z),
+                np.exp(-d / 2 - log_z),
+                np.exp(eta - log_z),
+            )
             gd = (w - lo) / 2 - tot * (qw - ql) / 2
             hdd = -tot * (qw * ql + qd * (qw + ql) / 4)
             ge = dr - tot * qd
@@ -382,8 +414,12 @@ class _Problem:
         grad[n + 1] = float(self.side @ gd)
         grad[n + 2] = float(ge.sum())
         hess = np.zeros((self.size, self.size))
-        flat = np.bincount(self.i * m + self.i, hdd, m * m) + np.bincount(self.j * m + self.j, hdd, m * m)
-        flat -= np.bincount(self.i * m + self.j, hdd, m * m) + np.bincount(self.j * m + self.i, hdd, m * m)
+        flat = np.bincount(self.i * m + self.i, hdd, m * m) + np.bincount(
+            self.j * m + self.j, hdd, m * m
+        )
+        flat -= np.bincount(self.i * m + self.j, hdd, m * m) + np.bincount(
+            self.j * m + self.i, hdd, m * m
+        )
         hess[:m, :m] = flat.reshape(m, m)
         for col, vec in ((n + 1, hdd * self.side), (n + 2, hde)):
             cross = np.bincount(self.i, vec, m) - np.bincount(self.j, vec, m)
@@ -396,17 +432,27 @@ class _Problem:
     def data_log_likelihood(self, theta: FloatArray) -> float:
         """Log-likelihood of the real rows only (the reported figure)."""
         real = _Problem(
-            self.n, self.i[: self.real], self.j[: self.real], self.side[: self.real],
-            self.wins[: self.real], self.draws[: self.real], self.losses[: self.real],
-            self.davidson, self.free, self.real,
+            self.n,
+            self.i[: self.real],
+            self.j[: self.real],
+            self.side[: self.real],
+            self.wins[: self.real],
+            self.draws[: self.real],
+            self.losses[: self.real],
+            self.davidson,
+            self.free,
+            self.real,
         )
         return real.derivatives(theta, 0)[0]
 
 
-def _newton(problem: _Problem, theta: FloatArray, max_iter: int = 200) -> tuple[FloatArray, FloatArray, int, bool]:
+def _newton(
+    problem: _Problem, theta: FloatArray, max_iter: int = 200
+) -> tuple[FloatArray, FloatArray, int, bool]:
     """Maximise the (concave) log-likelihood by Newton steps with step halving.
 
-    :returns: θ, the information matrix −H over the free parameters, iterations, converged.
+    :returns: θ, the information matrix -H over the free parameters, iterations,
+      converged.
     """
     free = problem.free
     theta = theta.copy()
@@ -437,7 +483,7 @@ def _newton(problem: _Problem, theta: FloatArray, max_iter: int = 200) -> tuple[
 
 @dataclass
 class _Layout:
-    """What fit_ratings decided before solving: components, references, virtual draws."""
+    """What fit_ratings decided before solving: components, references, priors."""
 
     components: list[list[int]]
     regularised: set[int]
@@ -450,7 +496,9 @@ def _layout(table: PairTable) -> _Layout:
     n = len(table.names)
     played = np.zeros(n, bool)
     played[table.i] = played[table.j] = True
-    adjacency = sparse.coo_matrix((np.ones(table.rows), (table.i, table.j)), shape=(n, n))
+    adjacency = sparse.coo_matrix(
+        (np.ones(table.rows), (table.i, table.j)), shape=(n, n)
+    )
     _, weak = connected_components(adjacency, directed=False)
     # "i scored against j" edges: the MLE exists iff they make each weak
     # component strongly connected (Ford 1957; Hunter 2004, Assumption 1).
@@ -466,14 +514,23 @@ def _layout(table: PairTable) -> _Layout:
             groups[int(weak[k])].append(k)
     components = sorted(groups.values(), key=lambda c: (-len(c), c[0]))
     regularised = {
-        c for c, members in enumerate(components) if len({int(strong[k]) for k in members}) > 1
+        c
+        for c, members in enumerate(components)
+        if len({int(strong[k]) for k in members}) > 1
     }
-    references = {members[0] for c, members in enumerate(components) if c not in regularised}
+    references = {
+        members[0] for c, members in enumerate(components) if c not in regularised
+    }
     return _Layout(components, regularised, references, played)
 
 
 def _build_problem(
-    table: PairTable, layout: _Layout, *, seat_advantage: bool, davidson: bool, prior_draws: float
+    table: PairTable,
+    layout: _Layout,
+    *,
+    seat_advantage: bool,
+    davidson: bool,
+    prior_draws: float,
 ) -> _Problem:
     n = len(table.names)
     virtual = [k for c in layout.regularised for k in layout.components[c]]
@@ -502,7 +559,9 @@ def _build_problem(
 def _anchor_transform(
     names: Sequence[str], layout: _Layout, anchor: str | None
 ) -> tuple[FloatArray, list[list[int]]]:
-    """Matrix T with anchored ratings = T·γ (+ anchor_rating); components, anchor's first."""
+    """Matrix T with anchored ratings = T·gamma (+ anchor_rating); components, anchor's
+    first.
+    """
     n = len(names)
     components = list(layout.components)
     anchor_index = names.index(anchor) if anchor is not None else -1
@@ -511,7 +570,7 @@ def _anchor_transform(
     for members in components:
         idx = np.array(members)
         if anchor_index in members:
-            t[np.ix_(idx, [anchor_index])] -= 1.0
+            t[np.ix_(idx, np.array([anchor_index]))] -= 1.0
         else:
             t[np.ix_(idx, idx)] -= 1.0 / len(members)
     return t, components
@@ -519,7 +578,9 @@ def _anchor_transform(
 
 def _check_options(draw_model: str, confidence: float) -> None:
     if draw_model not in DRAW_MODELS:
-        raise ValueError(f"draw_model {draw_model!r} unknown; accepted: {', '.join(DRAW_MODELS)}")
+        raise ValueError(
+            f"draw_model {draw_model!r} unknown; accepted: {', '.join(DRAW_MODELS)}"
+        )
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
 
@@ -535,20 +596,21 @@ def fit_ratings(
     entrants: Iterable[str] = (),
     prior_draws: float = 1.0,
 ) -> RatingFit:
-    """Fit Bradley–Terry (Elo scale) ratings by maximum likelihood.
+    """Fit Bradley-Terry (Elo scale) ratings by maximum likelihood.
 
     :param results: pair results, or a :class:`PairTable` already aggregated.
     :param anchor: the entrant held at ``anchor_rating``; None (default) holds
         the mean of each component at ``anchor_rating`` (Ordo's default).
     :param seat_advantage: also fit the Elo value of sitting first (needs ``first``).
-    :param draw_model: ``"half"`` (a draw is half a point; Ordo, fishtest) or ``"davidson"``.
+    :param draw_model: ``"half"`` (a draw is half a point; Ordo, fishtest) or
+      ``"davidson"``.
     :param confidence: level of the analytic intervals (observed Fisher information).
     :param entrants: names to list even without games (flagged NO_GAMES, rating NaN).
     :param prior_draws: weight of the virtual draw against the pool average that
         each entrant of a *separated* component gets (see RatingFlag.REGULARISED).
 
     Intervals: the covariance of the free parameters is the inverse observed
-    information; the anchored ratings are a linear map T·γ of them, so their
+    information; the anchored ratings are a linear map T·gamma of them, so their
     covariance is T·Σ·Tᵀ (for the mean anchor this is the constrained
     covariance; a named anchor has interval width 0). docs/STATISTICS.md §R2.
     """
@@ -556,32 +618,55 @@ def fit_ratings(
     table = results if isinstance(results, PairTable) else aggregate(results, entrants)
     names = table.names
     if anchor is not None and anchor not in names:
-        raise ValueError(f"anchor {anchor!r} is not an entrant; {close_names(anchor, names)}")
+        raise ValueError(
+            f"anchor {anchor!r} is not an entrant; {close_names(anchor, names)}"
+        )
     layout = _layout(table)
     notes: list[str] = []
     if seat_advantage and not np.any(table.side):
         notes.append("seat advantage not fitted: no result says who sat first")
         seat_advantage = False
     davidson = draw_model == "davidson"
-    total_draws, total = float(table.draws.sum()), float((table.wins + table.draws + table.losses).sum())
+    total_draws, total = (
+        float(table.draws.sum()),
+        float((table.wins + table.draws + table.losses).sum()),
+    )
     if davidson and (total_draws == 0 or total_draws == total):
         what = "no draws" if total_draws == 0 else "only draws"
-        notes.append(f"Davidson model not identifiable ({what}): fitted the half-point model instead")
+        notes.append(
+            f"Davidson model not identifiable ({what}): fitted the half-point model "
+            "instead"
+        )
         davidson = False
     problem = _build_problem(
-        table, layout, seat_advantage=seat_advantage, davidson=davidson, prior_draws=prior_draws
+        table,
+        layout,
+        seat_advantage=seat_advantage,
+        davidson=davidson,
+        prior_draws=prior_draws,
     )
     theta0 = np.zeros(problem.size)
     if davidson:
         rate = total_draws / total
-        theta0[len(names) + 2] = math.log(2 * rate / (1 - rate))  # ν for equal players
+        theta0[len(names) + 2] = math.log(2 * rate / (1 - rate))  # nu for equal players
     theta, info, iterations, converged = _newton(problem, theta0)
     if not converged:
-        notes.append(f"the fit did not converge in {iterations} Newton steps; ratings are unreliable")
+        notes.append(
+            f"the fit did not converge in {iterations} Newton steps; ratings are "
+            "unreliable"
+        )
     return _assemble(
-        table, layout, problem, theta, info,
-        anchor=anchor, anchor_rating=anchor_rating, confidence=confidence,
-        iterations=iterations, notes=notes, seat_advantage=seat_advantage,
+        table,
+        layout,
+        problem,
+        theta,
+        info,
+        anchor=anchor,
+        anchor_rating=anchor_rating,
+        confidence=confidence,
+        iterations=iterations,
+        notes=notes,
+        seat_advantage=seat_advantage,
     )
 
 
@@ -624,39 +709,61 @@ def _assemble(
     for k, name in enumerate(names):
         flags = _flags(k, stats, layout, len(components))
         rating = elo[k] + anchor_rating if layout.played[k] else math.nan
-        lines.append(EntrantRating(
-            entrant=name, rating=float(rating),
-            lower=float(rating - z * sd[k]), upper=float(rating + z * sd[k]),
-            games=int(stats["games"][k]), points=float(stats["points"][k]),
-            weight=float(stats["weight"][k]), component=component_of.get(k, -1), flags=flags,
-        ))
+        lines.append(
+            EntrantRating(
+                entrant=name,
+                rating=float(rating),
+                lower=float(rating - z * sd[k]),
+                upper=float(rating + z * sd[k]),
+                games=int(stats["games"][k]),
+                points=float(stats["points"][k]),
+                weight=float(stats["weight"][k]),
+                component=component_of.get(k, -1),
+                flags=flags,
+            )
+        )
     # Best first within each component; components in order (the anchor's first),
     # since ratings are not comparable across them; entrants without games last.
-    lines.sort(key=lambda e: (
-        e.component < 0, e.component, -e.rating if e.component >= 0 else 0.0, e.entrant
-    ))
+    lines.sort(
+        key=lambda e: (
+            e.component < 0,
+            e.component,
+            -e.rating if e.component >= 0 else 0.0,
+            e.entrant,
+        )
+    )
     if len(components) > 1:
         notes.append(
-            f"the pool has {len(components)} components that never met; each is anchored "
+            f"the pool has {len(components)} components that never met; each is "
+            "anchored "
             "on its own and ratings are not comparable across components"
         )
     if layout.regularised:
         notes.append(
-            "some entrants never dropped a point to others (the MLE does not exist); their "
-            "components were regularised with one virtual draw per entrant against the pool average"
+            "some entrants never dropped a point to others (the MLE does not "
+            "exist); their "
+            "components were regularised with one virtual draw per entrant against "
+            "the pool average"
         )
     h = theta[n + 1] * scale
     davidson = problem.davidson
     return RatingFit(
-        ratings=tuple(lines), anchor=anchor, anchor_rating=anchor_rating, confidence=confidence,
+        ratings=tuple(lines),
+        anchor=anchor,
+        anchor_rating=anchor_rating,
+        confidence=confidence,
         draw_model="davidson" if davidson else "half",
         seat_advantage=float(h) if seat_advantage else None,
-        seat_advantage_interval=(float(h - z * sd[n + 1]), float(h + z * sd[n + 1])) if seat_advantage else None,
+        seat_advantage_interval=(float(h - z * sd[n + 1]), float(h + z * sd[n + 1]))
+        if seat_advantage
+        else None,
         draw_parameter=float(math.exp(theta[n + 2])) if davidson else None,
         log_likelihood=problem.data_log_likelihood(theta),
         components=tuple(tuple(names[k] for k in members) for members in components),
-        iterations=iterations, notes=tuple(notes),
-        covariance=cov[:n, :n], names=names,
+        iterations=iterations,
+        notes=tuple(notes),
+        covariance=cov[:n, :n],
+        names=names,
     )
 
 
@@ -664,10 +771,16 @@ def _entrant_totals(table: PairTable) -> dict[str, FloatArray]:
     n = len(table.names)
     tot = table.wins + table.draws + table.losses
     pts_i = table.wins + table.draws / 2
+
+    def per_entrant(x: FloatArray, y: FloatArray) -> FloatArray:
+        both = np.bincount(table.i, x, n) + np.bincount(table.j, y, n)
+        return both.astype(np.float64)
+
+    count = table.count.astype(np.float64)
     return {
-        "games": np.bincount(table.i, table.count, n) + np.bincount(table.j, table.count, n),
-        "weight": np.bincount(table.i, tot, n) + np.bincount(table.j, tot, n),
-        "points": np.bincount(table.i, pts_i, n) + np.bincount(table.j, tot - pts_i, n),
+        "games": per_entrant(count, count),
+        "weight": per_entrant(tot, tot),
+        "points": per_entrant(pts_i, tot - pts_i),
     }
 
 
@@ -720,8 +833,11 @@ class BootstrapFit:
     #: The full-data fit the intervals belong to.
     fit: RatingFit = field(repr=False)
     notes: tuple[str, ...] = ()
-    #: Replicates, rounds × entrants in ``names`` order (NaN where an entrant had no games).
-    samples: FloatArray = field(default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False)
+    #: Replicates, rounds x entrants in ``names`` order (NaN where an entrant had no
+    #: games).
+    samples: FloatArray = field(
+        default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False
+    )
     names: tuple[str, ...] = field(default=(), repr=False)
 
     def __getitem__(self, entrant: str) -> BootstrapRating:
@@ -731,10 +847,12 @@ class BootstrapFit:
         raise KeyError(f"no entrant {entrant!r}; {close_names(entrant, self.names)}")
 
     def difference(self, a: str, b: str) -> tuple[float, float, float]:
-        """(R_a − R_b from the full fit, percentile lower, upper) from paired replicates."""
+        """(R_a - R_b of the full fit, percentile lower, upper) of paired replicates."""
         ia, ib = self.names.index(a), self.names.index(b)
         diff = self.samples[:, ia] - self.samples[:, ib]
-        lo, hi = np.nanquantile(diff, [0.5 - self.confidence / 2, 0.5 + self.confidence / 2])
+        lo, hi = np.nanquantile(
+            diff, [0.5 - self.confidence / 2, 0.5 + self.confidence / 2]
+        )
         return self[a].rating - self[b].rating, float(lo), float(hi)
 
 
@@ -764,8 +882,13 @@ def bootstrap_ratings(
     results = list(results)
     table, row_of = _aggregate(results)
     fit = fit_ratings(
-        table, anchor=anchor, anchor_rating=anchor_rating, seat_advantage=seat_advantage,
-        draw_model=draw_model, confidence=confidence, prior_draws=prior_draws,
+        table,
+        anchor=anchor,
+        anchor_rating=anchor_rating,
+        seat_advantage=seat_advantage,
+        draw_model=draw_model,
+        confidence=confidence,
+        prior_draws=prior_draws,
     )
     group_of, groups = _group_index(results)
     columns = _per_group(table, results, row_of, group_of, groups)
@@ -775,17 +898,29 @@ def bootstrap_ratings(
     seats = np.full(rounds, np.nan)
     failures = 0
     for r in range(rounds):
-        multiplicity = np.bincount(rng.integers(0, groups, groups), minlength=groups).astype(np.float64)
+        multiplicity = np.bincount(
+            rng.integers(0, groups, groups), minlength=groups
+        ).astype(np.float64)
         counts = [m @ multiplicity for m in columns]
         keep = (counts[0] + counts[1] + counts[2]) > 0
         replicate = PairTable(
-            names, table.i[keep], table.j[keep], table.side[keep],
-            counts[0][keep], counts[1][keep], counts[2][keep], table.count[keep],
+            names,
+            table.i[keep],
+            table.j[keep],
+            table.side[keep],
+            counts[0][keep],
+            counts[1][keep],
+            counts[2][keep],
+            table.count[keep],
         )
         one = fit_ratings(
-            replicate, anchor=anchor if anchor is None or _has_games(replicate, anchor) else None,
-            anchor_rating=anchor_rating, seat_advantage=seat_advantage, draw_model=draw_model,
-            confidence=confidence, prior_draws=prior_draws,
+            replicate,
+            anchor=anchor if anchor is None or _has_games(replicate, anchor) else None,
+            anchor_rating=anchor_rating,
+            seat_advantage=seat_advantage,
+            draw_model=draw_model,
+            confidence=confidence,
+            prior_draws=prior_draws,
         )
         if len(one.components) > 1 or (anchor is not None and one.anchor is None):
             failures += 1
@@ -797,15 +932,23 @@ def bootstrap_ratings(
     for k, name in enumerate(names):
         column = samples[:, k]
         ok = column[~np.isnan(column)]
-        lo, hi = (np.quantile(ok, [lo_q, hi_q]) if len(ok) else (math.nan, math.nan))
-        lines.append(BootstrapRating(name, fit[name].rating, float(lo), float(hi),
-                                     float(ok.std(ddof=1)) if len(ok) > 1 else math.nan))
+        lo, hi = np.quantile(ok, [lo_q, hi_q]) if len(ok) else (math.nan, math.nan)
+        lines.append(
+            BootstrapRating(
+                name,
+                fit[name].rating,
+                float(lo),
+                float(hi),
+                float(ok.std(ddof=1)) if len(ok) > 1 else math.nan,
+            )
+        )
     order = {line.entrant: p for p, line in enumerate(fit.ratings)}
     lines.sort(key=lambda line: order[line.entrant])
     notes = []
     if failures:
         notes.append(
-            f"{failures} of {rounds} rounds drew a pool that was not connected (or lacked the "
+            f"{failures} of {rounds} rounds drew a pool that was not connected (or "
+            "lacked the "
             "anchor); their ratings were anchored per component"
         )
     seat_interval = None
@@ -813,9 +956,17 @@ def bootstrap_ratings(
         ok = seats[~np.isnan(seats)]
         seat_interval = (float(np.quantile(ok, lo_q)), float(np.quantile(ok, hi_q)))
     return BootstrapFit(
-        ratings=tuple(lines), rounds=rounds, seed=seed, confidence=confidence, groups=groups,
-        seat_advantage=fit.seat_advantage, seat_advantage_interval=seat_interval,
-        fit=fit, notes=tuple(notes), samples=samples, names=names,
+        ratings=tuple(lines),
+        rounds=rounds,
+        seed=seed,
+        confidence=confidence,
+        groups=groups,
+        seat_advantage=fit.seat_advantage,
+        seat_advantage_interval=seat_interval,
+        fit=fit,
+        notes=tuple(notes),
+        samples=samples,
+        names=names,
     )
 
 
@@ -834,9 +985,13 @@ def _group_index(results: Sequence[PairResult]) -> tuple[IntArray, int]:
 
 
 def _per_group(
-    table: PairTable, results: Sequence[PairResult], row_of: IntArray, group_of: IntArray, groups: int
+    table: PairTable,
+    results: Sequence[PairResult],
+    row_of: IntArray,
+    group_of: IntArray,
+    groups: int,
 ) -> list[sparse.csr_matrix]:
-    """Sparse rows × groups matrices of weighted wins, draws, losses (table orientation)."""
+    """Sparse rows x groups matrices of weighted wins, draws, losses (as the table)."""
     index = {name: k for k, name in enumerate(table.names)}
     ia, ib, score, weight, _ = _columns(results, index)
     score = np.where(ia > ib, 1.0 - score, score)
@@ -851,7 +1006,7 @@ def _per_group(
 
 
 class OnlineElo:
-    """Classic incremental Elo for ladders: R_a += K·(S − E(R_a − R_b)), R_b mirrors it.
+    """Classic incremental Elo for ladders: R_a += K·(S - E(R_a - R_b)), R_b mirrors it.
 
     Deterministic: the ratings depend only on the sequence of updates. Unknown
     entrants start at ``initial``. (Elo 1978, §1.6; E is the logistic curve of

@@ -23,9 +23,18 @@ __all__ = ["ResultsFile", "ResultsFileError", "read_csv", "read_pgn", "read_resu
 
 #: Result notations and White's score.
 RESULTS = {
-    "1": 1.0, "1.0": 1.0, "1-0": 1.0,
-    "0": 0.0, "0.0": 0.0, "0-1": 0.0,
-    "0.5": 0.5, ".5": 0.5, "1/2": 0.5, "½": 0.5, "1/2-1/2": 0.5, "½-½": 0.5,
+    "1": 1.0,
+    "1.0": 1.0,
+    "1-0": 1.0,
+    "0": 0.0,
+    "0.0": 0.0,
+    "0-1": 0.0,
+    "0.5": 0.5,
+    ".5": 0.5,
+    "1/2": 0.5,
+    "½": 0.5,
+    "1/2-1/2": 0.5,
+    "½-½": 0.5,
 }
 ACCEPTED = "1, 0.5, 0, 1/2, 1-0, 0-1, 1/2-1/2"
 _TAG = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
@@ -54,12 +63,18 @@ def _score(path: Path, line: int, text: str) -> float:
         ) from None
 
 
-def _pair(path: Path, line: int, white: str, black: str, score: float, group: str | None) -> PairResult:
+def _pair(
+    path: Path, line: int, white: str, black: str, score: float, group: str | None
+) -> PairResult:
     white, black = white.strip(), black.strip()
     if not white or not black:
-        raise ResultsFileError(f"{path}:{line}: a player name is empty (white={white!r}, black={black!r})")
+        raise ResultsFileError(
+            f"{path}:{line}: a player name is empty (white={white!r}, black={black!r})"
+        )
     if white == black:
-        raise ResultsFileError(f"{path}:{line}: {white!r} is listed as both white and black")
+        raise ResultsFileError(
+            f"{path}:{line}: {white!r} is listed as both white and black"
+        )
     return PairResult(white, black, score, group or None, white)
 
 
@@ -90,14 +105,16 @@ def read_csv(path: str | Path) -> ResultsFile:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) < len(columns):
-            raise ResultsFileError(f"{path}:{line}: {len(row)} fields, the header has {len(columns)}")
+            raise ResultsFileError(
+                f"{path}:{line}: {len(row)} fields, the header has {len(columns)}"
+            )
         group = row[g].strip() if g is not None else None
         out.append(_pair(path, line, row[w], row[b], _score(path, line, row[r]), group))
     return ResultsFile(path, tuple(out))
 
 
 def _games(lines: list[str]) -> Iterator[tuple[int, dict[str, str]]]:
-    """(line of the first tag, tags) per game: a game starts at a tag after non-tag text."""
+    """(line of first tag, tags) per game; a game starts at a tag after other text."""
     tags: dict[str, str] = {}
     start = 0
     in_tags = False
@@ -139,11 +156,22 @@ def read_pgn(path: str | Path) -> ResultsFile:
     for line, tags in _games(lines):
         missing = [t for t in ("White", "Black", "Result") if t not in tags]
         if missing:
-            raise ResultsFileError(f"{path}:{line}: game without a {', '.join(missing)} tag")
+            raise ResultsFileError(
+                f"{path}:{line}: game without a {', '.join(missing)} tag"
+            )
         if tags["Result"].strip() == "*":
             skipped += 1
             continue
-        out.append(_pair(path, line, tags["White"], tags["Black"], _score(path, line, tags["Result"]), None))
+        out.append(
+            _pair(
+                path,
+                line,
+                tags["White"],
+                tags["Black"],
+                _score(path, line, tags["Result"]),
+                None,
+            )
+        )
     return ResultsFile(path, tuple(out), skipped)
 
 
@@ -155,4 +183,6 @@ def read_results(path: str | Path) -> ResultsFile:
         return read_csv(path)
     if suffix == ".pgn":
         return read_pgn(path)
-    raise ResultsFileError(f"{path}: unknown results format {suffix!r}; accepted: .csv, .pgn")
+    raise ResultsFileError(
+        f"{path}: unknown results format {suffix!r}; accepted: .csv, .pgn"
+    )

@@ -3,14 +3,14 @@
 Representation. A *sample* is one independent unit of play (docs/STATISTICS.md
 §2, /work/shared/STATISTICS.md notation): a single game, or one duplicate
 group, whose outcome is a score in [0, 1]. Count vectors list how many samples
-fell in each outcome class, classes scored i/(k−1): trinomial ``(L, D, W)``,
+fell in each outcome class, classes scored i/(k-1): trinomial ``(L, D, W)``,
 pentanomial ``(LL, LD, DD+WL, WD, WW)`` for pairs of games (fishtest
 ``LLRcalc``: "If the length is 5 then it should contain the frequencies of the
 game pairs LL, LD+DL, LW+DD+WL, DW+WD, WW").
 
 Elo models in the SPRT: ``"logistic"`` (the hypotheses constrain the expected
 score, s = E(elo)) and ``"normalized"`` (they constrain the t-value
-(μ − ½)/σ: nElo). Both are the generalised SPRT of fishtest's ``LLRcalc``
+(μ - ½)/sigma: nElo). Both are the generalised SPRT of fishtest's ``LLRcalc``
 (``LLR_logistic``, ``LLR_normalized``) and fastchess ``sprt.cpp``.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats as st
+from scipy import stats as st  # type: ignore[import-untyped]
 
 from harness.ratings import PairResult
 from harness.result import Result
@@ -41,8 +41,8 @@ __all__ = [
     "llr_approx",
     "llr_batch",
     "los",
-    "paired_differences",
     "pair_statistics",
+    "paired_differences",
     "score_from_elo",
     "significance",
     "sprt_bounds",
@@ -51,9 +51,11 @@ __all__ = [
 
 #: nElo per unit of t-value: 800/ln 10 (fishtest ``LLRcalc.nelo_divided_by_nt``).
 NELO_PER_T = 800 / math.log(10)
-#: fishtest clamps scores to [1e-3, 1 − 1e-3] before converting to Elo (``stat_util.elo``).
+#: fishtest clamps scores to [1e-3, 1 - 1e-3] before converting to Elo
+#: (``stat_util.elo``).
 SCORE_CLAMP = 1e-3
-#: fishtest and fastchess replace an empty outcome class by this count (``LLRcalc.regularize``).
+#: fishtest and fastchess replace an empty outcome class by this count
+#: (``LLRcalc.regularize``).
 REGULARIZE = 1e-3
 ELO_MODELS = ("logistic", "normalized")
 SPRT_MODELS = ("trinomial", "pentanomial")
@@ -65,14 +67,16 @@ FloatArray = NDArray[np.float64]
 
 
 def score_from_elo(elo: float) -> float:
-    """Expected score at an Elo difference: E(D) = 1/(1 + 10^(−D/400)) (STATISTICS.md §2.1)."""
+    """Expected score at an Elo difference: E(D) = 1/(1 + 10^(-D/400)) (STATISTICS.md
+    §2.1).
+    """
     return 1 / (1 + 10 ** (-elo / 400))
 
 
 def elo_from_score(score: float, *, clamp: float = 0.0) -> float:
-    """Elo difference of an expected score: D(s) = −400·log10(1/s − 1).
+    """Elo difference of an expected score: D(s) = -400·log10(1/s - 1).
 
-    :param clamp: clamp ``score`` to [clamp, 1 − clamp] first (fishtest uses 1e-3).
+    :param clamp: clamp ``score`` to [clamp, 1 - clamp] first (fishtest uses 1e-3).
         Without it a score of 0 or 1 gives ∓/± infinity.
     """
     if not 0 <= score <= 1:
@@ -87,12 +91,12 @@ def elo_from_score(score: float, *, clamp: float = 0.0) -> float:
 
 @dataclass(frozen=True)
 class EloEstimate:
-    """An Elo difference with its confidence interval and LOS (raw, not SPRT-adjusted)."""
+    """Elo difference, its confidence interval and LOS (raw, not SPRT-adjusted)."""
 
     elo: float
     lower: float
     upper: float
-    #: Likelihood of superiority, Φ((ŝ − ½)/SE).
+    #: Likelihood of superiority, Φ((ŝ - ½)/SE).
     los: float
     #: Mean score per sample, 0..1.
     score: float
@@ -107,7 +111,7 @@ class EloEstimate:
 
 
 def _estimate(score: float, sd: float, n: int, confidence: float) -> EloEstimate:
-    """STATISTICS.md §2.3 and §2.5 from ŝ, σ̂ and N."""
+    """STATISTICS.md §2.3 and §2.5 from ŝ, sigmâ and N."""
     if n == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0.5, 0, confidence)
     se = sd / math.sqrt(n)
@@ -123,10 +127,11 @@ def _estimate(score: float, sd: float, n: int, confidence: float) -> EloEstimate
 
 
 def elo_estimate(counts: Sequence[float], *, confidence: float = 0.95) -> EloEstimate:
-    """Elo from k-nomial counts, classes scored i/(k−1): (L, D, W) or the 5 pair classes.
+    """Elo from k-nomial counts, classes scored i/(k-1): (L, D, W) or 5 pair classes.
 
-    ŝ = Σ p̂ᵢaᵢ, σ̂² = Σ p̂ᵢ(aᵢ − ŝ)², SE = σ̂/√N, interval [D(ŝ − z·SE), D(ŝ + z·SE)]
-    (STATISTICS.md §2.2–2.3; fishtest ``stat_util.get_elo``, fastchess ``elo_wdl.cpp``).
+    ŝ = Σ p̂ᵢaᵢ, sigmâ² = Σ p̂ᵢ(aᵢ - ŝ)², SE = sigmâ/√N, interval [D(ŝ - z·SE), D(ŝ +
+    z·SE)]
+    (STATISTICS.md §2.2-2.3; fishtest ``stat_util.get_elo``, fastchess ``elo_wdl.cpp``).
     """
     p, a, n = _distribution(counts, regularize=False)
     if n == 0:
@@ -135,7 +140,9 @@ def elo_estimate(counts: Sequence[float], *, confidence: float = 0.95) -> EloEst
     return _estimate(s, math.sqrt(float(p @ (a - s) ** 2)), round(n), confidence)
 
 
-def elo_from_samples(scores: Sequence[float], *, confidence: float = 0.95) -> EloEstimate:
+def elo_from_samples(
+    scores: Sequence[float], *, confidence: float = 0.95
+) -> EloEstimate:
     """Elo from per-sample mean scores in [0, 1], e.g. one per duplicate group (§4)."""
     x = np.asarray(scores, dtype=np.float64)
     if len(x) == 0:
@@ -144,10 +151,10 @@ def elo_from_samples(scores: Sequence[float], *, confidence: float = 0.95) -> El
 
 
 def los(wins: float, losses: float, draws: float = 0.0) -> float:
-    """Likelihood of superiority Φ((ŝ − ½)/SE) over W/D/L games (STATISTICS.md §2.5).
+    """Likelihood of superiority Φ((ŝ - ½)/SE) over W/D/L games (STATISTICS.md §2.5).
 
-    Draws enter through N and σ̂. This is fishtest's and fastchess's
-    formula, not cutechess's draw-blind ½(1 + erf((W−L)/√(2(W+L)))) (fastchess PR #223).
+    Draws enter through N and sigmâ. This is fishtest's and fastchess's
+    formula, not cutechess's draw-blind ½(1 + erf((W-L)/√(2(W+L)))) (fastchess PR #223).
     """
     return elo_estimate((losses, draws, wins)).los
 
@@ -169,7 +176,7 @@ class PairStats:
     samples: int
     #: ``a``'s score fraction, 0..1.
     score: float
-    #: Elo difference a − b and its interval, samples as units (STATISTICS.md §2.3).
+    #: Elo difference a - b and its interval, samples as units (STATISTICS.md §2.3).
     elo: float
     lower: float
     upper: float
@@ -177,10 +184,11 @@ class PairStats:
     los: float
     #: Two-sided sign test over samples (binomial on decisive games when ungrouped).
     p_sign: float
-    #: Wilcoxon signed-rank and one-sample t-test on paired point differences (None without them).
+    #: Wilcoxon signed-rank and one-sample t-test on paired point differences (None
+    #: without them).
     p_wilcoxon: float | None
     p_ttest: float | None
-    #: Mean paired point difference a − b per group (None without them).
+    #: Mean paired point difference a - b per group (None without them).
     mean_difference: float | None
     #: The primary test ("wilcoxon" when paired differences were given, else "sign").
     test: str
@@ -203,7 +211,9 @@ def paired_differences(
     (an entrant's score is that of its first seat; partners share it). Matches
     without a group are groups of one.
     """
-    totals: dict[tuple[str, str], dict[object, float]] = defaultdict(lambda: defaultdict(float))
+    totals: dict[tuple[str, str], dict[object, float]] = defaultdict(
+        lambda: defaultdict(float)
+    )
     for number, (seating, result, group) in enumerate(matches):
         key: object = group if group is not None else ("match", number)
         score: dict[str, int] = {}
@@ -211,7 +221,7 @@ def paired_differences(
             score.setdefault(entrant, result.scores[seat])
         names = sorted(score)
         for x, a in enumerate(names):
-            for b in names[x + 1:]:
+            for b in names[x + 1 :]:
                 totals[(a, b)][key] += score[a] - score[b]
     return {pair: list(groups.values()) for pair, groups in totals.items()}
 
@@ -241,10 +251,14 @@ def pair_statistics(
         With them the primary test is Wilcoxon's signed-rank test; without, the
         exact sign test over samples.
     """
-    by_pair: dict[tuple[str, str], dict[object, list[float]]] = defaultdict(lambda: defaultdict(list))
+    by_pair: dict[tuple[str, str], dict[object, list[float]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     for number, r in enumerate(results):
         a, b, s = (r.a, r.b, r.score) if r.a < r.b else (r.b, r.a, 1.0 - r.score)
-        by_pair[(a, b)][r.group if r.group is not None else ("single", number)].append(s)
+        by_pair[(a, b)][r.group if r.group is not None else ("single", number)].append(
+            s
+        )
     rows: list[dict[str, Any]] = []
     for (a, b), groups in sorted(by_pair.items()):
         rows.append(_pair_row(a, b, groups, _lookup(paired, a, b), confidence))
@@ -265,23 +279,42 @@ def _lookup(
 
 
 def _pair_row(
-    a: str, b: str, groups: Mapping[object, list[float]], diffs: list[float] | None, confidence: float
+    a: str,
+    b: str,
+    groups: Mapping[object, list[float]],
+    diffs: list[float] | None,
+    confidence: float,
 ) -> dict[str, Any]:
     scores = [s for g in groups.values() for s in g]
     means = [sum(g) / len(g) for g in groups.values()]
     est = elo_from_samples(means, confidence=confidence)
     ahead = sum(m > 0.5 for m in means)
     behind = sum(m < 0.5 for m in means)
-    p_sign = float(st.binomtest(ahead, ahead + behind, 0.5).pvalue) if ahead + behind else 1.0
+    p_sign = (
+        float(st.binomtest(ahead, ahead + behind, 0.5).pvalue)
+        if ahead + behind
+        else 1.0
+    )
     p_w = p_t = mean_diff = None
     if diffs:
         p_w, p_t = _paired_tests(diffs)
         mean_diff = float(np.mean(diffs))
     return dict(
-        a=a, b=b, wins=scores.count(1.0), draws=scores.count(0.5), losses=scores.count(0.0),
-        samples=len(means), score=sum(scores) / len(scores),
-        elo=est.elo, lower=est.lower, upper=est.upper, los=est.los, p_sign=p_sign,
-        p_wilcoxon=p_w, p_ttest=p_t, mean_difference=mean_diff,
+        a=a,
+        b=b,
+        wins=scores.count(1.0),
+        draws=scores.count(0.5),
+        losses=scores.count(0.0),
+        samples=len(means),
+        score=sum(scores) / len(scores),
+        elo=est.elo,
+        lower=est.lower,
+        upper=est.upper,
+        los=est.los,
+        p_sign=p_sign,
+        p_wilcoxon=p_w,
+        p_ttest=p_t,
+        mean_difference=mean_diff,
         test="wilcoxon" if p_w is not None else "sign",
         p_value=p_w if p_w is not None else p_sign,
     )
@@ -290,8 +323,8 @@ def _pair_row(
 def holm(pvalues: Sequence[float]) -> list[float]:
     """Holm's step-down adjusted p-values, in the input order (Holm 1979).
 
-    Sort ascending p₍₁₎ ≤ … ≤ p₍ₘ₎; adjusted p₍ᵢ₎ = max_{j≤i} min(1, (m − j + 1)·p₍ⱼ₎).
-    Rejecting where adjusted p < α controls the family-wise error rate at α.
+    Sort ascending p₍₁₎ ≤ … ≤ p₍ₘ₎; adjusted p₍ᵢ₎ = max_{j≤i} min(1, (m - j + 1)·p₍ⱼ₎).
+    Rejecting where adjusted p < alpha controls the family-wise error rate at alpha.
     """
     m = len(pvalues)
     order = sorted(range(m), key=lambda k: pvalues[k])
@@ -317,7 +350,9 @@ def significance(
     return lambda a, b: table.get((a, b), False)
 
 
-def tiers(ordered: Sequence[str], significant: Callable[[str, str], bool]) -> list[list[str]]:
+def tiers(
+    ordered: Sequence[str], significant: Callable[[str, str], bool]
+) -> list[list[str]]:
     """Cut standings (best first) into consecutive tiers of statistically tied entrants.
 
     Walk down the order; an entrant joins the current tier unless it is
@@ -340,17 +375,24 @@ def tiers(ordered: Sequence[str], significant: Callable[[str, str], bool]) -> li
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
-    """Wald's bounds (ln(β/(1−α)), ln((1−β)/α)) (STATISTICS.md §2.6)."""
+    """Wald's bounds (ln(β/(1-alpha)), ln((1-β)/alpha)) (STATISTICS.md §2.6)."""
     if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
-        raise ValueError(f"need 0 < alpha, beta and alpha + beta < 1; got {alpha!r}, {beta!r}")
+        raise ValueError(
+            f"need 0 < alpha, beta and alpha + beta < 1; got {alpha!r}, {beta!r}"
+        )
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def _distribution(counts: ArrayLike, *, regularize: bool) -> tuple[FloatArray, FloatArray, float]:
+def _distribution(
+    counts: ArrayLike, *, regularize: bool
+) -> tuple[FloatArray, FloatArray, float]:
     """(p̂, class scores a, N) of a count vector; zeros → 1e-3 when regularizing."""
     c = np.asarray(counts, dtype=np.float64)
     if c.ndim != 1 or len(c) < 2 or np.any(c < 0):
-        raise ValueError(f"counts must be a vector of at least 2 non-negative numbers, got {counts!r}")
+        raise ValueError(
+            "counts must be a vector of at least 2 non-negative numbers, got "
+            f"{counts!r}"
+        )
     if regularize:
         c = np.where(c == 0, REGULARIZE, c)
     n = float(c.sum())
@@ -359,11 +401,11 @@ def _distribution(counts: ArrayLike, *, regularize: bool) -> tuple[FloatArray, F
 
 
 def _secular(phat: FloatArray, x: FloatArray) -> FloatArray:
-    """θ solving Σᵢ p̂ᵢxᵢ/(1 + θxᵢ) = 0 per row, in (−1/max x, −1/min x).
+    """θ solving Σᵢ p̂ᵢxᵢ/(1 + θxᵢ) = 0 per row, in (-1/max x, -1/min x).
 
-    The left side falls from +∞ to −∞ on that interval, so bisection (to
+    The left side falls from +∞ to -∞ on that interval, so bisection (to
     machine precision) finds the unique root; fishtest ``LLRcalc.secular``
-    uses Brent's method on the same bracket. ``x`` is rows × classes.
+    uses Brent's method on the same bracket. ``x`` is rows x classes.
     """
     lo = -1 / x.max(axis=1)
     hi = -1 / x.min(axis=1)
@@ -374,23 +416,31 @@ def _secular(phat: FloatArray, x: FloatArray) -> FloatArray:
         hi = np.where(f > 0, hi, mid)
         if np.all(hi - lo <= 1e-15 * np.maximum(1, np.abs(mid))):
             break
-    return (lo + hi) / 2
+    return np.asarray((lo + hi) / 2, dtype=np.float64)
 
 
 def _mle_expected(phat: FloatArray, a: FloatArray, s: float) -> FloatArray:
-    """The ML distribution with mean ``s`` given p̂: p̂ᵢ/(1 + θ(aᵢ − s)) (``LLRcalc.MLE_expected``)."""
+    """The ML distribution with mean ``s`` given p̂: p̂ᵢ/(1 + θ(aᵢ - s))
+    (``LLRcalc.MLE_expected``).
+    """
     x = np.broadcast_to(a - s, phat.shape)
     theta = _secular(phat, x)
     return phat / (1 + theta[:, None] * x)
 
 
 def _mle_t_value(phat: FloatArray, a: FloatArray, t: float) -> FloatArray:
-    """The ML distribution with (μ − ½)/σ = t given p̂ (``LLRcalc.MLE_t_value``; §2.7 steps 1–5)."""
+    """The ML distribution with (μ - ½)/sigma = t given p̂ (``LLRcalc.MLE_t_value``; §2.7
+    steps 1-5).
+    """
     p = np.full(phat.shape, 1 / phat.shape[1])
     for _ in range(100):
         mu = np.sum(p * a, axis=1)
         sigma = np.sqrt(np.sum(p * (a - mu[:, None]) ** 2, axis=1))
-        phi = a - 0.5 - t * sigma[:, None] * (1 + ((a - mu[:, None]) / sigma[:, None]) ** 2) / 2
+        phi = (
+            a
+            - 0.5
+            - t * sigma[:, None] * (1 + ((a - mu[:, None]) / sigma[:, None]) ** 2) / 2
+        )
         theta = _secular(phat, phi)
         new = phat / (1 + theta[:, None] * phi)
         done = np.max(np.abs(new - p)) < 1e-12
@@ -403,15 +453,17 @@ def _mle_t_value(phat: FloatArray, a: FloatArray, t: float) -> FloatArray:
 def llr_batch(
     counts: ArrayLike, elo0: float, elo1: float, *, elo_model: str = "normalized"
 ) -> FloatArray:
-    """Generalised-SPRT log-likelihood ratios of many count vectors at once (rows × classes).
+    """Generalised-SPRT log-likelihood ratios of many count vectors (rows x classes).
 
     LLR = N·Σ p̂ᵢ·ln(pᵢ(H1)/pᵢ(H0)), where p(H) is the ML distribution under the
     hypothesis (STATISTICS.md §2.7): mean score E(elo) for ``"logistic"``;
-    t-value nelo/(800/ln 10), ×√2 for pentanomial rows, for ``"normalized"``.
+    t-value nelo/(800/ln 10), x√2 for pentanomial rows, for ``"normalized"``.
     Zero counts are replaced by 1e-3 first, as fishtest and fastchess do.
     """
     if elo_model not in ELO_MODELS:
-        raise ValueError(f"elo_model {elo_model!r} unknown; accepted: {', '.join(ELO_MODELS)}")
+        raise ValueError(
+            f"elo_model {elo_model!r} unknown; accepted: {', '.join(ELO_MODELS)}"
+        )
     c = np.atleast_2d(np.asarray(counts, dtype=np.float64))
     c = np.where(c == 0, REGULARIZE, c)
     n = c.sum(axis=1)
@@ -422,21 +474,26 @@ def llr_batch(
         p0 = _mle_expected(phat, a, score_from_elo(elo0))
         p1 = _mle_expected(phat, a, score_from_elo(elo1))
     else:
-        # Games per sample: σ of one game is √(games)·σ of the sample mean (§2.4).
+        # Games per sample: sigma of one game is √(games)·sigma of the sample mean
+        # (§2.4).
         scale = math.sqrt((k - 1) / 2) / NELO_PER_T
         p0 = _mle_t_value(phat, a, elo0 * scale)
         p1 = _mle_t_value(phat, a, elo1 * scale)
-    return n * np.sum(phat * np.log(p1 / p0), axis=1)
+    return np.asarray(n * np.sum(phat * np.log(p1 / p0), axis=1), dtype=np.float64)
 
 
-def llr(counts: Sequence[float], elo0: float, elo1: float, *, elo_model: str = "normalized") -> float:
+def llr(
+    counts: Sequence[float], elo0: float, elo1: float, *, elo_model: str = "normalized"
+) -> float:
     """Generalised-SPRT LLR of one count vector (see :func:`llr_batch`)."""
     _distribution(counts, regularize=True)  # validates
     return float(llr_batch([list(counts)], elo0, elo1, elo_model=elo_model)[0])
 
 
 def llr_approx(counts: Sequence[float], elo0: float, elo1: float) -> float:
-    """Closed-form logistic LLR ≈ N(s1 − s0)(2ŝ − s0 − s1)/(2σ̂²) (fishtest ``LLR_alt2``)."""
+    """Closed-form logistic LLR ≈ N(s1 - s0)(2ŝ - s0 - s1)/(2sigmâ²) (fishtest
+    ``LLR_alt2``).
+    """
     p, a, n = _distribution(counts, regularize=True)
     s = float(p @ a)
     var = float(p @ (a - s) ** 2)
@@ -445,7 +502,7 @@ def llr_approx(counts: Sequence[float], elo0: float, elo1: float) -> float:
 
 
 class SPRT:
-    """A sequential probability ratio test of elo0 against elo1 (GSPRT, STATISTICS.md §2.6–2.7).
+    """A sequential probability ratio test of elo0 against elo1 (GSPRT, ref §2.6-2.7).
 
     ``model="trinomial"`` counts games (L, D, W); ``"pentanomial"`` counts pairs
     of games, e.g. a duplicate set of two matches, by their total score
@@ -468,26 +525,37 @@ class SPRT:
         if not elo0 < elo1:
             raise ValueError(f"elo0 must be less than elo1, got {elo0!r} and {elo1!r}")
         if model not in SPRT_MODELS:
-            raise ValueError(f"model {model!r} unknown; accepted: {', '.join(SPRT_MODELS)}")
+            raise ValueError(
+                f"model {model!r} unknown; accepted: {', '.join(SPRT_MODELS)}"
+            )
         if elo_model not in ELO_MODELS:
-            raise ValueError(f"elo_model {elo_model!r} unknown; accepted: {', '.join(ELO_MODELS)}")
+            raise ValueError(
+                f"elo_model {elo_model!r} unknown; accepted: {', '.join(ELO_MODELS)}"
+            )
         self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
         self.model, self.elo_model = model, elo_model
         self.lower, self.upper = sprt_bounds(alpha, beta)
         self._counts = [0] * (3 if model == "trinomial" else 5)
 
     def add(self, outcome: float, count: int = 1) -> None:
-        """Record ``count`` samples with this score: a game's 0/½/1, or a pair's 0..2 in halves."""
+        """Record ``count`` samples with this score: a game's 0/½/1, or a pair's 0..2 in
+        halves.
+        """
         slot = outcome * 2
         if slot != int(slot) or not 0 <= slot < len(self._counts) or count < 0:
             top = "1" if self.model == "trinomial" else "2"
-            raise ValueError(f"outcome {outcome!r} is not a {self.model} score 0, 0.5, ... {top}")
+            raise ValueError(
+                f"outcome {outcome!r} is not a {self.model} score 0, 0.5, ... {top}"
+            )
         self._counts[int(slot)] += count
 
     def add_counts(self, counts: Sequence[int]) -> None:
         """Add a whole count vector ((L, D, W) or the 5 pair classes)."""
         if len(counts) != len(self._counts):
-            raise ValueError(f"a {self.model} count vector has {len(self._counts)} entries, got {counts!r}")
+            raise ValueError(
+                f"a {self.model} count vector has {len(self._counts)} entries, got "
+                f"{counts!r}"
+            )
         for k, c in enumerate(counts):
             self._counts[k] += int(c)
 
@@ -505,12 +573,16 @@ class SPRT:
 
     @property
     def status(self) -> str:
-        """``"H1"`` (LLR ≥ upper bound), ``"H0"`` (LLR ≤ lower bound) or ``"continue"``."""
+        """``"H1"`` (LLR ≥ upper), ``"H0"`` (LLR ≤ lower) or ``"continue"``."""
         value = self.llr
-        return "H1" if value >= self.upper else "H0" if value <= self.lower else "continue"
+        return (
+            "H1" if value >= self.upper else "H0" if value <= self.lower else "continue"
+        )
 
     def elo_estimate(self, *, confidence: float = 0.95) -> EloEstimate:
-        """Raw logistic Elo per game with its interval (§2.3); biased after early stopping (§2.10)."""
+        """Raw logistic Elo per game with its interval (§2.3); biased after stopping
+        (§2.10).
+        """
         return elo_estimate(self._counts, confidence=confidence)
 
     def __repr__(self) -> str:

@@ -1,4 +1,5 @@
-"""Calibration by simulation: stated 95 % intervals cover the truth about 95 % of the time,
+"""Calibration by simulation: stated 95 % intervals cover the truth about 95 % of the
+time,
 and the SPRT's error rates are near alpha and beta.
 
 Everything is drawn from ``numpy.random.default_rng`` with fixed seeds, so
@@ -19,19 +20,33 @@ from scipy.optimize import brentq
 from harness.ratings import PairResult, bootstrap_ratings, fit_ratings
 from harness.stats import NELO_PER_T, llr_batch, score_from_elo, sprt_bounds
 
-TRUE = {"p0": -150.0, "p1": -60.0, "p2": 0.0, "p3": 20.0, "p4": 70.0, "p5": 120.0}  # mean 0
+TRUE = {
+    "p0": -150.0,
+    "p1": -60.0,
+    "p2": 0.0,
+    "p3": 20.0,
+    "p4": 70.0,
+    "p5": 120.0,
+}  # mean 0
 
 
-def round_robin(rng: np.random.Generator, games: int, draw_rate: float) -> list[PairResult]:
+def round_robin(
+    rng: np.random.Generator, games: int, draw_rate: float
+) -> list[PairResult]:
     names = sorted(TRUE)
     out = []
     for x, a in enumerate(names):
-        for b in names[x + 1:]:
+        for b in names[x + 1 :]:
             e = score_from_elo(TRUE[a] - TRUE[b])
             # Draws at draw_rate; wins and losses split so the expected score is e.
             win = e - draw_rate / 2
             u = rng.random(games)
-            out += [PairResult(a, b, 1.0 if v < win else 0.5 if v < win + draw_rate else 0.0) for v in u]
+            out += [
+                PairResult(
+                    a, b, 1.0 if v < win else 0.5 if v < win + draw_rate else 0.0
+                )
+                for v in u
+            ]
     return out
 
 
@@ -48,8 +63,8 @@ def test_analytic_intervals_cover_the_true_ratings_at_the_stated_rate(
     difference to p2 (``RatingFit.difference``, the full covariance).
     Without draws the coverage is near 0.95 (0.9625 with this seed). With
     20 % draws the half-point model's Fisher intervals are conservative, by
-    design: they assume the binomial variance p(1 − p) per game while draws
-    lower it to p(1 − p) − d/4 (docs/STATISTICS.md, "Intervals"), about 0.97
+    design: they assume the binomial variance p(1 - p) per game while draws
+    lower it to p(1 - p) - d/4 (docs/STATISTICS.md, "Intervals"), about 0.97
     expected and 0.98 with this seed.
     """
     rng = np.random.default_rng(20240601)
@@ -69,8 +84,10 @@ def test_analytic_intervals_cover_the_true_ratings_at_the_stated_rate(
     assert low <= diff_coverage <= high, diff_coverage
 
 
-def grouped_round_robin(rng: np.random.Generator, groups: int, copy: float) -> list[PairResult]:
-    """Duplicate groups of two games; the second repeats the first with probability ``copy``.
+def grouped_round_robin(
+    rng: np.random.Generator, groups: int, copy: float
+) -> list[PairResult]:
+    """Duplicate groups of two games; the second repeats the first with prob. ``copy``.
 
     That is a within-group correlation of ``copy``: the games of a group are not
     independent, which the analytic intervals ignore and the cluster bootstrap does not.
@@ -78,29 +95,36 @@ def grouped_round_robin(rng: np.random.Generator, groups: int, copy: float) -> l
     names = ["p0", "p2", "p4", "p5"]
     out = []
     for x, a in enumerate(names):
-        for b in names[x + 1:]:
+        for b in names[x + 1 :]:
             e = score_from_elo(TRUE[a] - TRUE[b])
             for g in range(groups):
                 first = float(rng.random() < e)
                 second = first if rng.random() < copy else float(rng.random() < e)
                 group = f"{a}-{b}-{g}"
-                out += [PairResult(a, b, first, group, a), PairResult(b, a, 1 - second, group, b)]
+                out += [
+                    PairResult(a, b, first, group, a),
+                    PairResult(b, a, 1 - second, group, b),
+                ]
     return out
 
 
 def test_cluster_bootstrap_covers_when_games_of_a_group_are_correlated() -> None:
-    """60 pools × 100 bootstrap rounds: percentile intervals of whole-group resamples.
+    """60 pools x 100 bootstrap rounds: percentile intervals of whole-group resamples.
 
     With correlation 0.6 inside groups the variance is 1.6 times what the
     independent-games Fisher information says, so the analytic intervals
     under-cover (about 0.88 expected); the bootstrap is near 0.95.
     """
     rng = np.random.default_rng(7)
-    true = {name: TRUE[name] - np.mean([TRUE[n] for n in ("p0", "p2", "p4", "p5")])
-            for name in ("p0", "p2", "p4", "p5")}
+    true = {
+        name: TRUE[name] - np.mean([TRUE[n] for n in ("p0", "p2", "p4", "p5")])
+        for name in ("p0", "p2", "p4", "p5")
+    }
     boot_hits = fisher_hits = total = 0
     for pool in range(60):
-        boot = bootstrap_ratings(grouped_round_robin(rng, 12, 0.6), rounds=100, seed=pool)
+        boot = bootstrap_ratings(
+            grouped_round_robin(rng, 12, 0.6), rounds=100, seed=pool
+        )
         for name, value in true.items():
             line, fitted = boot[name], boot.fit[name]
             boot_hits += line.lower <= value <= line.upper
@@ -111,16 +135,24 @@ def test_cluster_bootstrap_covers_when_games_of_a_group_are_correlated() -> None
     assert fisher_cov < boot_cov, (fisher_cov, boot_cov)
 
 
-# -- SPRT error rates ---------------------------------------------------------------------------
+# -- SPRT error rates
+# ---------------------------------------------------------------------------
 
 
 def simulate_sprts(
-    probs: np.ndarray, runs: int, elo0: float, elo1: float, *, elo_model: str,
-    batch: int, seed: int, max_batches: int = 2000,
+    probs: np.ndarray,
+    runs: int,
+    elo0: float,
+    elo1: float,
+    *,
+    elo_model: str,
+    batch: int,
+    seed: int,
+    max_batches: int = 2000,
 ) -> np.ndarray:
-    """Run ``runs`` SPRTs side by side on samples drawn from ``probs``, checking after each batch.
+    """Run ``runs`` SPRTs side by side on samples from ``probs``; check each batch.
 
-    Returns +1 (accepted H1), −1 (accepted H0) or 0 (undecided) per run.
+    Returns +1 (accepted H1), -1 (accepted H0) or 0 (undecided) per run.
     """
     rng = np.random.default_rng(seed)
     lower, upper = sprt_bounds(0.05, 0.05)
@@ -142,7 +174,9 @@ def trinomial(elo: float, draw_rate: float) -> np.ndarray:
 
 
 def pentanomial_with_nelo(nelo: float) -> np.ndarray:
-    """A pair distribution whose t-value (μ − ½)/σ is √2·nelo/(800/ln 10) (STATISTICS.md §2.7)."""
+    """A pair distribution whose t-value (μ - ½)/sigma is √2·nelo/(800/ln 10)
+    (STATISTICS.md §2.7).
+    """
     base = np.array([0.05, 0.2, 0.5, 0.2, 0.05])
     a = np.arange(5) / 4
     target = math.sqrt(2) * nelo / NELO_PER_T
@@ -162,21 +196,32 @@ def pentanomial_with_nelo(nelo: float) -> np.ndarray:
 @pytest.mark.parametrize(
     ("name", "make", "elo0", "elo1", "elo_model", "batch"),
     [
-        ("logistic trinomial", lambda elo: trinomial(elo, 0.3), 0.0, 10.0, "logistic", 250),
+        (
+            "logistic trinomial",
+            lambda elo: trinomial(elo, 0.3),
+            0.0,
+            10.0,
+            "logistic",
+            250,
+        ),
         ("normalized pentanomial", pentanomial_with_nelo, 0.0, 8.0, "normalized", 250),
     ],
 )
 def test_sprt_error_rates_are_near_alpha_and_beta(
     name: str, make: object, elo0: float, elo1: float, elo_model: str, batch: int
 ) -> None:
-    """300 simulated tests with the truth at elo0, and 300 at elo1; α = β = 0.05.
+    """300 simulated tests with the truth at elo0, and 300 at elo1; alpha = β = 0.05.
 
-    Wald's bounds give error rates at most about α/(1 − β) ≈ 0.053; checking
+    Wald's bounds give error rates at most about alpha/(1 - β) ≈ 0.053; checking
     only after each batch overshoots the bounds and lowers them a little.
     """
     assert callable(make)
-    at_h0 = simulate_sprts(make(elo0), 300, elo0, elo1, elo_model=elo_model, batch=batch, seed=1)
-    at_h1 = simulate_sprts(make(elo1), 300, elo0, elo1, elo_model=elo_model, batch=batch, seed=2)
+    at_h0 = simulate_sprts(
+        make(elo0), 300, elo0, elo1, elo_model=elo_model, batch=batch, seed=1
+    )
+    at_h1 = simulate_sprts(
+        make(elo1), 300, elo0, elo1, elo_model=elo_model, batch=batch, seed=2
+    )
     assert np.all(at_h0 != 0) and np.all(at_h1 != 0), name  # every test stopped
     false_positive = float(np.mean(at_h0 == 1))
     false_negative = float(np.mean(at_h1 == -1))

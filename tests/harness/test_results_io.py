@@ -1,4 +1,4 @@
-"""Reading CSV and PGN results files: accepted notations, skipped games, error messages."""
+"""Reading CSV and PGN results: accepted notations, skipped games, error messages."""
 
 from __future__ import annotations
 
@@ -66,13 +66,25 @@ def test_csv_columns_in_any_order_and_extra_columns(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ("white,black\na,b\n", r"games.csv:1: header 'white,black' lacks result"),
-        ("white,black,result\na,b,2-0\n", r"games.csv:2: result '2-0' not understood; accepted: 1, 0.5, 0, 1/2, 1-0, 0-1, 1/2-1/2"),
-        ("white,black,result\na,b,1\na,b\n", r"games.csv:3: 2 fields, the header has 3"),
-        ("white,black,result\na,a,1\n", r"games.csv:2: 'a' is listed as both white and black"),
+        (
+            "white,black,result\na,b,2-0\n",
+            r"games.csv:2: result '2-0' not understood; accepted: 1, 0.5, 0, 1/2, "
+            r"1-0, 0-1, 1/2-1/2",
+        ),
+        (
+            "white,black,result\na,b,1\na,b\n",
+            r"games.csv:3: 2 fields, the header has 3",
+        ),
+        (
+            "white,black,result\na,a,1\n",
+            r"games.csv:2: 'a' is listed as both white and black",
+        ),
         ("white,black,result\n,b,1\n", r"games.csv:2: a player name is empty"),
     ],
 )
-def test_csv_errors_name_file_line_and_what_is_accepted(tmp_path: Path, text: str, message: str) -> None:
+def test_csv_errors_name_file_line_and_what_is_accepted(
+    tmp_path: Path, text: str, message: str
+) -> None:
     path = tmp_path / "games.csv"
     path.write_text(text)
     with pytest.raises(ResultsFileError, match=message):
@@ -96,11 +108,16 @@ def test_pgn_reads_tags_skips_unfinished_games_and_counts_them(tmp_path: Path) -
 
 def test_pgn_errors_name_the_game_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.pgn"
-    path.write_text('[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1-0\n\n[White "a"]\n[Result "1-0"]\n\n1-0\n')
+    path.write_text(
+        '[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1-0\n\n[White "a"]\n[Result '
+        '"1-0"]\n\n1-0\n'
+    )
     with pytest.raises(ResultsFileError, match=r"bad.pgn:7: game without a Black tag"):
         read_pgn(path)
     path.write_text('[White "a"]\n[Black "b"]\n[Result "2-0"]\n')
-    with pytest.raises(ResultsFileError, match=r"bad.pgn:1: result '2-0' not understood"):
+    with pytest.raises(
+        ResultsFileError, match=r"bad.pgn:1: result '2-0' not understood"
+    ):
         read_pgn(path)
 
 
@@ -109,5 +126,7 @@ def test_missing_file_and_unknown_suffix(tmp_path: Path) -> None:
         read_csv(tmp_path / "nope.csv")
     with pytest.raises(ResultsFileError, match="cannot read"):
         read_pgn(tmp_path / "nope.pgn")
-    with pytest.raises(ResultsFileError, match=r"unknown results format '.txt'; accepted: .csv, .pgn"):
+    with pytest.raises(
+        ResultsFileError, match=r"unknown results format '.txt'; accepted: .csv, .pgn"
+    ):
         read_results(tmp_path / "games.txt")

@@ -1,4 +1,5 @@
-"""Pairwise statistics, Holm, tiers and the GSPRT against hand computations and published values.
+"""Pairwise statistics, Holm, tiers and the GSPRT against hand computations and
+published values.
 
 Published values: fishtest's own LLRcalc test vector (STATISTICS.md §2.7) and the
 LLRs fastchess tests against in ``app/tests/sprt_test.cpp`` (doctest
@@ -51,7 +52,7 @@ def test_elo_and_score_are_inverse_and_75_percent_is_400_log10_3() -> None:
 
 
 def test_trinomial_estimate_by_hand() -> None:
-    """W=30, D=20, L=10 (STATISTICS.md §2.2–2.5, computed step by step)."""
+    """W=30, D=20, L=10 (STATISTICS.md §2.2-2.5, computed step by step)."""
     w, d, l_ = 30, 20, 10
     n = w + d + l_
     s = (w + d / 2) / n
@@ -60,9 +61,15 @@ def test_trinomial_estimate_by_hand() -> None:
     est = elo_estimate((l_, d, w))
     assert est.score == pytest.approx(s)
     assert est.elo == pytest.approx(-400 * math.log10(1 / s - 1))
-    assert est.lower == pytest.approx(-400 * math.log10(1 / (s - 1.959964 * se) - 1), abs=1e-3)
-    assert est.upper == pytest.approx(-400 * math.log10(1 / (s + 1.959964 * se) - 1), abs=1e-3)
-    assert est.los == pytest.approx(0.5 * (1 - math.erf(-(s - 0.5) / math.sqrt(2 * var / n))))
+    assert est.lower == pytest.approx(
+        -400 * math.log10(1 / (s - 1.959964 * se) - 1), abs=1e-3
+    )
+    assert est.upper == pytest.approx(
+        -400 * math.log10(1 / (s + 1.959964 * se) - 1), abs=1e-3
+    )
+    assert est.los == pytest.approx(
+        0.5 * (1 - math.erf(-(s - 0.5) / math.sqrt(2 * var / n)))
+    )
     assert los(w, l_, d) == est.los
     assert est.error == pytest.approx((est.upper - est.lower) / 2)
 
@@ -70,11 +77,13 @@ def test_trinomial_estimate_by_hand() -> None:
 def test_los_counts_draws_unlike_cutechess() -> None:
     assert los(0, 0) == 0.5
     assert los(5, 0) == 1.0
-    # (ŝ − ½)/SE simplifies to (W − L)/√(W + L − (W − L)²/N): draws enter through N,
-    # and with many draws it tends to cutechess's draw-blind (W − L)/√(W + L).
+    # (ŝ - ½)/SE simplifies to (W - L)/√(W + L - (W - L)²/N): draws enter through N,
+    # and with many draws it tends to cutechess's draw-blind (W - L)/√(W + L).
     for w, l_, d in ((12, 8, 40), (12, 8, 0), (30, 10, 5)):
         n = w + l_ + d
-        assert los(w, l_, d) == pytest.approx(st.norm.cdf((w - l_) / math.sqrt(w + l_ - (w - l_) ** 2 / n)))
+        assert los(w, l_, d) == pytest.approx(
+            st.norm.cdf((w - l_) / math.sqrt(w + l_ - (w - l_) ** 2 / n))
+        )
     assert los(12, 8, 40) != los(12, 8, 0)
     assert los(12, 8, 10**7) == pytest.approx(st.norm.cdf(4 / math.sqrt(20)), abs=1e-6)
 
@@ -95,33 +104,59 @@ def test_samples_estimate_reduces_to_trinomial_for_single_games() -> None:
     assert elo_from_samples(scores) == elo_estimate((10, 20, 30))
 
 
-# -- Holm and tiers ---------------------------------------------------------------------
+# -- Holm and tiers
+# ---------------------------------------------------------------------
 
 
 def test_holm_by_hand() -> None:
-    """p = .01 .04 .03 .005 → sorted .005·4 = .02, .01·3 = .03, .03·2 = .06, max(.04·1, .06) = .06."""
+    """p = .01 .04 .03 .005 → sorted .005·4 = .02, .01·3 = .03, .03·2 = .06, max(.04·1,
+    .06) = .06.
+    """
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
     assert holm([]) == []
 
 
-def test_tiers_open_a_new_tier_at_the_first_entrant_that_differs_from_the_head() -> None:
-    different = {frozenset(p) for p in [("a", "c"), ("a", "d"), ("b", "d"), ("c", "e"), ("a", "e"), ("b", "e")]}
+def test_tiers_open_a_new_tier_at_the_first_entrant_that_differs_from_the_head() -> (
+    None
+):
+    different = {
+        frozenset(p)
+        for p in [
+            ("a", "c"),
+            ("a", "d"),
+            ("b", "d"),
+            ("c", "e"),
+            ("a", "e"),
+            ("b", "e"),
+        ]
+    }
 
     def significant(x: str, y: str) -> bool:
         return frozenset((x, y)) in different
 
-    assert tiers(["a", "b", "c", "d", "e"], significant) == [["a", "b"], ["c", "d"], ["e"]]
+    assert tiers(["a", "b", "c", "d", "e"], significant) == [
+        ["a", "b"],
+        ["c", "d"],
+        ["e"],
+    ]
     assert tiers(["a", "b"], lambda x, y: False) == [["a", "b"]]
     assert tiers([], significant) == []
 
 
-# -- pairwise statistics -----------------------------------------------------------------
+# -- pairwise statistics
+# -----------------------------------------------------------------
 
 
-def test_pair_statistics_without_groups_is_the_binomial_test_on_decisive_games() -> None:
-    results = ([PairResult("b", "a", 0.0)] * 14 + [PairResult("a", "b", 0.0)] * 4
-               + [PairResult("a", "b", 0.5)] * 6 + [PairResult("a", "c", 1.0)] * 3)
+def test_pair_statistics_without_groups_is_the_binomial_test_on_decisive_games() -> (
+    None
+):
+    results = (
+        [PairResult("b", "a", 0.0)] * 14
+        + [PairResult("a", "b", 0.0)] * 4
+        + [PairResult("a", "b", 0.5)] * 6
+        + [PairResult("a", "c", 1.0)] * 3
+    )
     pairs = {(p.a, p.b): p for p in pair_statistics(results)}
     ab = pairs[("a", "b")]
     assert (ab.wins, ab.draws, ab.losses, ab.samples) == (14, 6, 4, 24)
@@ -137,11 +172,16 @@ def test_pair_statistics_with_groups_and_paired_differences_matches_scipy() -> N
     # Each group: two matches of a and b with swapped seats.
     results = []
     for g, (x, y) in enumerate([(1, 1), (1, 0), (1, 0.5), (0, 0), (1, 1), (0.5, 1)]):
-        results += [PairResult("a", "b", x, group=f"g{g}"), PairResult("b", "a", 1 - y, group=f"g{g}")]
+        results += [
+            PairResult("a", "b", x, group=f"g{g}"),
+            PairResult("b", "a", 1 - y, group=f"g{g}"),
+        ]
     diffs = [30.0, 12.0, -5.0, 8.0, 21.0, 0.0, 17.0]
     (ab,) = pair_statistics(results, paired={("b", "a"): [-d for d in diffs]})
     assert ab.samples == 6
-    assert ab.p_sign == pytest.approx(st.binomtest(4, 5, 0.5).pvalue)  # one group level at ½
+    assert ab.p_sign == pytest.approx(
+        st.binomtest(4, 5, 0.5).pvalue
+    )  # one group level at ½
     assert ab.p_wilcoxon == pytest.approx(st.wilcoxon([d for d in diffs if d]).pvalue)
     assert ab.p_ttest == pytest.approx(st.ttest_1samp(diffs, 0).pvalue)
     assert ab.mean_difference == pytest.approx(np.mean(diffs))
@@ -172,26 +212,35 @@ def test_paired_differences_from_matches() -> None:
 
 
 def test_significance_predicate_feeds_tiers() -> None:
-    results = [PairResult("a", "b", 1.0)] * 20 + [PairResult("b", "c", 0.5)] * 3 + [PairResult("a", "c", 1.0)] * 20
+    results = (
+        [PairResult("a", "b", 1.0)] * 20
+        + [PairResult("b", "c", 0.5)] * 3
+        + [PairResult("a", "c", 1.0)] * 20
+    )
     predicate = significance(pair_statistics(results))
     assert predicate("a", "b") and predicate("c", "a")
     assert not predicate("b", "c") and not predicate("a", "zed")
     assert tiers(["a", "b", "c"], predicate) == [["a"], ["b", "c"]]
 
 
-# -- SPRT: published values --------------------------------------------------------------
+# -- SPRT: published values
+# --------------------------------------------------------------
 
 
 def test_sprt_bounds() -> None:
     lower, upper = sprt_bounds(0.05, 0.05)
     assert (lower, upper) == pytest.approx((-2.944439, 2.944439), abs=1e-6)
-    assert sprt_bounds(0.05, 0.1) == pytest.approx((math.log(0.1 / 0.95), math.log(0.9 / 0.05)))
+    assert sprt_bounds(0.05, 0.1) == pytest.approx(
+        (math.log(0.1 / 0.95), math.log(0.9 / 0.05))
+    )
     with pytest.raises(ValueError):
         sprt_bounds(0.6, 0.5)
 
 
 def test_fishtest_vector_logistic_pentanomial() -> None:
-    """STATISTICS.md §2.7: [10789, 19328, 33806, 19402, 10543], elo0 −3, elo1 1 → 2.13107; approx 2.13124."""
+    """Ref §2.7: [10789, 19328, 33806, 19402, 10543], elo0 -3, elo1 1 → 2.13107;
+    approx 2.13124.
+    """
     counts = [10789, 19328, 33806, 19402, 10543]
     assert llr(counts, -3, 1, elo_model="logistic") == pytest.approx(2.13107, abs=1e-5)
     assert llr_approx(counts, -3, 1) == pytest.approx(2.13124, abs=1e-5)
@@ -218,12 +267,16 @@ FASTCHESS = [  # app/tests/sprt_test.cpp: (counts, elo0, elo1, model, LLR)
 
 
 @pytest.mark.parametrize(("counts", "elo0", "elo1", "model", "expected"), FASTCHESS)
-def test_fastchess_published_llrs(counts: list[int], elo0: float, elo1: float, model: str, expected: float) -> None:
+def test_fastchess_published_llrs(
+    counts: list[int], elo0: float, elo1: float, model: str, expected: float
+) -> None:
     assert llr(counts, elo0, elo1, elo_model=model) == pytest.approx(expected, rel=0.01)
 
 
 def direct_llr_normalized(counts: list[int], nelo0: float, nelo1: float) -> float:
-    """Independent GSPRT: maximise Σ p̂ log p under (μ − ½)/σ = t with SLSQP (no fixed point)."""
+    """Independent GSPRT: maximise Σ p̂ log p under (μ - ½)/sigma = t by SLSQP (no fixed
+    point).
+    """
     c = np.array(counts, dtype=float)
     c[c == 0] = 1e-3
     n, k = c.sum(), len(c)
@@ -240,9 +293,16 @@ def direct_llr_normalized(counts: list[int], nelo0: float, nelo1: float) -> floa
             mu = p @ a
             return float((mu - 0.5) / math.sqrt(p @ (a - mu) ** 2) - t)
 
-        fits = [minimize(objective, start, constraints=[{"type": "eq", "fun": constraint}],
-                         method="SLSQP", options={"ftol": 1e-15, "maxiter": 1000})
-                for start in (np.log(phat), np.zeros(k))]
+        fits = [
+            minimize(
+                objective,
+                start,
+                constraints=[{"type": "eq", "fun": constraint}],
+                method="SLSQP",
+                options={"ftol": 1e-15, "maxiter": 1000},
+            )
+            for start in (np.log(phat), np.zeros(k))
+        ]
         return min(f.fun for f in fits)
 
     return float(n * (best(nelo0 * scale) - best(nelo1 * scale)))
@@ -252,11 +312,13 @@ def direct_llr_normalized(counts: list[int], nelo0: float, nelo1: float) -> floa
     ("counts", "fastchess_value"),
     [(tri(0, 0, 16700), 2.97), (penta(0, 0, 0, 0, 0, 104), 2.94)],
 )
-def test_degenerate_fastchess_cases_follow_the_exact_mle(counts: list[int], fastchess_value: float) -> None:
+def test_degenerate_fastchess_cases_follow_the_exact_mle(
+    counts: list[int], fastchess_value: float
+) -> None:
     """All draws / all WW pairs (normalized, 0..5): fastchess publishes 2.97 / 2.94.
 
     Both count vectors are nearly all in one class after the 1e-3
-    regularisation. A direct constrained maximisation gives −3.45 (all draws:
+    regularisation. A direct constrained maximisation gives -3.45 (all draws:
     μ = ½ exactly, so H0 fits better) and 2.09; we follow the exact MLE. The
     gap comes from fastchess's root finder (ITP, absolute θ tolerance 1e-7),
     not from the formula. docs/STATISTICS.md, "SPRT".
@@ -267,20 +329,27 @@ def test_degenerate_fastchess_cases_follow_the_exact_mle(counts: list[int], fast
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_logistic_llr_matches_the_closed_form_approximation_near_zero(seed: int) -> None:
+def test_logistic_llr_matches_the_closed_form_approximation_near_zero(
+    seed: int,
+) -> None:
     rng = np.random.default_rng(seed)
     counts = rng.multinomial(50_000, [0.1, 0.2, 0.4, 0.2, 0.1]).tolist()
-    assert llr(counts, -1, 2, elo_model="logistic") == pytest.approx(llr_approx(counts, -1, 2), abs=0.01)
+    assert llr(counts, -1, 2, elo_model="logistic") == pytest.approx(
+        llr_approx(counts, -1, 2), abs=0.01
+    )
 
 
 def test_batch_equals_one_by_one() -> None:
     counts = np.array([[10, 20, 30], [5, 50, 9], [100, 3, 120]])
     for model in ("logistic", "normalized"):
         batch = llr_batch(counts, -2, 3, elo_model=model)
-        assert batch.tolist() == pytest.approx([llr(list(c), -2, 3, elo_model=model) for c in counts])
+        assert batch.tolist() == pytest.approx(
+            [llr(list(c), -2, 3, elo_model=model) for c in counts]
+        )
 
 
-# -- SPRT class ------------------------------------------------------------------------------
+# -- SPRT class
+# ------------------------------------------------------------------------------
 
 
 def test_sprt_class_accumulates_and_decides() -> None:
@@ -290,7 +359,9 @@ def test_sprt_class_accumulates_and_decides() -> None:
     test.add(0.5, 4000)
     test.add(0.0, 2900)
     assert test.counts == (2900, 4000, 3000)
-    assert test.llr == pytest.approx(llr([2900, 4000, 3000], 0, 5, elo_model="logistic"))
+    assert test.llr == pytest.approx(
+        llr([2900, 4000, 3000], 0, 5, elo_model="logistic")
+    )
     assert test.status == "continue"
     test.add_counts([0, 0, 400])
     assert test.status == "H1"
@@ -298,7 +369,10 @@ def test_sprt_class_accumulates_and_decides() -> None:
     losing = SPRT(0, 5, model="pentanomial")
     losing.add_counts([300, 1000, 2000, 900, 250])
     assert losing.status == "H0"
-    assert repr(losing) == "SPRT(0, 5, 0.05, 0.05, model='pentanomial', elo_model='normalized')"
+    assert (
+        repr(losing)
+        == "SPRT(0, 5, 0.05, 0.05, model='pentanomial', elo_model='normalized')"
+    )
 
 
 def test_sprt_refuses_bad_input() -> None:
