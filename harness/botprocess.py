@@ -62,10 +62,11 @@ from harness.result import ForfeitReason
 
 if TYPE_CHECKING:
     from harness.game import Game
+    from harness.plugins import PluginSource
     from harness.result import Result
     from harness.view import View
 
-__all__ = ["Launch", "ProcessBot", "ProcessPool", "default_pool"]
+__all__ = ["Launch", "ProcessBot", "ProcessPool", "ProcessSettings", "default_pool"]
 
 #: Environment variables a bot inherits from the harness; every other one is
 #: dropped (paths, tokens and a tournament's settings live in environments).
@@ -733,3 +734,46 @@ class ProcessBot(Bot):
 
 
 NOTHING = _NOTHING
+
+
+@dataclass(frozen=True)
+class ProcessSettings:
+    """How one entrant runs in process isolation: plain data, from the config.
+
+    The executor builds a :class:`ProcessBot` per seat with :meth:`bot`.
+    """
+
+    #: The bot program; empty: serve the entrant's plugin bot with ``harness.bothost``.
+    command: tuple[str, ...] = ()
+    #: A sandbox command put in front.
+    prefix: tuple[str, ...] = ()
+    #: Address-space limit in MiB.
+    memory_mb: int | None = None
+    #: Run the bot as this user (root harness only).
+    user: str | None = None
+    #: Seconds to answer ``start``.
+    startup_timeout: float = 30.0
+    #: Seconds after which a decision without a time control is a hang.
+    hang_timeout: float | None = 60.0
+
+    def bot(
+        self,
+        game: Game,
+        seat: int,
+        seed: int,
+        options: Mapping[str, Any] | None,
+        *,
+        bot_name: str,
+        source: PluginSource,
+        n_seats: int,
+        pool: ProcessPool | None = None,
+    ) -> ProcessBot:
+        """A ProcessBot for ``seat``; plugin bot ``bot_name`` is served from ``source``."""
+        from harness.bothost import host_command
+
+        command = self.command or tuple(host_command(bot_name, source))
+        return ProcessBot(
+            game, seat, seed, options, command=command, prefix=self.prefix,
+            memory_mb=self.memory_mb, user=self.user, n_seats=n_seats,
+            startup_timeout=self.startup_timeout, hang_timeout=self.hang_timeout, pool=pool,
+        )

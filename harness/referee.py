@@ -238,13 +238,18 @@ def referee_steps(
     return replace(result, log=tuple(log)) if keep_log else result
 
 
-def prepare_bots(game: Game, bots: Sequence[Bot], seed: int, keep_log: bool) -> Result | None:
+def prepare_bots(
+    game: Game, bots: Sequence[Bot], seed: int, keep_log: bool
+) -> Result | None:
     """Call every bot's ``prepare``; the forfeit Result of the first that fails, if any."""
+    n_seats = len(bots)
     for seat, bot in enumerate(bots):
         try:
             bot.prepare()
         except BotFault as fault:
-            return forfeit_before_start(game, len(bots), seed, seat, fault.reason, fault.detail, keep_log)
+            return forfeit_before_start(
+                game, n_seats, seed, seat, fault.reason, fault.detail, keep_log
+            )
         except Exception:
             return forfeit_before_start(
                 game, len(bots), seed, seat, ForfeitReason.EXCEPTION, _tail(), keep_log
@@ -271,7 +276,7 @@ def tell_match_over(bots: Sequence[Bot], result: Result) -> None:
     for bot in bots:
         try:
             bot.match_over(result)
-        except Exception:  # noqa: S112 - recorded nowhere on purpose: the match is decided
+        except Exception:  # recorded nowhere on purpose: the match is decided
             continue
 
 

@@ -64,6 +64,24 @@ def test_hosted_bots_give_the_in_process_results(toy_registry, pool) -> None:  #
     assert pool.started == 3 and pool.idle_count() == 3
 
 
+def test_process_settings_serve_a_plugin_bot_or_run_a_command(toy_registry, pool) -> None:  # type: ignore[no-untyped-def]
+    from harness.botprocess import ProcessSettings
+
+    toy = toy_registry.game("toy")
+    hosted = [
+        ProcessSettings(memory_mb=1024).bot(
+            toy, seat, bot_seed(4, seat), {}, bot_name="random", source=TOY_SOURCE,
+            n_seats=2, pool=pool,
+        )
+        for seat in range(2)
+    ]
+    assert play_match(toy, hosted, 4) == play_match(toy, make_bots(toy, [RandomBot] * 2, 4), 4)
+    command = ProcessSettings(command=("/nonexistent/bot",)).bot(
+        toy, 0, 1, {}, bot_name="random", source=TOY_SOURCE, n_seats=2, pool=pool
+    )
+    assert command.launch.command == ("/nonexistent/bot",)
+
+
 def test_klaverjassen_partners_get_their_own_processes(klaverjassen, pool) -> None:  # type: ignore[no-untyped-def]
     command = host_command("random", PluginSource())
     bots = process_bots(klaverjassen, 5, 4, command, pool)

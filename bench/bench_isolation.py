@@ -1,0 +1,192 @@
+"""The cost of process isolation per decision, and matches/s, against in-process bots.
+
+For the toy game of the harness tests (3 seats, 12 decisions a match) and for
+Klaverjassen (4 seats), random bots play the same matches several ways:
+
+- ``in-process``: ``play_match`` with ``RandomBot`` objects: the floor;
+- ``process, sync``: ``play_match`` with ``ProcessBot``s served by the Python
+  host, one blocking round trip per decision (the naive way);
+- ``process, K in flight``: ``play_matches_interleaved`` with K matches at once
+  in one worker, so that the worker never waits on one pipe;
+- ``node, K in flight``: the same with ``examples/bots/random_bot.js``.
+
+Bot processes are started before the timing (they are kept across matches in a
+tournament too). The figure that counts is the *added cost per decision
+measured as throughput*: (wall time of the mode - wall time in-process) /
+decisions. It also prints the CPU time per decision of the worker and of the
+bot processes (from ``/proc``), which is less sensitive to a busy machine than
+wall time. Medians of ``--repeats`` runs. The machine is shared and noisy:
+compare figures from one run.
+
+    python bench/bench_isolation.py [--quick] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import resource
+import shutil
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bots.random_bot import RandomBot  # noqa: E402
+from harness.bothost import host_command  # noqa: E402
+from harness.botprocess import ProcessBot, ProcessPool  # noqa: E402
+from harness.multiplex import MatchSpec, play_matches_interleaved  # noqa: E402
+from harness.plugins import load_plugins  # noqa: E402
+from harness.referee import make_bots, play_match  # noqa: E402
+from harness.seeding import bot_seed  # noqa: E402
+
+TOY = ROOT / "tests" / "plugins" / "toy_game.py"
+JS_BOT = ROOT / "examples" / "bots" / "random_bot.js"
+GOAL_US = 30.0
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_of(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _pool_pids(pool: ProcessPool) -> list[int]:
+    return [p.pid for idle in pool._idle.values() for p in idle]
+
+
+def timed(run: Callable[[], list[Any]], pool: ProcessPool | None) -> dict[str, float]:
+    """Run once; wall seconds, decisions, CPU seconds of this process and of the bots."""
+    pids = _pool_pids(pool) if pool else []
+    bots_before = {pid: _cpu_of(pid) for pid in pids}
+    own_before = _own_cpu()
+    start = time.perf_counter()
+    results = run()
+    wall = time.perf_counter() - start
+    own = _own_cpu() - own_before
+    bots = sum(_cpu_of(pid) - cpu for pid, cpu in bots_before.items())
+    assert all(r.forfeit is None for r in results), [r.forfeit for r in results if r.forfeit]
+    decisions = sum(len(r.log) for r in results)
+    return {"wall": wall, "decisions": decisions, "matches": len(results), "own_cpu": own, "bot_cpu": bots}
+
+
+def measure(game: Any, seats: int, matches: int, repeats: int, ks: list[int], node: bool) -> list[dict[str, Any]]:
+    registry_source = host_command("random", load_plugins(files=[TOY]).source)
+    rows: list[dict[str, Any]] = []
+    seeds = range(matches)
+
+    def in_process() -> list[Any]:
+        return [play_match(game, make_bots(game, [RandomBot] * seats, s), s, keep_log=True) for s in seeds]
+
+    def process_bots(pool: ProcessPool, command: list[str], seed: int, lazy: bool) -> Any:
+        made = [
+            functools.partial(ProcessBot, game, seat, bot_seed(seed, seat), command=command, pool=pool, n_seats=seats)
+            for seat in range(seats)
+        ]
+        return made if lazy else [m() for m in made]
+
+    def sync(pool: ProcessPool, command: list[str]) -> Callable[[], list[Any]]:
+        return lambda: [play_match(game, process_bots(pool, command, s, False), s, keep_log=True) for s in seeds]
+
+    def interleaved(pool: ProcessPool, command: list[str], k: int) -> Callable[[], list[Any]]:
+        return lambda: play_matches_interleaved(
+            [MatchSpec(game, process_bots(pool, command, s, True), s, keep_log=True) for s in seeds],
+            in_flight=k,
+        )
+
+    modes: list[tuple[str, Callable[[ProcessPool], Callable[[], list[Any]]] | None, int]] = [
+        ("in-process", None, 0),
+        ("process, sync", lambda pool: sync(pool, registry_source), 1),
+    ]
+    modes += [(f"process, {k} in flight", (lambda pool, k=k: interleaved(pool, registry_source, k)), k) for k in ks]
+    if node:
+        js = ["node", str(JS_BOT)]
+        modes += [(f"node, {k} in flight", (lambda pool, k=k: interleaved(pool, js, k)), k) for k in ks[-2:]]
+    for name, make, k in modes:
+        pool = ProcessPool() if make else None
+        run = in_process if make is None else make(pool)  # type: ignore[arg-type]
+        if pool is not None:
+            # Start the bot processes before timing: a tournament keeps them.
+            warm = ((lambda: sync(pool, registry_source)) if k == 1 else (lambda: None))
+            del warm
+            first = range(max(k, 1))
+            if name.startswith("process, sync"):
+                for s in first:
+                    play_match(game, process_bots(pool, registry_source, s, False), s)
+            else:
+                command = ["node", str(JS_BOT)] if name.startswith("node") else registry_source
+                play_matches_interleaved(
+                    [MatchSpec(game, process_bots(pool, command, s, True), s) for s in first], in_flight=k
+                )
+        runs = [timed(run, pool) for _ in range(repeats)]
+        if pool is not None:
+            pool.close()
+        wall = statistics.median(r["wall"] for r in runs)
+        decisions = runs[0]["decisions"]
+        rows.append(
+            {
+                "mode": name,
+                "us_per_decision": wall / decisions * 1e6,
+                "matches_per_s": runs[0]["matches"] / wall,
+                "worker_cpu_us": statistics.median(r["own_cpu"] for r in runs) / decisions * 1e6,
+                "bot_cpu_us": statistics.median(r["bot_cpu"] for r in runs) / decisions * 1e6,
+                "runs": runs,
+            }
+        )
+    floor = rows[0]["us_per_decision"]
+    for row in rows:
+        row["added_us"] = row["us_per_decision"] - floor
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer matches and repeats")
+    parser.add_argument("--repeats", type=int, default=None)
+    parser.add_argument("--in-flight", type=int, nargs="+", default=[1, 2, 4, 8])
+    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    args = parser.parse_args()
+    repeats = args.repeats or (2 if args.quick else 5)
+    registry = load_plugins(files=[TOY])
+    games = [
+        ("toy (3 seats)", registry.game("toy"), 3, 150 if args.quick else 1000),
+        ("klaverjassen (4 seats, to 1500)", registry.game("klaverjassen"), 4, 4 if args.quick else 24),
+    ]
+    node = shutil.which("node") is not None
+    print(f"bench_isolation: {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}, repeats {repeats}")
+    report: dict[str, Any] = {"goal_added_us": GOAL_US, "cpus": os.cpu_count(), "games": {}}
+    for title, game, seats, matches in games:
+        rows = measure(game, seats, matches, repeats, args.in_flight, node)
+        report["games"][title] = rows
+        print(f"\n{title}: {matches} matches, {rows[0]['runs'][0]['decisions']} decisions")
+        print(f"{'mode':<24}{'us/decision':>12}{'added us':>10}{'matches/s':>11}{'worker cpu':>12}{'bot cpu':>9}")
+        for row in rows:
+            print(
+                f"{row['mode']:<24}{row['us_per_decision']:>12.1f}{row['added_us']:>10.1f}"
+                f"{row['matches_per_s']:>11.1f}{row['worker_cpu_us']:>12.1f}{row['bot_cpu_us']:>9.1f}"
+            )
+        best = min(rows[2:], key=lambda r: r["added_us"])
+        verdict = "met" if best["added_us"] <= GOAL_US else "NOT met"
+        print(f"goal: added cost <= {GOAL_US:g} us/decision: {verdict} (best: {best['mode']}, {best['added_us']:.1f} us)")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
