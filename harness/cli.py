@@ -18,7 +18,13 @@ from harness.game import Game
 from harness.plan import plan
 from harness.plugins import Registry, load_plugins
 from harness.referee import make_bots, play_match, replay
-from harness.report import result_table, standings_table
+from harness import ratings as rt
+from harness.errors import close_names
+from harness.ladder import Ladder
+from harness.report import FORMATS as REPORT_FORMATS
+from harness.report import build_report, comparison_table, render, result_table, standings_table
+from harness.results_io import read_results
+from harness.sprt import SprtMonitor
 from harness.result import Result
 from harness.scheduler import Interrupted, Progress, run_tournament
 from harness.standings import standings
@@ -139,6 +145,63 @@ def _parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument("database", help="a tournament's SQLite file")
     replay_cmd.add_argument("match", help="job id (or a unique prefix) or plan index")
     replay_cmd.set_defaults(run=_cmd_replay)
+
+    report = sub.add_parser(
+        "report", help="ratings, crosstable and significance tests of a tournament",
+        description="Fit Elo ratings with confidence intervals to every recorded match "
+        "(maximum likelihood), and test every pair (paired tests on duplicate deals; "
+        "Holm-corrected).",
+    )
+    report.add_argument("database", help="a tournament's SQLite file")
+    report.add_argument("--format", choices=REPORT_FORMATS, default="text", help="output format")
+    report.add_argument("--anchor", metavar="ENTRANT", help="fix this entrant's rating (default: pool mean 0)")
+    report.add_argument("--seat-advantage", action="store_true", help="fit and report the first seat's advantage")
+    report.set_defaults(run=_cmd_report)
+
+    compare = sub.add_parser(
+        "compare", help="compare the same entrants across tournaments",
+        description="Rate each database, then show how the ratings of the entrants they "
+        "share changed from the first to each later one, with intervals and p-values.",
+    )
+    compare.add_argument("databases", nargs="+", help="two or more tournament databases")
+    compare.add_argument(
+        "--same", action="append", default=[], metavar="OLD=NEW",
+        help="treat entrant NEW of the later databases as OLD (a new version of a bot)",
+    )
+    compare.add_argument("--format", choices=("text", "markdown"), default="text")
+    compare.set_defaults(run=_cmd_compare)
+
+    rate = sub.add_parser(
+        "rate", help="rate any results file (CSV or PGN)",
+        description="Fit Elo ratings with intervals to results played anywhere: a CSV "
+        "with header white,black,result (1 / 0.5 / 0) or a PGN with White, Black and "
+        "Result headers.",
+    )
+    rate.add_argument("file", help="results file (.csv or .pgn)")
+    rate.add_argument("--anchor", metavar="NAME", help="fix this player's rating")
+    rate.add_argument("--anchor-rating", type=float, default=0.0, help="the anchor's rating (default 0)")
+    rate.add_argument("--seat-advantage", action="store_true", help="fit White's (the first seat's) advantage")
+    rate.add_argument("--bootstrap", type=int, default=0, metavar="N", help="also N bootstrap rounds")
+    rate.add_argument("--seed", type=int, default=1, help="bootstrap seed")
+    rate.set_defaults(run=_cmd_rate)
+
+    ladder = sub.add_parser("ladder", help="an Elo-rated ladder: add entrants, run rounds, standings")
+    lsub = ladder.add_subparsers(dest="ladder_command", title="ladder commands", metavar="COMMAND", required=True)
+    ladd = lsub.add_parser("add", help="put a new entrant on the ladder")
+    ladd.add_argument("config", help="ladder config (TOML, format = \"ladder\")")
+    ladd.add_argument("label", help="the entrant's label")
+    ladd.add_argument("bot", help="bot name (see 'troef bots')")
+    ladd.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="a bot option")
+    ladd.set_defaults(run=_cmd_ladder_add)
+    lrun = lsub.add_parser("run", help="play rounds")
+    lrun.add_argument("config", help="ladder config (TOML)")
+    lrun.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
+    lrun.add_argument("--workers", type=int, help="worker processes")
+    lrun.add_argument("--quiet", action="store_true", help="no progress lines")
+    lrun.set_defaults(run=_cmd_ladder_run)
+    lstand = lsub.add_parser("standings", help="online Elo standings")
+    lstand.add_argument("config", help="ladder config (TOML)")
+    lstand.set_defaults(run=_cmd_ladder_standings)
     return parser
 
 
@@ -219,9 +282,14 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
     config = load_config(args.config)
+    if config.ladder is not None:
+        raise ConfigError(f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'")
     progress = None if args.quiet else Progress()
+    monitor = SprtMonitor(config, plan(config)) if config.sprt is not None else None
     try:
-        summary = run_tournament(config, workers=args.workers, fresh=args.fresh, progress=progress)
+        summary = run_tournament(
+            config, workers=args.workers, fresh=args.fresh, progress=progress, monitor=monitor
+        )
     except Interrupted as exc:
         print(f"troef: {exc}", file=sys.stderr)
         return 130
@@ -233,6 +301,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             f"({summary.already_done} were already recorded; {summary.forfeits} forfeits)"
         )
     _print_standings(config.database)
+    if monitor is not None:
+        print()
+        print(monitor.verdict().describe())
     return 0
 
 
@@ -289,3 +360,119 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     print()
     print(result_table(match.result, seating))
     return 0
+
+
+def _stored_matches(store: Store) -> list[tuple[list[str], Result, str | None]]:
+    return [(m.job["seating"], m.result, m.job["group"]) for m in store.matches()]
+
+
+def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
+    with Store.existing(args.database) as store:
+        snapshot = store.config_snapshot()
+        matches = _stored_matches(store)
+        title = store.meta("name") or str(args.database)
+    if not matches:
+        raise TroefError(f"{args.database} holds no results yet")
+    entrants = list(snapshot.get("entrants", {}))
+    if args.anchor is not None and args.anchor not in entrants:
+        raise ConfigError(f"--anchor {args.anchor!r}: no such entrant; {close_names(args.anchor, entrants)}")
+    report = build_report(
+        title, matches, entrants=entrants, anchor=args.anchor,
+        duplicate=bool(snapshot.get("duplicate", True)), seat_advantage=args.seat_advantage,
+    )
+    print(render(report, args.format))
+    return 0
+
+
+def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
+    if len(args.databases) < 2:
+        raise ConfigError("compare needs at least two databases")
+    renames: dict[str, str] = {}
+    for pair in args.same:
+        old, sep, new = pair.partition("=")
+        if not sep:
+            raise ConfigError(f"--same {pair!r} is not OLD=NEW")
+        renames[new] = old
+    fits = []
+    for path in args.databases:
+        with Store.existing(path) as store:
+            matches = [
+                ([renames.get(x, x) for x in seating], result, group)
+                for seating, result, group in _stored_matches(store)
+            ]
+        fits.append((Path(path).stem, rt.fit_ratings(rt.pair_results_from_matches(matches))))
+    common = sorted(set.intersection(*(set(fit.names) for _, fit in fits)))
+    if not common:
+        raise TroefError("the databases share no entrant; use --same OLD=NEW for renamed bots")
+    print(comparison_table(fits, common, args.format))
+    return 0
+
+
+def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
+    data = read_results(args.file)
+    fit = rt.fit_ratings(
+        data.results, anchor=args.anchor, anchor_rating=args.anchor_rating,
+        seat_advantage=args.seat_advantage,
+    )
+    boot = (
+        rt.bootstrap_ratings(
+            data.results, rounds=args.bootstrap, seed=args.seed, anchor=args.anchor,
+            anchor_rating=args.anchor_rating, seat_advantage=args.seat_advantage,
+        )
+        if args.bootstrap
+        else None
+    )
+    headers = ["#", "name", "elo", "95% interval", "games", "score %", "notes"]
+    if boot is not None:
+        headers.insert(4, f"bootstrap ({args.bootstrap})")
+    rows = []
+    for rank, line in enumerate(fit.ratings, 1):
+        row = [rank, line.entrant, f"{line.rating:.1f}", f"[{line.lower:.1f}, {line.upper:.1f}]",
+               line.games, f"{100 * line.score:.1f}", ", ".join(f.value for f in line.flags)]
+        if boot is not None:
+            b = boot[line.entrant]
+            row.insert(4, f"[{b.lower:.1f}, {b.upper:.1f}]")
+        rows.append(row)
+    print(f"{args.file}: {len(data.results)} games ({data.skipped} skipped)")
+    print(tabulate(rows, headers=headers))
+    if fit.seat_advantage is not None and fit.seat_advantage_interval is not None:
+        lo, hi = fit.seat_advantage_interval
+        print(f"first seat (White) advantage: {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+    for note in fit.notes:
+        print(f"note: {note}")
+    return 0
+
+
+def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
+    with Ladder(load_config(args.config)) as ladder:
+        entrant = ladder.add(args.label, args.bot, _parse_options(args.option))
+        print(f"{entrant.label} ({entrant.bot}) joins the ladder from round {ladder.rounds_played() + 1}")
+    return 0
+
+
+def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
+    with Ladder(load_config(args.config)) as ladder:
+        try:
+            rounds = ladder.run(args.rounds, workers=args.workers, progress=None if args.quiet else Progress())
+        except Interrupted as exc:
+            print(f"troef: {exc}", file=sys.stderr)
+            return 130
+        for r in rounds:
+            tables = ", ".join(" v ".join(t) for t in r.tables)
+            print(f"round {r.number}: {r.played} matches: {tables}")
+        _print_ladder(ladder)
+    return 0
+
+
+def _cmd_ladder_standings(registry: Registry | None, args: argparse.Namespace) -> int:
+    with Ladder(load_config(args.config)) as ladder:
+        _print_ladder(ladder)
+    return 0
+
+
+def _print_ladder(ladder: Ladder) -> None:
+    elo = ladder.ratings()
+    labels = sorted((e.label for e in ladder.entrants()), key=lambda x: (-elo.rating(x), x))
+    rows = [[i, x, f"{elo.rating(x):.0f}", elo.games(x)] for i, x in enumerate(labels, 1)]
+    print(f"{ladder.config.name}: {ladder.rounds_played()} rounds")
+    print(tabulate(rows, headers=["#", "entrant", "elo", "games"]))

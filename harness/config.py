@@ -66,6 +66,7 @@ _SPRT_KEYS = {
     "alpha": "false positive rate, 0 < alpha < 0.5",
     "beta": "false negative rate, 0 < beta < 0.5",
     "candidate": "label of the entrant under test (default: the first entrant)",
+    "elo_model": 'what elo0/elo1 mean: "normalized" (default, as fishtest/fastchess) or "logistic"',
 }
 _LADDER_KEYS = {
     "k": "K factor of the online Elo update (> 0)",
@@ -85,6 +86,8 @@ class SprtSettings:
     beta: float = 0.05
     #: The entrant under test; its opponent is the other entrant.
     candidate: str = ""
+    #: "normalized" or "logistic": the Elo scale of elo0 and elo1.
+    elo_model: str = "normalized"
 
 
 @dataclass(frozen=True)
@@ -440,7 +443,10 @@ class _Validator:
         candidate = raw.get("candidate", labels[0])
         if candidate not in labels:
             raise self.error("sprt", "candidate", f"no entrant {candidate!r}; {close_names(str(candidate), labels)}")
-        return SprtSettings(elo0, elo1, alpha, beta, candidate)
+        elo_model = raw.get("elo_model", "normalized")
+        if elo_model not in ("normalized", "logistic"):
+            raise self.error("sprt", "elo_model", f'{elo_model!r} is not allowed; expected "normalized" or "logistic"')
+        return SprtSettings(elo0, elo1, alpha, beta, candidate, elo_model)
 
     def ladder_settings(self, fmt: str) -> LadderSettings | None:
         raw = self.table("ladder", fmt, _LADDER_KEYS)

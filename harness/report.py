@@ -1,15 +1,39 @@
-"""Tables a person reads at a glance (tabulate)."""
+"""Reports a person reads at a glance, and exports a program reads.
+
+``build_report`` turns recorded matches into ratings (maximum-likelihood fit
+with intervals), a crosstable and the pairwise significance table; ``render``
+prints it as text or Markdown (tabulate) or exports it as JSON or CSV.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
+from scipy.stats import norm  # type: ignore[import-untyped]
 from tabulate import tabulate
 
+from harness import ratings as rt
+from harness import stats
 from harness.result import Result
 from harness.standings import Standing
 
-__all__ = ["result_table", "standings_table"]
+__all__ = [
+    "FORMATS",
+    "Report",
+    "build_report",
+    "comparison_table",
+    "render",
+    "result_table",
+    "standings_table",
+]
+
+FORMATS = ("text", "markdown", "json", "csv")
 
 
 def standings_table(rows: Sequence[Standing]) -> str:
@@ -32,3 +56,240 @@ def result_table(result: Result, names: Sequence[str]) -> str:
         for seat in range(len(names))
     ]
     return tabulate(rows, headers=["seat", "player", "team", "score", "rank"])
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything ``troef report`` shows, as data."""
+
+    title: str
+    matches: int
+    fit: rt.RatingFit
+    pairs: tuple[stats.PairStats, ...]
+    tiers: tuple[tuple[str, ...], ...]
+    #: Likelihood of superiority of each entrant over the next in the standings.
+    los_next: dict[str, float | None]
+    duplicate: bool
+
+
+def build_report(
+    title: str,
+    matches: Iterable[tuple[Sequence[str], Result, str | None]],
+    *,
+    entrants: Sequence[str] = (),
+    anchor: str | None = None,
+    duplicate: bool = True,
+    seat_advantage: bool = False,
+) -> Report:
+    """Fit ratings and test every pair over ``(seating, result, group)`` triples."""
+    matches = list(matches)
+    results = rt.pair_results_from_matches(matches)
+    fit = rt.fit_ratings(results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage)
+    paired = stats.paired_differences(matches) if duplicate else None
+    pairs = tuple(stats.pair_statistics(results, paired=paired))
+    order = [line.entrant for line in fit.ratings]
+    tiers = tuple(tuple(t) for t in stats.tiers(order, stats.significance(pairs)))
+    los_next: dict[str, float | None] = {}
+    for here, below in zip(order, [*order[1:], None], strict=True):
+        los_next[here] = None if below is None else _los(fit, here, below)
+    return Report(title, len(matches), fit, pairs, tiers, los_next, duplicate)
+
+
+def _los(fit: rt.RatingFit, a: str, b: str) -> float | None:
+    try:
+        d, lo, hi = fit.difference(a, b)
+    except ValueError:
+        return None  # not comparable (different components)
+    z = float(norm.ppf(0.5 + fit.confidence / 2))
+    sd = (hi - lo) / (2 * z)
+    return float(norm.cdf(d / sd)) if sd > 0 else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
+
+
+def _fmt(x: float | None, spec: str = ".1f") -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return format(x, spec)
+
+
+def _p(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.2g}" if x < 0.01 else f"{x:.3f}"
+
+
+def _standings_rows(report: Report) -> list[dict[str, Any]]:
+    fit = report.fit
+    tier_of = {e: i + 1 for i, tier in enumerate(report.tiers) for e in tier}
+    rows = []
+    for rank, line in enumerate(fit.ratings, 1):
+        rows.append({
+            "rank": rank,
+            "tier": tier_of.get(line.entrant),
+            "entrant": line.entrant,
+            "rating": line.rating,
+            "lower": line.lower,
+            "upper": line.upper,
+            "games": line.games,
+            "score": line.score,
+            "los_next": report.los_next.get(line.entrant),
+            "flags": [flag.value for flag in line.flags],
+        })
+    return rows
+
+
+def _crosstable(report: Report) -> tuple[list[str], list[list[str]]]:
+    order = [line.entrant for line in report.fit.ratings]
+    cell: dict[tuple[str, str], stats.PairStats] = {}
+    for p in report.pairs:
+        cell[(p.a, p.b)] = p
+    rows = []
+    for a in order:
+        row = [a]
+        for b in order:
+            if a == b:
+                row.append("")
+            elif (a, b) in cell:
+                p = cell[(a, b)]
+                row.append(f"{100 * p.score:.0f}% ({p.games})")
+            elif (b, a) in cell:
+                p = cell[(b, a)]
+                row.append(f"{100 * (1 - p.score):.0f}% ({p.games})")
+            else:
+                row.append("-")
+        rows.append(row)
+    return ["", *order], rows
+
+
+def _pair_rows(report: Report) -> list[dict[str, Any]]:
+    return [
+        {
+            "a": p.a, "b": p.b, "wins": p.wins, "draws": p.draws, "losses": p.losses,
+            "samples": p.samples, "score": p.score, "elo": p.elo, "lower": p.lower,
+            "upper": p.upper, "los": p.los, "test": p.test, "p_value": p.p_value,
+            "p_sign": p.p_sign, "p_wilcoxon": p.p_wilcoxon, "p_ttest": p.p_ttest,
+            "mean_difference": p.mean_difference, "p_holm": p.p_holm,
+            "significant": p.p_holm < 0.05,
+        }
+        for p in report.pairs
+    ]
+
+
+def render(report: Report, fmt: str = "text") -> str:
+    """The report as ``text``, ``markdown``, ``json`` or ``csv``."""
+    if fmt == "json":
+        return json.dumps(_as_json(report), indent=2, allow_nan=False, default=_nan_to_none)
+    if fmt == "csv":
+        return _as_csv(report)
+    table_fmt = "github" if fmt == "markdown" else "simple"
+    fit = report.fit
+    anchor = f"anchored to {fit.anchor} = {fit.anchor_rating:g}" if fit.anchor else "pool mean = 0"
+    conf = f"{100 * fit.confidence:.0f}%"
+    heading = "## " if fmt == "markdown" else ""
+    out = [f"{heading}{report.title}: {report.matches} matches; Elo ratings, {anchor}, {conf} intervals", ""]
+    rows = [
+        [r["rank"], r["tier"], r["entrant"], _fmt(r["rating"]),
+         f"[{_fmt(r['lower'])}, {_fmt(r['upper'])}]", r["games"],
+         _fmt(100 * r["score"] if r["score"] == r["score"] else None), _fmt(r["los_next"] and 100 * r["los_next"]),
+         ", ".join(r["flags"])]
+        for r in _standings_rows(report)
+    ]
+    out.append(tabulate(rows, headers=["#", "tier", "entrant", "elo", f"{conf} interval", "games", "score %", "LOS next %", "notes"], tablefmt=table_fmt))
+    if fit.seat_advantage is not None:
+        lo, hi = fit.seat_advantage_interval or (math.nan, math.nan)
+        out.append(f"\nseat advantage (first seat): {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+    for note in fit.notes:
+        out.append(f"note: {note}")
+    out += ["", f"{heading}Crosstable (row's score against column, pairwise games)", ""]
+    headers, body = _crosstable(report)
+    out.append(tabulate(body, headers=headers, tablefmt=table_fmt))
+    out += ["", f"{heading}Pairwise tests (Holm-corrected across {len(report.pairs)} pairs; * = significant at 5%)", ""]
+    prow = [
+        [f"{p['a']} - {p['b']}", f"{p['wins']}-{p['draws']}-{p['losses']}", p["samples"],
+         f"{100 * p['score']:.1f}", f"{p['elo']:+.0f} [{p['lower']:+.0f}, {p['upper']:+.0f}]",
+         f"{100 * p['los']:.1f}", p["test"], _p(p["p_value"]), _p(p["p_holm"]),
+         "*" if p["significant"] else ""]
+        for p in _pair_rows(report)
+    ]
+    out.append(tabulate(prow, headers=["pair", "W-D-L", "samples", "score %", "elo diff", "LOS %", "test", "p", "p Holm", ""], tablefmt=table_fmt))
+    tiers = "  >  ".join("{" + ", ".join(t) + "}" for t in report.tiers)
+    out += ["", f"tiers (statistically tied within braces): {tiers}"]
+    return "\n".join(out)
+
+
+def _nan_to_none(x: Any) -> Any:
+    raise TypeError(f"not JSON serialisable: {x!r}")
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _as_json(report: Report) -> dict[str, Any]:
+    fit = report.fit
+    return _clean({
+        "title": report.title,
+        "matches": report.matches,
+        "anchor": fit.anchor,
+        "anchor_rating": fit.anchor_rating,
+        "confidence": fit.confidence,
+        "seat_advantage": fit.seat_advantage,
+        "notes": list(fit.notes),
+        "standings": _standings_rows(report),
+        "pairs": _pair_rows(report),
+        "tiers": [list(t) for t in report.tiers],
+    })
+
+
+def _as_csv(report: Report) -> str:
+    buffer = io.StringIO()
+    rows = _standings_rows(report)
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["rank"])
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({**row, "flags": ";".join(row["flags"])})
+    buffer.write("\n")
+    pairs = _pair_rows(report)
+    if pairs:
+        writer = csv.DictWriter(buffer, fieldnames=list(pairs[0]))
+        writer.writeheader()
+        writer.writerows(pairs)
+    return buffer.getvalue()
+
+
+def comparison_table(
+    fits: Sequence[tuple[str, rt.RatingFit]], entrants: Sequence[str], fmt: str = "text"
+) -> str:
+    """How each entrant's rating changed from the first fit to each later one.
+
+    Each fit is shifted so that the entrants common to all fits average 0,
+    which makes pools of different composition comparable; the change's
+    interval treats the tournaments as independent.
+    """
+    z = float(norm.ppf(0.975))
+    shift = {
+        label: sum(fit[e].rating for e in entrants) / len(entrants) for label, fit in fits
+    }
+    base_label, base = fits[0]
+    rows = []
+    for e in entrants:
+        r0 = base[e].rating - shift[base_label]
+        sd0 = (base[e].upper - base[e].lower) / (2 * z)
+        row: list[Any] = [e, f"{r0:+.1f}"]
+        for label, fit in fits[1:]:
+            r1 = fit[e].rating - shift[label]
+            sd1 = (fit[e].upper - fit[e].lower) / (2 * z)
+            change = r1 - r0
+            sd = math.hypot(sd0, sd1)
+            p = 2 * float(norm.sf(abs(change) / sd)) if sd > 0 else math.nan
+            row += [f"{r1:+.1f}", f"{change:+.1f} ± {z * sd:.1f}", _p(p) + (" *" if p < 0.05 else "")]
+        rows.append(row)
+    headers = ["entrant", base_label]
+    for label, _ in fits[1:]:
+        headers += [label, "change (95%)", "p"]
+    return tabulate(rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple")

@@ -149,7 +149,9 @@ def run_tournament(
         try:
             execute(pending, tracker, plugins=config.plugins, executor=config.executor,
                     workers=workers or config.workers or os.cpu_count() or 1,
-                    chunk=config.chunk, keep_logs=config.keep_logs)
+                    # An SPRT stops early: small chunks waste few matches past the verdict.
+                    chunk=config.chunk or (2 if config.sprt is not None else None),
+                    keep_logs=config.keep_logs)
         except KeyboardInterrupt:
             raise Interrupted(
                 f"interrupted: {tracker.done} of {len(jobs)} matches are recorded in "

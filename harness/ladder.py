@@ -1,0 +1,216 @@
+"""The ladder format: a persistent Elo-rated ladder that entrants join at any time.
+
+A ladder config (``format = "ladder"``) names the game, the seed and the
+starting entrants; ``troef ladder add`` stores more entrants in the ladder's
+database. Each round pairs entrants of similar online Elo (a share of them,
+``explore``, at random so no one is starved of opponents), plays one or more
+duplicate sets per table on the pool, and updates the ratings.
+
+Ratings are never stored: they are replayed from the recorded results in plan
+order, so they are the same whatever the number of workers, and a killed
+round resumes with exactly the jobs it had planned.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.config import Entrant, TournamentConfig
+from harness.errors import ConfigError, UnknownNameError
+from harness.plan import Job, _digest, _seatings
+from harness.plugins import load_plugins
+from harness.options import resolve_options
+from harness.ratings import OnlineElo
+from harness.scheduler import Progress, _Tracker, execute
+from harness.seeding import derive_seed
+from harness.store import Store
+
+__all__ = ["Ladder", "LadderRound"]
+
+_ENTRANTS_TABLE = """
+CREATE TABLE IF NOT EXISTS ladder_entrants (
+    label TEXT PRIMARY KEY, bot TEXT NOT NULL, options TEXT NOT NULL,
+    joined INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ladder_rounds (
+    round INTEGER PRIMARY KEY, first_job INTEGER NOT NULL, jobs INTEGER NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class LadderRound:
+    """One round as played: its number and its tables (entrant labels)."""
+
+    number: int
+    tables: tuple[tuple[str, ...], ...]
+    played: int
+
+
+class Ladder:
+    """A ladder: its config and its database."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        if config.ladder is None:
+            raise ConfigError(f'{config.path}: not a ladder config; set format = "ladder"')
+        self.config = config
+        self.settings = config.ladder
+        self.store = Store.open(config.database, config)
+        self.store._db.executescript(_ENTRANTS_TABLE)
+        known = {e.label for e in self.entrants()}
+        for entrant in config.entrants:
+            if entrant.label not in known:
+                self._insert(entrant, joined=0)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.store.close()
+
+    def __enter__(self) -> Ladder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- entrants ---------------------------------------------------------
+
+    def entrants(self) -> list[Entrant]:
+        """Everyone on the ladder, in joining order."""
+        rows = self.store._db.execute(
+            "SELECT label, bot, options FROM ladder_entrants ORDER BY joined, label"
+        )
+        return [Entrant(label, bot, tuple(sorted(json.loads(opts).items()))) for label, bot, opts in rows]
+
+    def add(self, label: str, bot: str, options: Mapping[str, Any] | None = None) -> Entrant:
+        """Put a new entrant on the ladder; it plays from the next round on."""
+        if any(e.label == label for e in self.entrants()):
+            raise ConfigError(f"the ladder {self.config.database} has an entrant {label!r} already")
+        files = [p for p in self.config.plugins if p.endswith(".py")]
+        modules = [p for p in self.config.plugins if not p.endswith(".py")]
+        registry = load_plugins(files=files, modules=modules)
+        cls = registry.bot_class(bot, self.config.game)
+        resolved = resolve_options(cls.option_specs, dict(options or {}), f"bot {bot!r}")
+        entrant = Entrant(label, bot, tuple(sorted(resolved.items())))
+        self._insert(entrant, joined=self.rounds_played() + 1)
+        return entrant
+
+    def _insert(self, entrant: Entrant, joined: int) -> None:
+        with self.store._db:
+            self.store._db.execute(
+                "INSERT INTO ladder_entrants VALUES (?, ?, ?, ?)",
+                (entrant.label, entrant.bot, json.dumps(dict(entrant.options)), joined),
+            )
+
+    # -- ratings ----------------------------------------------------------
+
+    def ratings(self) -> OnlineElo:
+        """Online Elo replayed over every recorded match in plan order."""
+        from harness.standings import pairwise_outcomes
+
+        elo = OnlineElo(k=self.settings.k, initial=self.settings.initial)
+        for entrant in self.entrants():
+            elo.rating(entrant.label)
+        for match in self.store.matches():
+            for a, b, score in pairwise_outcomes(match.job["seating"], match.result):
+                elo.update(a, b, score)
+        return elo
+
+    def rounds_played(self) -> int:
+        """How many rounds have been planned (the last may be unfinished)."""
+        row = self.store._db.execute("SELECT MAX(round) FROM ladder_rounds").fetchone()
+        return int(row[0] or 0)
+
+    # -- rounds -----------------------------------------------------------
+
+    def run(self, rounds: int, *, workers: int | None = None, progress: Progress | None = None) -> list[LadderRound]:
+        """Finish an interrupted round if any, then play ``rounds`` new ones."""
+        played = []
+        unfinished = self._unfinished_jobs()
+        if unfinished:
+            played.append(self._play(self.rounds_played(), unfinished, workers, progress))
+        for _ in range(rounds):
+            number = self.rounds_played() + 1
+            jobs = self._plan_round(number)
+            self.store.add_jobs(jobs)
+            with self.store._db:
+                self.store._db.execute(
+                    "INSERT INTO ladder_rounds VALUES (?, ?, ?)",
+                    (number, jobs[0].index if jobs else 0, len(jobs)),
+                )
+            played.append(self._play(number, jobs, workers, progress))
+        return played
+
+    def _unfinished_jobs(self) -> list[Job]:
+        rows = self.store._db.execute(
+            "SELECT spec FROM jobs WHERE id NOT IN (SELECT job_id FROM results) ORDER BY idx"
+        )
+        return [Job.from_dict(json.loads(spec)) for (spec,) in rows]
+
+    def _play(self, number: int, jobs: list[Job], workers: int | None, progress: Progress | None) -> LadderRound:
+        tracker = _Tracker([e.label for e in self.entrants()], self.store, progress, len(jobs))
+        tracker.summary.already_done = 0
+        tracker.done = 0
+        if jobs:
+            execute(
+                jobs, tracker, plugins=self.config.plugins, executor=self.config.executor,
+                workers=workers or self.config.workers or os.cpu_count() or 1,
+                chunk=self.config.chunk, keep_logs=self.config.keep_logs,
+            )
+        tables = tuple(dict.fromkeys(tuple(sorted(set(j.seating))) for j in jobs))
+        return LadderRound(number, tables, tracker.summary.played)
+
+    def _plan_round(self, number: int) -> list[Job]:
+        config = self.config
+        entrants = [e for e in self.entrants() if self._joined(e.label) <= number]
+        sides = config.seats // 2 if config.partnerships else config.seats
+        if len(entrants) < 2:
+            raise UnknownNameError(
+                f"the ladder {config.database} has {len(entrants)} entrant(s); add some with "
+                "'troef ladder add'"
+            )
+        tables = self.pair(number, entrants, sides)
+        by_label = {e.label: e for e in entrants}
+        first = self.store.counts()[1]
+        jobs: list[Job] = []
+        for t, table in enumerate(tables):
+            for s in range(self.settings.sets):
+                seed = derive_seed("ladder", config.seed, number, t, s)
+                group = _digest(["ladder group", number, t, s])
+                for rotation, seating in enumerate(_seatings(table, config.seats, config.partnerships)):
+                    bots = tuple((by_label[x].bot, by_label[x].options) for x in seating)
+                    job_id = _digest(["ladder", config.game, dict(config.options), number,
+                                      list(seating), [[b, dict(o)] for b, o in bots], seed, rotation])
+                    jobs.append(Job(job_id, first + len(jobs), config.game, config.options,
+                                    seating, bots, seed, group, rotation))
+        return jobs
+
+    def _joined(self, label: str) -> int:
+        row = self.store._db.execute(
+            "SELECT joined FROM ladder_entrants WHERE label = ?", (label,)
+        ).fetchone()
+        return int(row[0])
+
+    def pair(self, number: int, entrants: Sequence[Entrant], sides: int) -> list[tuple[str, ...]]:
+        """Tables of ``sides`` entrants of similar rating, with some exploration.
+
+        Entrants are sorted by rating; each, with probability ``explore``,
+        swaps places with a random other before the sorted list is cut into
+        tables. When the count does not divide, those who played most sit out.
+        """
+        rng = random.Random(derive_seed("ladder pairing", self.config.seed, number))
+        elo = self.ratings()
+        order = sorted((e.label for e in entrants), key=lambda x: (-elo.rating(x), x))
+        for i in range(len(order)):
+            if rng.random() < self.settings.explore:
+                j = rng.randrange(len(order))
+                order[i], order[j] = order[j], order[i]
+        spare = len(order) % sides
+        if spare:
+            sitting = sorted(order, key=lambda x: (-elo.games(x), rng.random()))[:spare]
+            order = [x for x in order if x not in sitting]
+        return [tuple(order[i:i + sides]) for i in range(0, len(order), sides)]

@@ -1,0 +1,112 @@
+"""The SPRT head-to-head format: stop as soon as the test decides.
+
+Results arrive in any order from the workers; the monitor takes them in plan
+order only, a whole duplicate group at a time, so the verdict and the point
+where it was reached never depend on the number of workers. With duplicate
+deals a group is a pair of matches with the seats swapped, scored on the
+pentanomial model (candidate's points 0, ½, 1, 1½, 2 over the pair); without,
+each match is scored on the trinomial model (loss, draw, win).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from harness import stats
+from harness.config import TournamentConfig
+from harness.plan import Job
+from harness.result import Result
+from harness.standings import pairwise_outcomes
+
+__all__ = ["SprtMonitor", "SprtVerdict"]
+
+
+@dataclass(frozen=True)
+class SprtVerdict:
+    """Where an SPRT stands."""
+
+    #: "H1" (the candidate is at least elo1 better), "H0", or "continue".
+    status: str
+    llr: float
+    lower: float
+    upper: float
+    #: Samples taken: duplicate pairs (pentanomial) or matches (trinomial).
+    samples: int
+    model: str
+    #: What elo0 and elo1 mean: "normalized" or "logistic" Elo.
+    elo_model: str
+    counts: tuple[int, ...]
+    #: Raw logistic Elo estimate per sample and its 95% interval (biased after stopping).
+    elo: float
+    elo_lower: float
+    elo_upper: float
+
+    def describe(self) -> str:
+        """A few lines for a person."""
+        verdict = {
+            "H1": "H1 accepted: the candidate is stronger",
+            "H0": "H0 accepted: the candidate is not stronger",
+            "continue": "no decision yet",
+        }[self.status]
+        return (
+            f"SPRT ({self.model}, {self.elo_model} Elo): LLR {self.llr:.3f} "
+            f"in [{self.lower:.3f}, {self.upper:.3f}] after {self.samples} samples "
+            f"{self.counts}\nElo {self.elo:+.1f} [{self.elo_lower:+.1f}, {self.elo_upper:+.1f}]"
+            f"\nverdict: {verdict}"
+        )
+
+
+class SprtMonitor:
+    """Feeds results to an SPRT in plan order and says when it has decided."""
+
+    def __init__(self, config: TournamentConfig, jobs: Sequence[Job]) -> None:
+        if config.sprt is None:
+            raise ValueError("not an SPRT config")
+        self.settings = config.sprt
+        self.candidate = config.sprt.candidate
+        self.model = "pentanomial" if config.duplicate else "trinomial"
+        groups: dict[str, list[str]] = {}
+        for job in sorted(jobs, key=lambda j: j.index):
+            groups.setdefault(job.group if config.duplicate else job.id, []).append(job.id)
+        self.order = list(groups.values())
+        self.scores: dict[str, float] = {}
+        self.cursor = 0
+        self.sprt = stats.SPRT(
+            self.settings.elo0, self.settings.elo1, self.settings.alpha,
+            self.settings.beta, model=self.model, elo_model=self.settings.elo_model,
+        )
+        self.status = "continue"
+
+    def feed(self, job: Job, result: Result) -> None:
+        """Take one result; advance the test over every complete group in order."""
+        self.scores[job.id] = self._candidate_score(job.seating, result)
+        while self.status == "continue" and self.cursor < len(self.order):
+            group = self.order[self.cursor]
+            if not all(job_id in self.scores for job_id in group):
+                break
+            self.sprt.add(sum(self.scores[job_id] for job_id in group))
+            self.status = self.sprt.status
+            self.cursor += 1
+
+    def done(self) -> bool:
+        """True once the test has decided (more matches would change nothing)."""
+        return self.status != "continue"
+
+    def verdict(self) -> SprtVerdict:
+        """The test's state at the last group taken."""
+        estimate = self.sprt.elo_estimate()
+        return SprtVerdict(
+            status=self.status, llr=self.sprt.llr, lower=self.sprt.lower,
+            upper=self.sprt.upper, samples=self.cursor, model=self.model,
+            elo_model=self.settings.elo_model, counts=self.sprt.counts,
+            elo=estimate.elo, elo_lower=estimate.lower, elo_upper=estimate.upper,
+        )
+
+    def _candidate_score(self, seating: Sequence[str], result: Result) -> float:
+        for a, b, score in pairwise_outcomes(seating, result):
+            if a == self.candidate:
+                return score
+            if b == self.candidate:
+                return 1.0 - score
+        raise ValueError(f"the candidate {self.candidate!r} is not in {list(seating)}")
