@@ -10,11 +10,13 @@ without a result run again. Ctrl-C stops cleanly: what finished is kept.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
+import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
@@ -130,6 +132,8 @@ def run_tournament(
         config gets its own by default.
     :raises Interrupted: on Ctrl-C, after keeping what finished.
     """
+    if config.ladder is not None:
+        raise TroefError(f"{config.path} is a ladder; play it with 'troef ladder run'")
     jobs = plan(config)
     if monitor is None and config.sprt is not None:
         from harness.sprt import SprtMonitor
@@ -243,8 +247,19 @@ def execute(
     size = chunk or max(1, min(32, len(pending) // (workers * 8)))
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}
-    if workers > 1 and executor == "process":
-        _install_log_forwarding()
+    with _worker_logs_forwarded(executor == "process"):
+        _run_queue(queue, tracker, source, executor, workers, keep_logs, breaks)
+
+
+def _run_queue(
+    queue: list[list[Job]],
+    tracker: _Tracker,
+    source: PluginSource,
+    executor: str,
+    workers: int,
+    keep_logs: bool,
+    breaks: dict[str, int],
+) -> None:
     while queue and not tracker.stopped():
         pool = make_executor(executor, workers, source)
         in_flight: dict[concurrent.futures.Future[list[tuple[str, dict]]], list[Job]] = {}
@@ -290,8 +305,29 @@ def _requeue(lost: list[Job], queue: list[list[Job]], breaks: dict[str, int]) ->
     return [[job] for job in suspects] + ([others] if others else []) + queue
 
 
-def _install_log_forwarding() -> None:
-    """Route worker processes' log records to the parent's handlers."""
+@contextlib.contextmanager
+def _worker_logs_forwarded(enabled: bool) -> Iterator[None]:
+    """Route worker processes' log records to the parent's handlers for a while.
+
+    multiprocessing-logging wraps each root handler in one that also drains a
+    queue the forked workers write to; afterwards the original handlers are
+    put back, so repeated runs never wrap a wrapper.
+    """
+    if not enabled or multiprocessing.get_start_method(allow_none=True) not in (None, "fork"):
+        yield
+        return
     import multiprocessing_logging
 
-    multiprocessing_logging.install_mp_handler()
+    root = logging.getLogger()
+    originals = list(root.handlers)
+    multiprocessing_logging.install_mp_handler(root)
+    try:
+        yield
+    finally:
+        for handler in list(root.handlers):
+            if isinstance(handler, multiprocessing_logging.MultiProcessingHandler):
+                root.removeHandler(handler)
+                handler.close()
+        for handler in originals:
+            if handler not in root.handlers:
+                root.addHandler(handler)

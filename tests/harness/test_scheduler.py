@@ -7,6 +7,7 @@ Ctrl-C keeps what finished; a changed config is refused.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sqlite3
@@ -152,3 +153,49 @@ def test_ctrl_c_stops_cleanly_keeps_results_and_says_how_to_resume(tmp_path: Pat
     subprocess.run(_cli("run", str(path), "--quiet"), check=True, capture_output=True)
     with Store.existing(db) as store:
         assert store.counts() == (planned, planned)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_worker_logs_reach_the_parents_handlers(tmp_path: Path) -> None:
+    collect = _Collect()
+    root = logging.getLogger()
+    root.addHandler(collect)
+    try:
+        path = write_config(tmp_path, matches=2, bot="chatty", extra="workers = 2\n")
+        summary = run_tournament(load_config(path))
+    finally:
+        root.removeHandler(collect)
+    chatty = [r for r in collect.records if r.name == "troef.tests.chatty"]
+    # One record per match the chatty entrant sat in, each from a worker process.
+    assert len(chatty) == summary.played * 3 // 4
+    assert {r.process for r in chatty} and os.getpid() not in {r.process for r in chatty}
+    # And the handlers are as they were: nothing left wrapped.
+    assert all(type(h).__name__ != "MultiProcessingHandler" for h in root.handlers)
+
+
+def test_progress_lines_on_a_terminal_and_elsewhere() -> None:
+    import io
+
+    from harness.scheduler import Progress
+
+    plain = io.StringIO()
+    progress = Progress(stream=plain, live=False, interval=0.0)
+    progress.start(0)
+    progress.update(5, 10, lambda: "alice (60.0%)")
+    progress.update(10, 10, lambda: "alice (61.0%)", final=True)
+    lines = plain.getvalue().splitlines()
+    assert lines[0].startswith("5/10 matches") and lines[0].endswith("leader: alice (60.0%)")
+    assert "ETA" in lines[0] and len(lines) == 2
+    live = io.StringIO()
+    progress = Progress(stream=live, live=True)
+    progress.start(0)
+    progress.update(10, 10, lambda: "bob", final=True)
+    assert live.getvalue().startswith("\r\x1b[K10/10 matches") and live.getvalue().endswith("\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import time
@@ -47,6 +48,20 @@ class KillsWorkerOnce(Bot):
         return self.rng.choice(view.legal_actions)
 
 
+class Chatty(Bot):
+    """Logs one warning per match from wherever it runs, then plays randomly."""
+
+    name = "chatty"
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.rng = random.Random(self.seed)
+        logging.getLogger("troef.tests.chatty").warning("chatty seat %d in pid %d", self.seat, os.getpid())
+
+    def act(self, view: View) -> str:
+        return self.rng.choice(view.legal_actions)
+
+
 @hookimpl
 def troef_bots() -> Sequence[type[Bot]]:
-    return [Sleepy, KillsWorkerOnce]
+    return [Sleepy, KillsWorkerOnce, Chatty]
