@@ -315,7 +315,13 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")
     print(f"  format     {config.format}, {config.matches} match seeds, "
           f"{'duplicate deals' if config.duplicate else 'independent seeds'}")
-    print(f"  entrants   {', '.join(f'{e.label} ({e.bot})' for e in config.entrants)}")
+    for e in config.entrants:
+        what = e.bot or " ".join(e.process.command if e.process else ())
+        clock = ""
+        if e.time_control is not None:
+            parts = [f"{k} {v:g}s" for k, v in vars(e.time_control).items() if v is not None]
+            clock = ", time " + " ".join(parts)
+        print(f"  entrant    {e.label}: {what} ({e.isolation}{clock})")
     if config.candidates:
         print(f"  candidates {', '.join(config.candidates)}")
     print(f"  plan       {len(jobs)} matches in {groups} groups")

@@ -32,7 +32,9 @@ from typing import Any
 
 from harness.errors import ConfigError, OptionError, TroefError, UnknownNameError, close_names
 from harness.options import resolve_options
+from harness.botprocess import ProcessSettings
 from harness.plugins import Registry, load_plugins
+from harness.referee import TimeControl
 
 __all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
 
@@ -58,6 +60,8 @@ _TOP_KEYS = {
     "candidates": "gauntlet: the entrants that play against the pool",
     "entrants": "one table per entrant: [entrants.LABEL]",
     "sprt": "the [sprt] table of an SPRT head-to-head (elo0, elo1, alpha, beta)",
+    "time_control": "the default [time_control] of every entrant (move, match, increment)",
+    "in_flight": "matches a worker keeps in flight when bots run in processes (>= 1)",
     "ladder": "the [ladder] table of an Elo-rated ladder (k, initial, explore, ...)",
 }
 _SPRT_KEYS = {
@@ -98,7 +102,23 @@ class LadderSettings:
     initial: float = 1500.0
     explore: float = 0.2
     sets: int = 1
-_ENTRANT_KEYS = {"bot": "registry name of a bot", "options": "a table of the bot's options"}
+_ENTRANT_KEYS = {
+    "bot": "registry name of a bot",
+    "options": "a table of the bot's options",
+    "isolation": '"in-process" (trusted, fastest) or "process" (its own process, sees only views)',
+    "command": "a bot program speaking the protocol, as a list of arguments",
+    "prefix": "a command put in front of the bot's (e.g. a sandbox program)",
+    "memory_mb": "address-space limit of the bot process in MiB",
+    "user": "run the bot process as this user (when troef runs as root)",
+    "startup_timeout": "seconds a bot process may take to start",
+    "hang_timeout": "seconds after which a decision without a time control is a hang",
+    "time_control": "the entrant's own [time_control] (move, match, increment)",
+}
+_TIME_KEYS = {
+    "move": "most seconds for any one decision",
+    "match": "seconds for all of a bot's decisions in a match",
+    "increment": "seconds added to the match budget after each decision",
+}
 
 
 @dataclass(frozen=True)
@@ -106,9 +126,19 @@ class Entrant:
     """A tournament participant: a label, a bot and its options."""
 
     label: str
+    #: Registry name of the bot; "" for a program named by ``command`` only.
     bot: str
     #: The bot's options as sorted (key, value) pairs.
     options: tuple[tuple[str, Any], ...] = ()
+    #: How the bot runs: None in-process, else in its own process.
+    process: ProcessSettings | None = None
+    #: Its time control (the tournament's unless the entrant sets its own).
+    time_control: TimeControl | None = None
+
+    @property
+    def isolation(self) -> str:
+        """``"process"`` or ``"in-process"``."""
+        return "in-process" if self.process is None else "process"
 
     def options_dict(self) -> dict[str, Any]:
         """The options as a mapping."""
@@ -136,6 +166,10 @@ class TournamentConfig:
     executor: str
     chunk: int | None
     entrants: tuple[Entrant, ...]
+    #: Matches a worker interleaves when bots run in processes.
+    in_flight: int = 4
+    #: The default time control of every entrant (None: no limit).
+    time_control: TimeControl | None = None
     candidates: tuple[str, ...] = ()
     sprt: SprtSettings | None = None
     ladder: LadderSettings | None = None
@@ -157,7 +191,7 @@ class TournamentConfig:
             "duplicate": self.duplicate,
             "keep_logs": self.keep_logs,
             "plugins": list(self.plugins),
-            "entrants": {e.label: {"bot": e.bot, "options": dict(e.options)} for e in self.entrants},
+            "entrants": {e.label: _entrant_snapshot(e) for e in self.entrants},
             "candidates": list(self.candidates),
             "sprt": None if self.sprt is None else dataclasses.asdict(self.sprt),
             "ladder": None if self.ladder is None else dataclasses.asdict(self.ladder),
@@ -173,6 +207,17 @@ class TournamentConfig:
             if e.label == label:
                 return e
         raise KeyError(label)
+
+
+def _entrant_snapshot(entrant: Entrant) -> dict[str, Any]:
+    # What can change a result: the bot, its options, its program and its clock.
+    # Isolation, sandbox prefix, limits and user are how it runs, not what it plays.
+    data: dict[str, Any] = {"bot": entrant.bot, "options": dict(entrant.options)}
+    if entrant.process is not None and entrant.process.command:
+        data["command"] = list(entrant.process.command)
+    if entrant.time_control is not None:
+        data["time_control"] = dataclasses.asdict(entrant.time_control)
+    return data
 
 
 def load_config(path: str | Path, *, registry: Registry | None = None) -> TournamentConfig:
@@ -259,6 +304,7 @@ class _Validator:
             raise self.error("", None, 'missing key "game"; expected e.g. game = "klaverjassen"')
         plugins = tuple(self.get("plugins", list, [], "a list of plugin files or modules"))
         plugin_paths = tuple(self.resolve_plugin(p) for p in plugins)
+        self.plugin_files = set(plugin_paths)
         registry = self.registry or self.load_registry(plugin_paths)
 
         game_name = self.get("game", str, None, "a game name (see 'troef games')")
@@ -326,6 +372,8 @@ class _Validator:
             candidates=candidates,
             sprt=sprt,
             ladder=ladder,
+            in_flight=self.in_flight(),
+            time_control=self.time_control("time_control", self.data.get("time_control")),
             raw=self.data,
         )
 
@@ -359,27 +407,35 @@ class _Validator:
                 "", "entrants",
                 'no entrants; expected one table per entrant, e.g. [entrants.alice] bot = "random"',
             )
+        default_tc = self.time_control("time_control", self.data.get("time_control"))
         result = []
         for label, spec in table.items():
             where = f"entrants.{label}"
             if not isinstance(spec, dict):
                 raise self.error("entrants", label, 'expected a table, e.g. { bot = "random" }')
             self.check_keys(where, spec, _ENTRANT_KEYS)
-            bot = spec.get("bot")
+            command = self.command(where, spec, "command")
+            bot = spec.get("bot", "" if command else None)
             if not isinstance(bot, str):
-                raise self.error(where, "bot", f"missing or not a string; expected a bot name, known: {', '.join(sorted(registry.bots))}")
-            try:
-                cls = registry.bot_class(bot, game)
-            except UnknownNameError as exc:
-                raise self.error(where, "bot", str(exc)) from None
+                raise self.error(where, "bot", f"missing or not a string; expected a bot name, known: {', '.join(sorted(registry.bots))}, or a command")
             options = spec.get("options", {})
             if not isinstance(options, dict):
                 raise self.error(where, "options", "expected a table of bot options")
-            try:
-                resolved = resolve_options(cls.option_specs, options, f"bot {bot!r}")
-            except OptionError as exc:
-                raise self.error(where, "options", str(exc)) from None
-            result.append(Entrant(label, bot, tuple(sorted(resolved.items()))))
+            if bot:
+                try:
+                    cls = registry.bot_class(bot, game)
+                except UnknownNameError as exc:
+                    raise self.error(where, "bot", str(exc)) from None
+                try:
+                    options = dict(resolve_options(cls.option_specs, options, f"bot {bot!r}"))
+                except OptionError as exc:
+                    raise self.error(where, "options", str(exc)) from None
+            process = self.process_settings(where, spec, registry, bot, command)
+            own_tc = self.time_control(f"{where}.time_control", spec.get("time_control"))
+            result.append(Entrant(
+                label, bot, tuple(sorted(options.items())), process,
+                own_tc if own_tc is not None else default_tc,
+            ))
         if len(result) < 2 and not allow_few:
             raise self.error("", "entrants", f"a tournament needs at least 2 entrants, not {len(result)}")
         return tuple(result)
@@ -462,3 +518,63 @@ class _Validator:
             explore=self.number("ladder", raw, "explore", 0.2, 0.0, 1.0, "a number from 0 to 1"),
             sets=sets,
         )
+
+    def command(self, where: str, spec: Mapping[str, Any], key: str) -> tuple[str, ...]:
+        raw = spec.get(key, [])
+        if isinstance(raw, str):
+            raw = [raw]
+        if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
+            raise self.error(where, key, f"{raw!r} is not allowed; expected a list of strings, e.g. [\"node\", \"bot.js\"]")
+        # A bot process starts in an empty directory: paths become absolute here.
+        return tuple(str((self.base / a).resolve()) if (self.base / a).exists() else a for a in raw)
+
+    def process_settings(
+        self, where: str, spec: Mapping[str, Any], registry: Registry, bot: str, command: tuple[str, ...]
+    ) -> ProcessSettings | None:
+        isolation = spec.get("isolation")
+        if isolation is None:
+            # Ruling: code the config brings (plugin files, programs) is untrusted and
+            # runs in its own process; the bots installed with troef run in-process.
+            provider = registry.provider.get(("bot", bot), "")
+            isolation = "process" if command or provider in self.plugin_files else "in-process"
+        if isolation not in ("in-process", "process"):
+            raise self.error(where, "isolation", f'{isolation!r} is not allowed; expected "in-process" or "process"')
+        process_keys = ("command", "prefix", "memory_mb", "user", "startup_timeout", "hang_timeout")
+        if isolation == "in-process":
+            used = [k for k in process_keys if k in spec]
+            if used:
+                raise self.error(where, used[0], 'only a bot with isolation = "process" takes this key')
+            return None
+        memory = spec.get("memory_mb")
+        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 16):
+            raise self.error(where, "memory_mb", f"{memory!r} is not allowed; expected an integer >= 16")
+        user = spec.get("user")
+        if user is not None and not isinstance(user, str):
+            raise self.error(where, "user", f"{user!r} is not allowed; expected a user name")
+        inf = float("inf")
+        return ProcessSettings(
+            command=command,
+            prefix=self.command(where, spec, "prefix"),
+            memory_mb=memory,
+            user=user,
+            startup_timeout=self.number(where, spec, "startup_timeout", 30.0, 0.001, inf, "seconds > 0"),
+            hang_timeout=self.number(where, spec, "hang_timeout", 60.0, 0.001, inf, "seconds > 0"),
+        )
+
+    def time_control(self, where: str, raw: Any) -> TimeControl | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, dict):
+            raise self.error("", where, "expected a table with move, match and/or increment (seconds)")
+        self.check_keys(where, raw, _TIME_KEYS)
+        try:
+            return TimeControl(**raw)
+        except (OptionError, TypeError) as exc:
+            key = next((k for k in raw if f"{k!r}" in str(exc)), None)
+            raise self.error(where, key, str(exc)) from None
+
+    def in_flight(self) -> int:
+        value = self.data.get("in_flight", 4)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise self.error("", "in_flight", f"{value!r} is not allowed; expected an integer >= 1")
+        return value

@@ -9,6 +9,7 @@ names only.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import multiprocessing
 import os
 import signal
@@ -17,11 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
+from harness.bot import Bot
 from harness.game import Game
+from harness.multiplex import MatchSpec, play_matches_interleaved
 from harness.plan import Job
 from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import forfeit_result, play_match
-from harness.result import Forfeit, ForfeitReason
+from harness.result import Forfeit, ForfeitReason, Result
 from harness.seeding import bot_seed
 
 __all__ = ["InlineExecutor", "make_executor", "run_jobs"]
@@ -42,29 +45,73 @@ def init_worker(source: PluginSource, *, ignore_sigint: bool = True) -> None:
     _games.clear()
 
 
-def run_jobs(jobs: Sequence[Job], keep_logs: bool) -> list[tuple[str, dict[str, Any]]]:
-    """Play ``jobs`` in order; return (job id, result as plain data) for each."""
+def run_jobs(
+    jobs: Sequence[Job], keep_logs: bool, in_flight: int = 4
+) -> list[tuple[str, dict[str, Any]]]:
+    """Play ``jobs``; return (job id, result as plain data) for each, in order.
+
+    When any bot runs in its own process, up to ``in_flight`` matches are
+    interleaved so that the worker never idles waiting on one bot's pipe.
+    """
     if _registry is None:
         raise RuntimeError("run_jobs called in a process whose plugins are not loaded")
-    return [(job.id, _play(_registry, job, keep_logs).to_dict()) for job in jobs]
+    registry = _registry
+    specs = [_spec(registry, job, keep_logs) for job in jobs]
+    if any(any(job.process) for job in jobs) and in_flight > 1:
+        results = play_matches_interleaved(specs, in_flight=in_flight)
+    else:
+        results = [_play(spec) for spec in specs]
+    return [(job.id, result.to_dict()) for job, result in zip(jobs, results, strict=True)]
 
 
-def _play(registry: Registry, job: Job, keep_logs: bool):  # type: ignore[no-untyped-def]
+def _game(registry: Registry, job: Job) -> Game:
     key = (job.game, job.options)
     game = _games.get(key)
     if game is None:
         game = _games[key] = registry.game(job.game, dict(job.options))
-    bots = []
+    return game
+
+
+def _spec(registry: Registry, job: Job, keep_logs: bool) -> MatchSpec:
+    """The match of ``job`` with a factory per seat (bots are built when it starts)."""
+    game = _game(registry, job)
+    n_seats = len(job.bots)
+    factories: list[Callable[[], Bot]] = []
     for seat, (name, options) in enumerate(job.bots):
+        seed = bot_seed(job.seed, seat)
+        process = job.process[seat] if job.process else None
+        if process is not None:
+            factories.append(functools.partial(
+                process.bot, game, seat, seed, dict(options),
+                bot_name=name, source=registry.source, n_seats=n_seats,
+            ))
+        else:
+            factories.append(functools.partial(
+                _plugin_bot, registry, name, game, seat, seed, dict(options)
+            ))
+    clocks = job.time_controls if any(job.time_controls) else None
+    return MatchSpec(game, factories, job.seed, keep_logs, clocks)
+
+
+def _plugin_bot(
+    registry: Registry, name: str, game: Game, seat: int, seed: int, options: dict[str, Any]
+) -> Bot:
+    return registry.bot_class(name, game.name)(game, seat, seed, options)
+
+
+def _play(spec: MatchSpec) -> Result:
+    bots = []
+    for seat, factory in enumerate(spec.bots):
         try:
-            cls = registry.bot_class(name, job.game)
-            bots.append(cls(game, seat, bot_seed(job.seed, seat), dict(options)))
+            bots.append(factory())
         except Exception:
             # A bot that cannot even be built forfeits before the first move.
-            state = game.new_match(len(job.bots), job.seed)
+            state = spec.game.new_match(len(spec.bots), spec.seed)
             forfeit = Forfeit(seat, ForfeitReason.EXCEPTION, traceback.format_exc(limit=-8))
-            return forfeit_result(state, forfeit, () if keep_logs else None)
-    return play_match(game, bots, job.seed, keep_log=keep_logs)
+            return forfeit_result(state, forfeit, () if spec.keep_log else None)
+    return play_match(
+        spec.game, bots, spec.seed, keep_log=spec.keep_log, time_controls=spec.time_controls
+    )
 
 
 class InlineExecutor(concurrent.futures.Executor):

@@ -84,7 +84,13 @@ class Ladder:
         rows = self.store._db.execute(
             "SELECT label, bot, options FROM ladder_entrants ORDER BY joined, label"
         )
-        return [Entrant(label, bot, tuple(sorted(json.loads(opts).items()))) for label, bot, opts in rows]
+        configured = {e.label: e for e in self.config.entrants}
+        return [
+            configured.get(label)
+            or Entrant(label, bot, tuple(sorted(json.loads(opts).items())),
+                       time_control=self.config.time_control)
+            for label, bot, opts in rows
+        ]
 
     def add(self, label: str, bot: str, options: Mapping[str, Any] | None = None) -> Entrant:
         """Put a new entrant on the ladder; it plays from the next round on."""
@@ -160,6 +166,7 @@ class Ladder:
                 jobs, tracker, plugins=self.config.plugins, executor=self.config.executor,
                 workers=workers or self.config.workers or os.cpu_count() or 1,
                 chunk=self.config.chunk, keep_logs=self.config.keep_logs,
+                matches_in_flight=self.config.in_flight,
             )
         tables = tuple(dict.fromkeys(tuple(sorted(set(j.seating))) for j in jobs))
         return LadderRound(number, tables, tracker.summary.played)
@@ -185,8 +192,12 @@ class Ladder:
                     bots = tuple((by_label[x].bot, by_label[x].options) for x in seating)
                     job_id = _digest(["ladder", config.game, dict(config.options), number,
                                       list(seating), [[b, dict(o)] for b, o in bots], seed, rotation])
-                    jobs.append(Job(job_id, first + len(jobs), config.game, config.options,
-                                    seating, bots, seed, group, rotation))
+                    jobs.append(Job(
+                        job_id, first + len(jobs), config.game, config.options, seating,
+                        bots, seed, group, rotation,
+                        tuple(by_label[x].process for x in seating),
+                        tuple(by_label[x].time_control for x in seating),
+                    ))
         return jobs
 
     def _joined(self, label: str) -> int:

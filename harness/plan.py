@@ -12,6 +12,7 @@ side makes the teams change sides.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -19,7 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from harness.botprocess import ProcessSettings
 from harness.config import Entrant, TournamentConfig
+from harness.referee import TimeControl
 from harness.seeding import derive_seed
 
 __all__ = ["Job", "compositions", "plan"]
@@ -44,6 +47,10 @@ class Job:
     group: str
     #: Which cyclic rotation of the composition this seating is.
     rotation: int
+    #: Per seat: how its bot runs (None: in the worker's process).
+    process: tuple[ProcessSettings | None, ...] = ()
+    #: Per seat: its time control (None: no limit).
+    time_controls: tuple[TimeControl | None, ...] = ()
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Job:
@@ -54,6 +61,15 @@ class Job:
             seating=tuple(data["seating"]),
             bots=tuple((b, tuple(sorted(o.items()))) for b, o in data["bots"]),
             seed=data["seed"], group=data["group"], rotation=data["rotation"],
+            process=tuple(
+                None if p is None else ProcessSettings(**{
+                    k: tuple(v) if isinstance(v, list) else v for k, v in p.items()
+                })
+                for p in data.get("process", ())
+            ),
+            time_controls=tuple(
+                None if t is None else TimeControl(**t) for t in data.get("time_controls", ())
+            ),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,6 +79,10 @@ class Job:
             "options": dict(self.options), "seating": list(self.seating),
             "bots": [[b, dict(o)] for b, o in self.bots], "seed": self.seed,
             "group": self.group, "rotation": self.rotation,
+            "process": [None if p is None else dataclasses.asdict(p) for p in self.process],
+            "time_controls": [
+                None if t is None else dataclasses.asdict(t) for t in self.time_controls
+            ],
         }
 
 
@@ -139,12 +159,20 @@ def _job(
     group: str,
     rotation: int,
 ) -> Job:
-    bots = tuple((by_label[label].bot, by_label[label].options) for label in seating)
-    job_id = _digest(
-        [config.game, dict(config.options), list(seating),
-         [[b, dict(o)] for b, o in bots], seed, rotation]
+    entrants = [by_label[label] for label in seating]
+    bots = tuple((e.bot, e.options) for e in entrants)
+    clocks = tuple(e.time_control for e in entrants)
+    content: list[Any] = [config.game, dict(config.options), list(seating),
+                          [[b, dict(o)] for b, o in bots], seed, rotation]
+    if any(e.process is not None and e.process.command for e in entrants) or any(clocks):
+        # Only what can change a result enters the id (programs and clocks).
+        content.append([[list(e.process.command) if e.process else None,
+                         dataclasses.asdict(e.time_control) if e.time_control else None]
+                        for e in entrants])
+    return Job(
+        _digest(content), index, config.game, config.options, seating, bots, seed,
+        group, rotation, tuple(e.process for e in entrants), clocks,
     )
-    return Job(job_id, index, config.game, config.options, seating, bots, seed, group, rotation)
 
 
 def _digest(content: Any) -> str:

@@ -155,7 +155,7 @@ def run_tournament(
                     workers=workers or config.workers or os.cpu_count() or 1,
                     # An SPRT stops early: small chunks waste few matches past the verdict.
                     chunk=config.chunk or (2 if config.sprt is not None else None),
-                    keep_logs=config.keep_logs)
+                    keep_logs=config.keep_logs, matches_in_flight=config.in_flight)
         except KeyboardInterrupt:
             raise Interrupted(
                 f"interrupted: {tracker.done} of {len(jobs)} matches are recorded in "
@@ -234,6 +234,7 @@ def execute(
     workers: int,
     chunk: int | None,
     keep_logs: bool,
+    matches_in_flight: int = 4,
 ) -> None:
     """Play ``pending`` on an executor and hand each chunk's results to ``tracker``.
 
@@ -248,7 +249,7 @@ def execute(
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}
     with _worker_logs_forwarded(executor == "process"):
-        _run_queue(queue, tracker, source, executor, workers, keep_logs, breaks)
+        _run_queue(queue, tracker, source, executor, workers, keep_logs, matches_in_flight, breaks)
 
 
 def _run_queue(
@@ -258,6 +259,7 @@ def _run_queue(
     executor: str,
     workers: int,
     keep_logs: bool,
+    matches_in_flight: int,
     breaks: dict[str, int],
 ) -> None:
     while queue and not tracker.stopped():
@@ -267,7 +269,7 @@ def _run_queue(
             while (queue and not tracker.stopped()) or in_flight:
                 while queue and len(in_flight) < 2 * workers and not tracker.stopped():
                     jobs = queue.pop(0)
-                    in_flight[pool.submit(run_jobs, jobs, keep_logs)] = jobs
+                    in_flight[pool.submit(run_jobs, jobs, keep_logs, matches_in_flight)] = jobs
                 if not in_flight:
                     break
                 finished, _ = concurrent.futures.wait(
