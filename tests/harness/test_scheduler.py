@@ -33,7 +33,7 @@ def write_config(tmp_path: Path, *, matches: int = 6, extra: str = "", bot: str 
     path.write_text(
         f'game = "toy"\nseats = 3\nmatches = {matches}\nseed = 5\n'
         f'plugins = ["{TOY_PLUGIN}", "{TEST_BOTS}"]\n{extra}'
-        f'[entrants.a]\nbot = "{bot}"\n{bot_options}'
+        f'[entrants.a]\nbot = "{bot}"\nisolation = "in-process"\n{bot_options}'
         '[entrants.b]\nbot = "random"\n[entrants.c]\nbot = "random"\n'
         '[entrants.d]\nbot = "random"\n'
     )
