@@ -156,6 +156,11 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--format", choices=REPORT_FORMATS, default="text", help="output format")
     report.add_argument("--anchor", metavar="ENTRANT", help="fix this entrant's rating (default: pool mean 0)")
     report.add_argument("--seat-advantage", action="store_true", help="fit and report the first seat's advantage")
+    report.add_argument(
+        "--bootstrap", type=int, default=0, metavar="N",
+        help="also percentile intervals from N bootstrap rounds resampling whole duplicate sets",
+    )
+    report.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
     report.set_defaults(run=_cmd_report)
 
     compare = sub.add_parser(
@@ -385,6 +390,7 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
     report = build_report(
         title, matches, entrants=entrants, anchor=args.anchor,
         duplicate=bool(snapshot.get("duplicate", True)), seat_advantage=args.seat_advantage,
+        bootstrap=args.bootstrap, seed=args.seed,
     )
     print(render(report, args.format))
     return 0

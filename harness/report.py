@@ -70,6 +70,8 @@ class Report:
     #: Likelihood of superiority of each entrant over the next in the standings.
     los_next: dict[str, float | None]
     duplicate: bool
+    #: Percentile intervals resampling whole duplicate sets, when asked for.
+    bootstrap: rt.BootstrapFit | None = None
 
 
 def build_report(
@@ -80,6 +82,8 @@ def build_report(
     anchor: str | None = None,
     duplicate: bool = True,
     seat_advantage: bool = False,
+    bootstrap: int = 0,
+    seed: int = 1,
 ) -> Report:
     """Fit ratings and test every pair over ``(seating, result, group)`` triples."""
     matches = list(matches)
@@ -92,7 +96,14 @@ def build_report(
     los_next: dict[str, float | None] = {}
     for here, below in zip(order, [*order[1:], None], strict=True):
         los_next[here] = None if below is None else _los(fit, here, below)
-    return Report(title, len(matches), fit, pairs, tiers, los_next, duplicate)
+    boot = (
+        rt.bootstrap_ratings(
+            results, rounds=bootstrap, seed=seed, anchor=anchor, seat_advantage=seat_advantage
+        )
+        if bootstrap
+        else None
+    )
+    return Report(title, len(matches), fit, pairs, tiers, los_next, duplicate, boot)
 
 
 def _los(fit: rt.RatingFit, a: str, b: str) -> float | None:
@@ -134,6 +145,9 @@ def _standings_rows(report: Report) -> list[dict[str, Any]]:
             "los_next": report.los_next.get(line.entrant),
             "flags": [flag.value for flag in line.flags],
         })
+        if report.bootstrap is not None:
+            b = report.bootstrap[line.entrant]
+            rows[-1]["bootstrap_lower"], rows[-1]["bootstrap_upper"] = b.lower, b.upper
     return rows
 
 
@@ -193,7 +207,12 @@ def render(report: Report, fmt: str = "text") -> str:
          ", ".join(r["flags"])]
         for r in _standings_rows(report)
     ]
-    out.append(tabulate(rows, headers=["#", "tier", "entrant", "elo", f"{conf} interval", "games", "score %", "LOS next %", "notes"], tablefmt=table_fmt))
+    headers = ["#", "tier", "entrant", "elo", f"{conf} interval", "games", "score %", "LOS next %", "notes"]
+    if report.bootstrap is not None:
+        headers.insert(5, f"bootstrap ({report.bootstrap.rounds} × sets)")
+        for row, r in zip(rows, _standings_rows(report), strict=True):
+            row.insert(5, f"[{_fmt(r['bootstrap_lower'])}, {_fmt(r['bootstrap_upper'])}]")
+    out.append(tabulate(rows, headers=headers, tablefmt=table_fmt))
     if fit.seat_advantage is not None:
         lo, hi = fit.seat_advantage_interval or (math.nan, math.nan)
         out.append(f"\nseat advantage (first seat): {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]")

@@ -92,3 +92,12 @@ def test_rate_reports_bad_lines(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     path.write_text("white,black,result\nA,B,2-0\n")
     code, _, err = run(capsys, "rate", str(path))
     assert code == 2 and "bad.csv:2" in err and "accepted" in err
+
+
+def test_report_with_bootstrap_and_seat_advantage(capsys: pytest.CaptureFixture[str], database: Path) -> None:
+    code, out, _ = run(capsys, "report", str(database), "--bootstrap", "50", "--seat-advantage")
+    assert code == 0
+    assert "bootstrap (50 × sets)" in out
+    assert "seat advantage (first seat):" in out
+    _, again, _ = run(capsys, "report", str(database), "--bootstrap", "50", "--seat-advantage")
+    assert again == out  # seeded: the same intervals every time
