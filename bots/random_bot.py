@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from harness import Bot, View, hookimpl
-
-if TYPE_CHECKING:
-    from harness import Game
 
 
 class RandomBot(Bot):
@@ -17,15 +12,9 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def __init__(
-        self, game: Game, seat: int, seed: int, options: Mapping[str, Any] | None = None
-    ) -> None:
-        super().__init__(game, seat, seed, options)
-        self._rng = random.Random(seed)
-
     def act(self, view: View) -> str:
         """A random legal action."""
-        return self._rng.choice(view.legal_actions)
+        return self.rng.choice(view.legal_actions)
 
 
 @hookimpl

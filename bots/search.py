@@ -11,13 +11,9 @@ compared on the same futures.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from harness import Bot, Option, State, View, hookimpl
-
-if TYPE_CHECKING:
-    from harness import Game
 
 
 class SearchBot(Bot):
@@ -29,12 +25,6 @@ class SearchBot(Bot):
         Option("max_rollout", 2000, "actions per rollout before it is cut off", minimum=1),
     )
 
-    def __init__(
-        self, game: Game, seat: int, seed: int, options: Mapping[str, Any] | None = None
-    ) -> None:
-        super().__init__(game, seat, seed, options)
-        self._rng = random.Random(seed)
-
     def act(self, view: View) -> str:
         """The legal action with the best mean rollout margin."""
         legal = view.legal_actions
@@ -42,8 +32,8 @@ class SearchBot(Bot):
             return legal[0]
         totals = [0.0] * len(legal)
         for _ in range(self.options["samples"]):
-            sample = self.game.sample_state(view, self._rng)
-            stream = self._rng.getrandbits(64)
+            sample = self.game.sample_state(view, self.rng)
+            stream = self.rng.getrandbits(64)
             for i, action in enumerate(legal):
                 state = sample.clone()
                 state.apply(action)

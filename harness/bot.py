@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -41,6 +42,9 @@ class Bot(ABC):
         self.game = game
         self.seat = seat
         self.seed = seed
+        #: This bot's own random stream, seeded for the match and seat: a bot that
+        #: draws only from it plays the same way whenever the match is replayed.
+        self.rng = random.Random(seed)
         self.options = resolve_options(
             self.option_specs, options or {}, f"bot {self.name!r}"
         )

@@ -89,10 +89,7 @@ def _parser() -> argparse.ArgumentParser:
         help="bot names, one per seat in playing order, comma-separated",
     )
     play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
-    play.add_argument(
-        "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, e.g. -o target=500; may be repeated",
-    )
+    _option_argument(play, "a game option, e.g. -o target=500")
     play.add_argument(
         "--quiet", action="store_true", help="print only the result, not every move"
     )
@@ -107,10 +104,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("game", help="registry name of the game")
     check.add_argument("--matches", type=int, default=5, help="matches per seat count")
     check.add_argument("--seed", type=int, default=0, help="seed of the random matches")
-    check.add_argument(
-        "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option; may be repeated",
-    )
+    _option_argument(check, "a game option")
     check.set_defaults(run=_cmd_check)
 
     run = sub.add_parser(
@@ -196,7 +190,7 @@ def _parser() -> argparse.ArgumentParser:
     ladd.add_argument("config", help="ladder config (TOML, format = \"ladder\")")
     ladd.add_argument("label", help="the entrant's label")
     ladd.add_argument("bot", help="bot name (see 'troef bots')")
-    ladd.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="a bot option")
+    _option_argument(ladd, "a bot option")
     ladd.set_defaults(run=_cmd_ladder_add)
     lrun = lsub.add_parser("run", help="play rounds")
     lrun.add_argument("config", help="ladder config (TOML)")
@@ -211,6 +205,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 _NEEDS_REGISTRY = {"games", "bots", "play", "check"}
+
+
+def _option_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+        help=f"{what}; may be repeated",
+    )
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:

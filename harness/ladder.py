@@ -25,7 +25,7 @@ from harness.errors import ConfigError, UnknownNameError
 from harness.plan import Job, _digest, _seatings
 from harness.plugins import load_plugins
 from harness.options import resolve_options
-from harness.ratings import OnlineElo
+from harness.elo import OnlineElo
 from harness.scheduler import Progress, _Tracker, execute
 from harness.seeding import derive_seed
 from harness.store import Store

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
+from harness.elo import OnlineElo
 from harness.ratings import (
     ELO_TO_NATURAL,
-    OnlineElo,
     PairResult,
     RatingFlag,
     aggregate,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 import time
 from collections.abc import Sequence
 
@@ -17,9 +16,6 @@ class Sleepy(Bot):
     name = "sleepy"
     option_specs = (Option("delay", 0.002, "seconds per decision", minimum=0.0),)
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
-        self.rng = random.Random(self.seed)
 
     def act(self, view: View) -> str:
         time.sleep(self.options["delay"])
@@ -33,9 +29,6 @@ class KillsWorkerOnce(Bot):
     name = "kills-worker-once"
     option_specs = (Option("marker", "", "file that records the kill"),)
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
-        self.rng = random.Random(self.seed)
 
     def act(self, view: View) -> str:
         try:
@@ -55,7 +48,6 @@ class Chatty(Bot):
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        self.rng = random.Random(self.seed)
         logging.getLogger("troef.tests.chatty").warning("chatty seat %d in pid %d", self.seat, os.getpid())
 
     def act(self, view: View) -> str:
