@@ -20,7 +20,7 @@ suit turned for bidding and the second suit turned if everybody passes (R2).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
@@ -80,6 +80,51 @@ _SEAT_CARD = tuple(tuple(((s, _CARDS[c]),) for c in range(32)) for s in range(4)
 _HIDDEN = tuple(
     frozenset(f"hand:{s}" for s in range(4) if s != seat) for seat in range(4)
 )
+#: The steps of ``random.Random.shuffle`` on the 32 cards: ``(i, i + 1, bits)``
+#: for ``i`` from 31 down to 1, ``bits`` being ``(i + 1).bit_length()``. See
+#: :func:`_deal_hands`.
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(31, 0, -1))
+
+
+def _randbelow(getrandbits: Callable[[int], int], n: int) -> int:
+    """``rng.randrange(n)`` for a plain ``random.Random``, drawing the same bits.
+
+    This is CPython's ``Random._randbelow_with_getrandbits`` (what
+    ``randrange`` and ``shuffle`` use): ``n.bit_length()`` random bits, drawn
+    again until they are below ``n``. Written out here to save the calls
+    around it; ``test_deal_draws_like_random_shuffle`` checks it stays equal.
+    """
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _deal_hands(rng: random.Random) -> list[CardMask]:
+    """The four hands of ``PIQUET.shuffled(rng)`` dealt 8 by 8, as masks.
+
+    Draws exactly what ``rng.shuffle(list(range(32)))`` draws, in the same
+    order, so every deal is the one ``PIQUET.shuffled`` would give; but it is
+    about twice as fast, which matters because a deal is shuffled every 34
+    decisions. The loop is ``Random.shuffle`` with ``_randbelow`` inlined
+    (see :func:`_randbelow`). Fisher-Yates fixes position ``i`` for good at
+    step ``i`` (later steps only touch lower positions), so the card that
+    lands there goes straight into hand ``i // 8`` and position ``i`` itself
+    need not be written.
+    """
+    getrandbits = rng.getrandbits
+    order = list(range(32))
+    hands = [0, 0, 0, 0]
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        card = order[j]
+        order[j] = order[i]
+        hands[i >> 3] |= 1 << card
+    hands[0] |= 1 << order[0]
+    return hands
 
 
 def _names(mask: CardMask) -> tuple[str, ...]:
@@ -172,41 +217,46 @@ class KlaverjassenState(State):
         self.dealer = 3
         self.to_act: int | None = 0
         self._phase = _BID
-        #: Cards in each seat's hand, and in each team's won tricks.
+        #: Cards in each seat's hand.
         self.hands: list[CardMask] = [0, 0, 0, 0]
-        self.won: list[CardMask] = [0, 0]
         self.trump = -1
         self.player = -1
         self._suits = (0, 1)  # first and second suit to turn (R2)
         self._turned: tuple[str, ...] = ()
         self._bids: tuple[tuple[int, str], ...] = ()
-        # The trick on the table: card indices, its leader, best card, winner.
+        # The trick on the table: card indices in play order, the same as the
+        # view shows it, its leader, the seat of its best card so far, and the
+        # cards that would beat that card (``_BEATS[trump][best]``; it is all
+        # that legal moves and the next winner need to know of the best card).
         self._trick: list[int] = []
         self._trick_view: tuple[tuple[int, str], ...] = ()
         self._leader = 0
-        self._best = -1
         self._winner = 0
+        self._top: CardMask = 0
+        #: This deal's finished tricks, as the view shows them; the team
+        #: tallies of the deal are summed from them at its end.
         self._tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...] = ()
-        self._points = (0, 0)
-        self._roem = (0, 0)
-        self._tricks_won = (0, 0)
         self._deal_scores: tuple[tuple[int, int], ...] = ()
         self._totals = (0, 0)
         #: How each deal this State played was scored (a sampled state has none).
         self.history: list[DealSummary] = []
+        # The legal actions of the seat to act, computed when first asked for
+        # and dropped by every action; while cards are played, also their mask
+        # (else -1, a mask no hand has).
         self._legal: tuple[str, ...] | None = None
-        self._legal_mask = 0
+        self._legal_mask: CardMask = -1
+        #: The view's fields that change only with a bid or a deal (see view()).
+        self._public: dict[str, object] = {}
 
     def _start_deal(self) -> None:
         """Shuffle and deal deal ``self.deal``, turn a suit, open the bidding."""
         k = self.deal
         rng = deal_rng(self.seed, k)
-        order = PIQUET.shuffled(rng)
-        self.hands = [sum(1 << c for c in order[8 * s : 8 * s + 8]) for s in range(4)]
-        first = rng.randrange(4)
-        second = (first + 1 + rng.randrange(3)) % 4
+        self.hands = _deal_hands(rng)
+        getrandbits = rng.getrandbits
+        first = _randbelow(getrandbits, 4)  # rng.randrange(4)
+        second = (first + 1 + _randbelow(getrandbits, 3)) % 4  # rng.randrange(3)
         self._suits = (first, second)
-        self.won = [0, 0]
         self.dealer = (3 + k) % 4
         voorhand = k % 4
         self.to_act = voorhand
@@ -214,7 +264,6 @@ class KlaverjassenState(State):
         self._trick = []
         self._trick_view = ()
         self._tricks = ()
-        self._points = self._roem = self._tricks_won = (0, 0)
         self._legal = None
         if k == 0 and self._clubs_first:
             # R3: the first deal is played in clubs by voorhand, nothing turned.
@@ -227,6 +276,7 @@ class KlaverjassenState(State):
             self.trump = -1
             self.player = -1
             self._phase = _BID
+        self._publish()
 
     # -- the contract ------------------------------------------------------
 
@@ -234,52 +284,77 @@ class KlaverjassenState(State):
         """The legal actions of the seat to act: ``("play", "pass")`` or cards in
         deck order; ``()`` when the match is over. Cached until the next action."""
         legal = self._legal
-        if legal is None:
-            if self._phase == _PLAYING:
-                self._play_mask()  # caches the mask and its names
-                return self._legal  # type: ignore[return-value]
-            if self._phase == _BID:
-                legal = _BID_ACTIONS
-            else:
-                legal = ()
-            self._legal = legal
-        return legal
-
-    def _play_mask(self) -> CardMask:
-        """The mask of the cards the seat to act may play (R5)."""
-        if self._legal is not None:
-            return self._legal_mask
+        if legal is not None:
+            return legal
+        if self._phase != _PLAYING:
+            self._legal_mask = -1
+            legal = self._legal = _BID_ACTIONS if self._phase == _BID else ()
+            return legal
+        # R5, as games.tricks.legal_plays with Rotterdam's duties (follow suit,
+        # else trump; always over-trump if possible, else under-trump), written
+        # out because it runs at every card played;
+        # test_legal_moves_are_legal_plays holds the two equal. Unless the
+        # hand leads or may play anything, the legal cards are of one suit and
+        # their names are one look-up.
         hand = self.hands[self.to_act]  # type: ignore[index]
         trick = self._trick
-        if not trick:
-            mask = hand
-        else:
-            trump = self.trump
-            mask = legal_plays(
-                hand,
-                _SUIT_MASK[_SUIT_OF[trick[0]]],
-                _SUIT_MASK[trump],
-                _BEATS[trump][self._best],
-            )
-        self._legal_mask = mask
-        self._legal = _names(mask)
-        return mask
+        if trick:
+            suit = trick[0] >> 3
+            mask = hand & _SUIT_MASK[suit]
+            if mask:
+                if suit == self.trump:  # trump led: over-trump if possible
+                    mask = (mask & self._top) or mask
+            else:
+                suit = self.trump
+                mask = hand & _SUIT_MASK[suit]
+                # _top holds every trump while no trump is in the trick.
+                mask = (mask & self._top) or mask
+            if mask:
+                self._legal_mask = mask
+                legal = self._legal = _BYTE_NAMES[suit][mask >> 8 * suit]
+                return legal
+        # Leading, or void in the suit led and in trumps: any card.
+        self._legal_mask = hand
+        legal = self._legal = _names(hand)
+        return legal
 
     def apply(self, action: str) -> None:
         """Play ``action`` (a bid or a card) for the seat to act."""
-        phase = self._phase
-        if phase == _PLAYING:
-            card = _INDEX.get(action)
-            if card is None:
-                self._bad_action(action)
-            legal = self._legal_mask if self._legal is not None else self._play_mask()
-            if not legal >> card & 1:  # type: ignore[operator]
-                raise IllegalActionError(
-                    f"seat {self.to_act} may not play {action!r} now; legal: "
-                    f"{', '.join(self.legal_actions())}"
-                )
-            self._play(card)  # type: ignore[arg-type]
-        elif phase == _BID:
+        if self._phase != _PLAYING:
+            self._apply_bid(action)
+            return
+        card = _INDEX.get(action)
+        if card is None:
+            self._bad_action(action)
+        if self._legal is None:
+            self.legal_actions()  # computes _legal_mask
+        if not self._legal_mask >> card & 1:  # type: ignore[operator]
+            raise IllegalActionError(
+                f"seat {self.to_act} may not play {action!r} now; legal: "
+                f"{', '.join(self.legal_actions())}"
+            )
+        # Play the card (written here rather than in a method of its own: a
+        # call costs as much as a few of these lines).
+        seat: int = self.to_act  # type: ignore[assignment]
+        self.hands[seat] ^= 1 << card
+        trick = self._trick
+        trick.append(card)
+        self._trick_view += _SEAT_CARD[seat][card]
+        self._legal = None
+        n = len(trick)
+        if n == 1:
+            self._leader = self._winner = seat
+            self._top = _BEATS[self.trump][card]
+        elif self._top >> card & 1:
+            self._winner = seat
+            self._top = _BEATS[self.trump][card]
+        if n < 4:
+            self.to_act = (seat + 1) & 3
+        else:
+            self._finish_trick()
+
+    def _apply_bid(self, action: str) -> None:
+        if self._phase == _BID:
             if action == PLAY or action == PASS:
                 self._bid(action)
             else:
@@ -315,6 +390,7 @@ class KlaverjassenState(State):
             self._begin_play(voorhand, self._suits[1])
         else:
             self.to_act = (seat + 1) % 4
+        self._publish()
 
     def _begin_play(self, player: int, trump: int) -> None:
         self.player = player
@@ -322,47 +398,19 @@ class KlaverjassenState(State):
         self._phase = _PLAYING
         self.to_act = self.deal % 4  # voorhand leads the first trick (seed line 102)
 
-    def _play(self, card: int) -> None:
-        seat: int = self.to_act  # type: ignore[assignment]
-        self.hands[seat] ^= 1 << card
-        trick = self._trick
-        if not trick:
-            self._leader = seat
-            self._best = card
-            self._winner = seat
-        elif _BEATS[self.trump][self._best] >> card & 1:
-            self._best = card
-            self._winner = seat
-        trick.append(card)
-        self._trick_view += _SEAT_CARD[seat][card]
-        self._legal = None
-        if len(trick) < 4:
-            self.to_act = (seat + 1) & 3
-        else:
-            self._finish_trick()
-
     def _finish_trick(self) -> None:
         trick, trump, winner = self._trick, self.trump, self._winner
         points_of = _POINTS[trump]
         a, b, c, d = trick
-        mask = 1 << a | 1 << b | 1 << c | 1 << d
         points = points_of[a] + points_of[b] + points_of[c] + points_of[d]
-        last = len(self._tricks) == 7
+        tricks = self._tricks
+        last = len(tricks) == 7
         if last:
             points += LAST_TRICK
         # R7: roem is claimed for the trick's winner automatically.
-        roem = trick_roem(mask, trump)
-        team = winner & 1
-        self.won[team] |= mask
-        p, r, n = self._points, self._roem, self._tricks_won
-        if team:
-            self._points, self._roem = (p[0], p[1] + points), (r[0], r[1] + roem)
-            self._tricks_won = (n[0], n[1] + 1)
-        else:
-            self._points, self._roem = (p[0] + points, p[1]), (r[0] + roem, r[1])
-            self._tricks_won = (n[0] + 1, n[1])
+        roem = trick_roem(1 << a | 1 << b | 1 << c | 1 << d, trump)
         cards = (_CARDS[a], _CARDS[b], _CARDS[c], _CARDS[d])
-        self._tricks += ((self._leader, cards, winner, points, roem),)
+        self._tricks = tricks + ((self._leader, cards, winner, points, roem),)
         self._trick = []
         self._trick_view = ()
         if last:
@@ -370,18 +418,27 @@ class KlaverjassenState(State):
         else:
             self.to_act = winner
 
+    def _tallies(self) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+        """This deal's card points, roem and tricks won so far, per team."""
+        points, roem, count = [0, 0], [0, 0], [0, 0]
+        for _, _, winner, pts, rm in self._tricks:
+            team = winner & 1
+            points[team] += pts
+            roem[team] += rm
+            count[team] += 1
+        return (points[0], points[1]), (roem[0], roem[1]), (count[0], count[1])
+
     def _finish_deal(self) -> None:
         playing_team = self.player & 1
-        made, pit_team, raw, scores = deal_score(
-            playing_team, self._points, self._roem, self._tricks_won
-        )
+        points, roem, tricks_won = self._tallies()
+        made, pit_team, raw, scores = deal_score(playing_team, points, roem, tricks_won)
         self.history.append(
             DealSummary(
                 self.deal,
                 self.trump,
                 playing_team,
-                self._points,
-                self._roem,
+                points,
+                roem,
                 made,
                 pit_team,
                 raw,
@@ -396,6 +453,7 @@ class KlaverjassenState(State):
             # R11: the match ends after the deal in which a team reaches the target.
             self._phase = _OVER
             self.to_act = None
+            self._publish()
         else:
             self.deal += 1
             self._start_deal()
@@ -413,37 +471,60 @@ class KlaverjassenState(State):
             [(x, y, x, y) for x, y in self._deal_scores],
         )
 
+    def _publish(self) -> None:
+        """Fill :attr:`_public`: the view's fields that change only with a bid
+        or a deal. Called whenever one of them changes."""
+        trump = self.trump
+        player = self.player
+        # Every field, in the dataclass's order, so that a view's __dict__ is
+        # ordered as its __init__ would order it; view() fills in the others.
+        self._public = {
+            "seat": 0,
+            "legal_actions": (),
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "to_act": None,
+            "hand": (),
+            "turned": self._turned,
+            "trump": None if trump < 0 else SUITS[trump],
+            "bids": self._bids,
+            "player": None if player < 0 else player,
+            "trick": (),
+            "tricks": (),
+            "deal_scores": self._deal_scores,
+            "scores": self._totals,
+        }
+
     def view(self, seat: int) -> KlaverjassenView:
         """What ``seat`` knows now (R13).
 
         Built without the dataclass ``__init__``: a frozen dataclass sets its 14
-        fields one ``object.__setattr__`` at a time (about 1.5 µs), while filling
-        the instance dict at once costs a third of that; the view is a decision's
-        main cost after the rules. The result is an ordinary frozen instance.
+        fields one ``object.__setattr__`` at a time (about 1.5 µs), while giving
+        the instance its dict at once costs a tenth of that; the view is a
+        decision's main cost after the rules. The dict is a copy of the fields
+        that change only with a bid or a deal (:meth:`_publish`) with those that
+        change at every card set. The result is an ordinary frozen instance.
         """
-        trump = self.trump
-        player = self.player
+        hand = self.hands[seat]
+        to_act = self.to_act
+        if seat == to_act:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            # When the seat may play any card, the names are those of its hand.
+            names = legal if hand == self._legal_mask else _names(hand)
+        else:
+            legal = ()
+            names = _names(hand)
         view = _new_view(KlaverjassenView)
-        _set_dict(
-            view,
-            "__dict__",
-            {
-                "seat": seat,
-                "legal_actions": self.legal_actions() if seat == self.to_act else (),
-                "deal": self.deal,
-                "dealer": self.dealer,
-                "to_act": self.to_act,
-                "hand": _names(self.hands[seat]),
-                "turned": self._turned,
-                "trump": None if trump < 0 else SUITS[trump],
-                "bids": self._bids,
-                "player": None if player < 0 else player,
-                "trick": self._trick_view,
-                "tricks": self._tricks,
-                "deal_scores": self._deal_scores,
-                "scores": self._totals,
-            },
-        )
+        fields = view.__dict__
+        fields.update(self._public)
+        fields["seat"] = seat
+        fields["legal_actions"] = legal
+        fields["to_act"] = to_act
+        fields["hand"] = names
+        fields["trick"] = self._trick_view
+        fields["tricks"] = self._tricks
         return view
 
     def clone(self) -> KlaverjassenState:
@@ -451,7 +532,6 @@ class KlaverjassenState(State):
         twin = object.__new__(KlaverjassenState)
         twin.__dict__.update(self.__dict__)
         twin.hands = self.hands[:]
-        twin.won = self.won[:]
         twin._trick = self._trick[:]
         twin.history = self.history[:]
         return twin
@@ -459,14 +539,17 @@ class KlaverjassenState(State):
     def card_locations(self) -> Mapping[str, tuple[str, ...]]:
         """Every card by place: ``hand:0..3``, ``trick`` (play order), ``won:0..1``."""
         hands = self.hands
+        won = [0, 0]
+        for _, cards, winner, _, _ in self._tricks:
+            won[winner & 1] |= PIQUET.mask(cards)
         return {
             "hand:0": _names(hands[0]),
             "hand:1": _names(hands[1]),
             "hand:2": _names(hands[2]),
             "hand:3": _names(hands[3]),
             "trick": tuple(_CARDS[c] for c in self._trick),
-            "won:0": _names(self.won[0]),
-            "won:1": _names(self.won[1]),
+            "won:0": _names(won[0]),
+            "won:1": _names(won[1]),
         }
 
     def hidden_from(self, seat: int) -> frozenset[str]:
@@ -564,6 +647,7 @@ class KlaverjassenState(State):
         state._turned = (trump,)
         state._totals = totals
         state._begin_play(deal % 4 if player is None else player, suit)
+        state._publish()
         return state
 
 
@@ -680,21 +764,16 @@ def _sample(
     state._deal_scores = view.deal_scores
     state._totals = view.scores
 
-    # Replay the public tricks: won piles, tallies, and what each seat lacks (R14).
+    # Replay the public tricks: cards seen, and what each seat lacks (R14).
     forbidden = [0, 0, 0, 0]
     played = [0, 0, 0, 0]
-    won = [0, 0]
-    points, roem, count = [0, 0], [0, 0], [0, 0]
-    for leader, cards, winner, pts, rm in view.tricks:
+    seen = 0
+    for leader, cards, _, _, _ in view.tricks:
         idx = [_INDEX[c] for c in cards]
         revealed_voids(leader, idx, PIQUET, _BEATS[trump], trump, forbidden)
         for i in range(4):
             played[(leader + i) % 4] += 1
-        team = winner & 1
-        won[team] |= sum(1 << c for c in idx)
-        points[team] += pts
-        roem[team] += rm
-        count[team] += 1
+        seen |= sum(1 << c for c in idx)
     trick = [_INDEX[c] for _, c in view.trick]
     if trick:
         leader = view.trick[0][0]
@@ -702,18 +781,15 @@ def _sample(
         for i in range(len(trick)):
             played[(leader + i) % 4] += 1
         state._leader = leader
-        state._best = trick[best]
         state._winner = (leader + best) % 4
-    state.won = won
-    state._points, state._roem = (points[0], points[1]), (roem[0], roem[1])
-    state._tricks_won = (count[0], count[1])
+        state._top = _BEATS[trump][trick[best]]
     state._trick = trick
     state._trick_view = view.trick
     state._tricks = view.tricks
 
     me = view.seat
     own = PIQUET.mask(view.hand)
-    seen = own | won[0] | won[1] | sum(1 << c for c in trick)
+    seen |= own | sum(1 << c for c in trick)
     hands = [0, 0, 0, 0]
     hands[me] = own
     if state._phase != _OVER:
@@ -725,4 +801,5 @@ def _sample(
         ):
             hands[others[j]] = mask
     state.hands = hands
+    state._publish()
     return state

@@ -419,7 +419,7 @@ def test_roem_goes_to_trick_winner_automatically() -> None:
     )
     _, _, winner, points, roem = state.view(0).tricks[0]
     assert (winner, points, roem) == (3, 10, 50)
-    assert state._roem == (0, 50)
+    assert state._tallies()[1] == (0, 50)
 
 
 # -- deal scoring (seed lines 117-124, R8-R10) ---------------------------------

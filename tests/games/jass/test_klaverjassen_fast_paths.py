@@ -1,0 +1,122 @@
+"""The fast paths of klaverjassen.py against the plain definitions they replace.
+
+The state writes out, for speed, a few things that exist elsewhere in plain
+form: the shuffle (``Random.shuffle`` on ``PIQUET``), the legal cards
+(:func:`games.tricks.legal_plays`) and the view (the dataclass constructor).
+These tests hold them equal, and a golden digest of whole matches holds the
+game's behaviour to what it was before the fast paths (results, logs, views).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from games.cards import PIQUET
+from games.jass import Klaverjassen
+from games.jass.klaverjassen import (
+    _BEATS,
+    _INDEX,
+    KlaverjassenView,
+    _deal_hands,
+    _randbelow,
+)
+from games.tricks import legal_plays
+from harness.seeding import deal_rng
+
+GAME = Klaverjassen()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_deal_draws_like_random_shuffle(seed: int) -> None:
+    """_deal_hands and _randbelow draw what PIQUET.shuffled and randrange draw."""
+    for deal in range(3):
+        fast, slow = deal_rng(seed, deal), deal_rng(seed, deal)
+        order = PIQUET.shuffled(slow)
+        hands = [sum(1 << c for c in order[8 * s : 8 * s + 8]) for s in range(4)]
+        assert _deal_hands(fast) == hands
+        for n in (4, 3, 1, 32, 5):
+            assert _randbelow(fast.getrandbits, n) == slow.randrange(n)
+        assert fast.getstate() == slow.getstate()
+
+
+def test_legal_moves_are_legal_plays() -> None:
+    """The state's legal cards are tricks.legal_plays with Rotterdam's duties."""
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(30):
+        state = GAME.new_match(4, seed)
+        while not state.is_over():
+            legal = state.legal_actions()
+            if state._phase == 1:  # cards, not bids
+                hand = state.hands[state.to_act]
+                trick = state._trick
+                if trick:
+                    beats = _BEATS[state.trump]
+                    best = trick[0]
+                    for card in trick[1:]:
+                        if beats[best] >> card & 1:
+                            best = card
+                    expected = legal_plays(
+                        hand,
+                        PIQUET.suit_masks[trick[0] >> 3],
+                        PIQUET.suit_masks[state.trump],
+                        beats[best],
+                    )
+                else:
+                    expected = hand
+                assert PIQUET.mask(legal) == expected
+                assert legal == tuple(sorted(legal, key=_INDEX.__getitem__))
+                checked += 1
+            state.apply(rng.choice(legal))
+    assert checked > 10_000
+
+
+def test_view_equals_the_dataclass_built_one() -> None:
+    """A view is what the dataclass constructor would build, in field order."""
+    state = GAME.new_match(4, 8)
+    rng = random.Random(8)
+    while not state.is_over():
+        for seat in range(4):
+            view = state.view(seat)
+            fields = vars(view)
+            again = KlaverjassenView(**fields)
+            assert view == again and list(fields) == list(vars(again))
+            assert KlaverjassenView.from_json(view.to_json()) == view
+            hash(view)
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def _digest(n_matches: int) -> str:
+    """Actions, results and deal summaries of random matches (seeded choices,
+    no bot), and every seat's view at every step of the first three."""
+    digest = hashlib.sha256()
+    for seed in range(n_matches):
+        state = GAME.new_match(4, seed)
+        rng = random.Random(seed)
+        log = []
+        while not state.is_over():
+            if seed < 3:
+                for seat in range(4):
+                    digest.update(state.view(seat).to_json().encode())
+            action = rng.choice(state.legal_actions())
+            log.append(action)
+            state.apply(action)
+        result = state.result().to_dict()
+        digest.update(json.dumps([log, result, state.history]).encode())
+    return digest.hexdigest()
+
+
+def test_golden_digest() -> None:
+    """Matches play out exactly as they did before the fast paths (commit 025c32b).
+
+    If a deliberate rule change breaks this, recompute the digest; if a speed
+    change does, it changed behaviour.
+    """
+    assert _digest(20) == GOLDEN
+
+
+GOLDEN = "9acc37071e42c076c28b5b5a076afe8cc4be5b3364c332334fc09a1a45c7fa9f"
