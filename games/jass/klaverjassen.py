@@ -80,10 +80,14 @@ _SEAT_CARD = tuple(tuple(((s, _CARDS[c]),) for c in range(32)) for s in range(4)
 _HIDDEN = tuple(
     frozenset(f"hand:{s}" for s in range(4) if s != seat) for seat in range(4)
 )
-#: The steps of ``random.Random.shuffle`` on the 32 cards: ``(i, i + 1, bits)``
-#: for ``i`` from 31 down to 1, ``bits`` being ``(i + 1).bit_length()``. See
-#: :func:`_deal_hands`.
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(31, 0, -1))
+#: The steps of ``random.Random.shuffle`` on the 32 cards, ``(i, i + 1, bits)``
+#: for ``i`` from 31 down to 1 (``bits`` is ``(i + 1).bit_length()``), grouped by
+#: the seat that gets position ``i``: seat 3 (31..24) first, seat 0 (7..1) last.
+#: See :func:`_deal_hands`.
+_SHUFFLE_STEPS = tuple(
+    tuple((i, i + 1, (i + 1).bit_length()) for i in range(8 * s + 7, max(8 * s, 1) - 1, -1))
+    for s in (3, 2, 1, 0)
+)
 
 
 def _randbelow(getrandbits: Callable[[int], int], n: int) -> int:
@@ -110,20 +114,23 @@ def _deal_hands(rng: random.Random) -> list[CardMask]:
     decisions. The loop is ``Random.shuffle`` with ``_randbelow`` inlined
     (see :func:`_randbelow`). Fisher-Yates fixes position ``i`` for good at
     step ``i`` (later steps only touch lower positions), so the card that
-    lands there goes straight into hand ``i // 8`` and position ``i`` itself
-    need not be written.
+    lands there goes straight into the hand of seat ``i // 8``; position ``i`` itself
+    need not be written; position 0 is seat 0's last card.
     """
     getrandbits = rng.getrandbits
     order = list(range(32))
-    hands = [0, 0, 0, 0]
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
+    hands = []
+    for steps in _SHUFFLE_STEPS:
+        hand = 0
+        for i, n, k in steps:
             j = getrandbits(k)
-        card = order[j]
-        order[j] = order[i]
-        hands[i >> 3] |= 1 << card
-    hands[0] |= 1 << order[0]
+            while j >= n:
+                j = getrandbits(k)
+            hand |= 1 << order[j]
+            order[j] = order[i]
+        hands.append(hand)
+    hands[3] |= 1 << order[0]
+    hands.reverse()
     return hands
 
 
@@ -512,7 +519,15 @@ class KlaverjassenState(State):
             if legal is None:
                 legal = self.legal_actions()
             # When the seat may play any card, the names are those of its hand.
-            names = legal if hand == self._legal_mask else _names(hand)
+            if hand == self._legal_mask:
+                names = legal
+            else:  # _names(hand), written out to save a call
+                names = (
+                    _N0[hand & 255]
+                    + _N1[hand >> 8 & 255]
+                    + _N2[hand >> 16 & 255]
+                    + _N3[hand >> 24]
+                )
         else:
             legal = ()
             names = _names(hand)

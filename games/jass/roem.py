@@ -67,17 +67,22 @@ _STUK_MASK: tuple[CardMask, ...] = tuple(
 )
 
 
+#: Points of the four of a kind in a trick's mask, by mask.
+_FOUR_POINTS: dict[CardMask, int] = {m: points for m, (_, points) in _FOURS.items()}
+# trick_roem runs once per trick, so it spells the suit bytes out (8 bits each).
+assert _N == 8
+
+
 def trick_roem(mask: CardMask, trump: int) -> int:
     """The roem in the cards of ``mask`` (one trick) when suit ``trump`` is trump."""
+    run = _RUN_ROEM
     roem = (
-        _RUN_ROEM[mask & _BYTE]
-        + _RUN_ROEM[mask >> _N & _BYTE]
-        + _RUN_ROEM[mask >> 2 * _N & _BYTE]
-        + _RUN_ROEM[mask >> 3 * _N & _BYTE]
+        run[mask & 255]
+        + run[mask >> 8 & 255]
+        + run[mask >> 16 & 255]
+        + run[mask >> 24]
+        + _FOUR_POINTS.get(mask, 0)
     )
-    four = _FOURS.get(mask)
-    if four is not None:
-        roem += four[1]
     stuk = _STUK_MASK[trump]
     if mask & stuk == stuk:
         roem += STUK
