@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
 from games.jass.roem import roem_parts, trick_roem
@@ -38,7 +39,6 @@ from games.jass.scoring import (
 from games.tricks import (
     beats_table,
     deal_constrained,
-    legal_plays,
     points_table,
     revealed_voids,
 )
@@ -85,7 +85,9 @@ _HIDDEN = tuple(
 #: the seat that gets position ``i``: seat 3 (31..24) first, seat 0 (7..1) last.
 #: See :func:`_deal_hands`.
 _SHUFFLE_STEPS = tuple(
-    tuple((i, i + 1, (i + 1).bit_length()) for i in range(8 * s + 7, max(8 * s, 1) - 1, -1))
+    tuple(
+        (i, i + 1, (i + 1).bit_length()) for i in range(8 * s + 7, 8 * s - 1, -1) if i
+    )
     for s in (3, 2, 1, 0)
 )
 
@@ -335,7 +337,7 @@ class KlaverjassenState(State):
             self._bad_action(action)
         if self._legal is None:
             self.legal_actions()  # computes _legal_mask
-        if not self._legal_mask >> card & 1:  # type: ignore[operator]
+        if not self._legal_mask >> card & 1:
             raise IllegalActionError(
                 f"seat {self.to_act} may not play {action!r} now; legal: "
                 f"{', '.join(self.legal_actions())}"
@@ -369,7 +371,7 @@ class KlaverjassenState(State):
         else:
             raise IllegalActionError(f"the match is over; {action!r} comes too late")
 
-    def _bad_action(self, action: str) -> None:
+    def _bad_action(self, action: str) -> NoReturn:
         if not isinstance(action, str):
             raise InvalidActionError(f"an action is a string, not {action!r}")
         legal = ", ".join(self.legal_actions())
@@ -417,7 +419,7 @@ class KlaverjassenState(State):
         # R7: roem is claimed for the trick's winner automatically.
         roem = trick_roem(1 << a | 1 << b | 1 << c | 1 << d, trump)
         cards = (_CARDS[a], _CARDS[b], _CARDS[c], _CARDS[d])
-        self._tricks = tricks + ((self._leader, cards, winner, points, roem),)
+        self._tricks = (*tricks, (self._leader, cards, winner, points, roem))
         self._trick = []
         self._trick_view = ()
         if last:

@@ -20,6 +20,7 @@ from games.jass import Klaverjassen
 from games.jass.klaverjassen import (
     _BEATS,
     _INDEX,
+    _PLAYING,
     KlaverjassenView,
     _deal_hands,
     _randbelow,
@@ -51,7 +52,7 @@ def test_legal_moves_are_legal_plays() -> None:
         state = GAME.new_match(4, seed)
         while not state.is_over():
             legal = state.legal_actions()
-            if state._phase == 1:  # cards, not bids
+            if state._phase == _PLAYING and state.to_act is not None:
                 hand = state.hands[state.to_act]
                 trick = state._trick
                 if trick:
