@@ -96,6 +96,10 @@ class GinRummyView(View):
     variant: str
     #: Points that end the match.
     target: int
+    #: Which card sets the knock limit and the doubling (ruling 17): ``"top"``,
+    #: the discard pile's top card when going out (ruling 3), or ``"upcard"``,
+    #: the hand's first face-up card for the whole hand.
+    knock_card: str
     #: Index of the current hand (deal) from 0.
     hand_index: int
     #: The seat that dealt this hand (the other one got 11 cards).
@@ -117,10 +121,11 @@ class GinRummyView(View):
     discard_pile: tuple[str, ...]
     #: The hand's first face-up card (the opening discard), None before it.
     upcard: str | None
-    #: Value of the top face-up card of the discard pile: the knock limit for
-    #: a seat going out now (ruling 3); 0 when the pile is empty.
+    #: The knock limit for a seat going out now: the value of the top face-up
+    #: card of the discard pile (ruling 3; 0 when the pile is empty), or with
+    #: ``knock_card="upcard"`` of the upcard (ruling 17; 0 before it).
     knock_limit: int
-    #: True when that top card is a spade: going out now scores double.
+    #: True when that card is a spade: going out now scores double.
     spades_double: bool
     #: Draws from the discard pile so far this hand (at most 50, ruling 7).
     pile_draws: int
@@ -144,7 +149,8 @@ class GinRummyView(View):
     last_layoffs: tuple[str, ...]
     #: Deadwood of each seat after melding and laying off.
     last_deadwood: tuple[int, ...]
-    #: The top face-up card that set the knock limit and the doubling, or None.
+    #: The card that set the knock limit and the doubling of the last hand (the
+    #: pile's top card, or the upcard with ``knock_card="upcard"``), or None.
     last_top: str | None
     #: Points each seat scored in the last hand.
     last_points: tuple[int, ...]
@@ -176,7 +182,9 @@ class GinRummy(Game):
     """Gin Rummy, Oklahoma style: the top discard sets the knock limit.
 
     It also doubles the hand on a spade (RULES.md ruling 3). Options:
-    ``variant`` (``"standard"`` or ``"grote-gin"``) and ``target`` (150).
+    ``variant`` (``"standard"`` or ``"grote-gin"``), ``target`` (150) and
+    ``knock_card`` (``"top"``, or ``"upcard"`` for classic Oklahoma: the
+    hand's first upcard sets both, ruling 17).
     """
 
     name = "gin-rummy"
@@ -191,6 +199,14 @@ class GinRummy(Game):
         ),
         Option(
             "target", 150, doc="the match ends when a player reaches this", minimum=1
+        ),
+        Option(
+            "knock_card",
+            "top",
+            doc="which card sets the knock limit and the spade doubling: 'top' = "
+            "the discard pile's top card when going out (ruling 3), 'upcard' = "
+            "the hand's first face-up card, as classic Oklahoma (ruling 17)",
+            choices=("top", "upcard"),
         ),
     )
 
@@ -222,6 +238,8 @@ class GinRummyState(State):
         self.seed = seed
         self.grote = game.options["variant"] == "grote-gin"
         self.target: int = game.options["target"]
+        #: Ruling 17: the upcard, not the pile's top card, sets limit and doubling.
+        self.by_upcard = game.options["knock_card"] == "upcard"
         self.scores = [0, 0]
         self.deal_points: list[tuple[int, ...]] = []
         self.ending = _NO_ENDING
@@ -258,6 +276,16 @@ class GinRummyState(State):
         self._legal: tuple[str, ...] | None = None
         self._fixed: dict[str, Any] | None = None
 
+    def _marker(self) -> int:
+        """The card that sets the knock limit and the doubling now, or -1.
+
+        The top face-up card of the discard pile (ruling 3), or with
+        ``knock_card="upcard"`` the hand's upcard (ruling 17).
+        """
+        if self.by_upcard:
+            return self.upcard
+        return self.pile[-1] if self.pile else -1
+
     # -- the State contract ------------------------------------------------
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -287,7 +315,8 @@ class GinRummyState(State):
         taken = self.taken
         plain = hand & ~(1 << taken) if taken >= 0 else hand
         actions = list(_names(plain))
-        limit = melds.VALUE[self.pile[-1]] if self.pile else 0
+        marker = self._marker()
+        limit = melds.VALUE[marker] if marker >= 0 else 0
         outs = melds.going_out(hand, limit)
         if outs:
             actions += [KNOCK_ACTIONS[c] for c, dw in outs if dw and c != taken]
@@ -336,7 +365,7 @@ class GinRummyState(State):
     def view(self, seat: Seat) -> GinRummyView:
         """What ``seat`` knows now (perfect recall within the hand)."""
         pile = self.pile
-        top = pile[-1] if pile else -1
+        top = self._marker()
         fields = self._fixed_fields()
         fields.update(
             seat=seat,
@@ -369,6 +398,7 @@ class GinRummyState(State):
             fixed = self._fixed = {
                 "variant": "grote-gin" if self.grote else "standard",
                 "target": self.target,
+                "knock_card": "upcard" if self.by_upcard else "top",
                 "hand_index": self.deal,
                 "dealer": self.dealer,
                 "deal_points": tuple(self.deal_points),
@@ -450,7 +480,7 @@ class GinRummyState(State):
 
     def _go_out(self, seat: Seat, kind: int, card: int) -> None:
         """Knock or gin: lay down, let the defender lay off, score (lines 514-526)."""
-        top = self.pile[-1] if self.pile else -1
+        top = self._marker()
         if card >= 0:
             # The going-out discard goes face down onto the pile (line 516).
             self.hands[seat] &= ~(1 << card)
@@ -554,9 +584,9 @@ class GinRummyState(State):
             lines.append(f"seat {seat} {verb[e.end]}{discard}")
             if e.top >= 0:
                 double = ", a spade: points double" if e.top // 13 == SPADES else ""
+                where = "upcard" if self.by_upcard else "top of the discard pile"
                 lines.append(
-                    f"top of the discard pile {CARDS[e.top]} "
-                    f"(knock limit {melds.VALUE[e.top]}){double}"
+                    f"{where} {CARDS[e.top]} (knock limit {melds.VALUE[e.top]}){double}"
                 )
             for s in (e.out, 1 - (e.out or 0)):
                 assert s is not None
@@ -586,6 +616,7 @@ def _sample(game: GinRummy, view: GinRummyView, rng: random.Random) -> GinRummyS
     # Later hands of the sampled world are dealt from a seed of its own.
     state.seed = rng.getrandbits(63)
     state.grote = view.variant == "grote-gin"
+    state.by_upcard = view.knock_card == "upcard"
     state.target = view.target
     state.deal = view.hand_index
     state.dealer = view.dealer

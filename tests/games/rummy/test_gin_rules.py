@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +20,7 @@ from bots.random_bot import RandomBot
 from games.cards import FULL52, iter_bits
 from games.rummy import melds
 from games.rummy.gin import MAX_PILE_DRAWS, PHASE_NAMES, GinRummy, GinRummyState
+from harness.conformance import check_game
 from harness.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -43,6 +45,7 @@ def position(
     taken: str | None = None,
     variant: str = "standard",
     target: int = 150,
+    knock_card: str = "top",
     scores: tuple[int, int] = (0, 0),
     stock_size: int | None = None,
     pile_draws: int = 0,
@@ -53,9 +56,10 @@ def position(
     stock (in deck order, the king of spades on top). With ``stock_size`` the
     stock keeps only that many cards and the rest go under the discard pile.
     ``taken`` is the card the seat to act just took from the discard pile.
-    Seat 1 is the dealer of hand 0.
+    Seat 1 is the dealer of hand 0. The bottom card of the pile is the upcard.
     """
-    state = GinRummy(variant=variant, target=target).new_match(2, 0)
+    game = GinRummy(variant=variant, target=target, knock_card=knock_card)
+    state = game.new_match(2, 0)
     h0, h1 = cards(hand0), cards(hand1)
     top = [FULL52.index[c] for c in pile.split()]
     rest = list(iter_bits(FULL52.full & ~(h0 | h1 | cards(pile))))
@@ -468,6 +472,179 @@ def test_sampled_states_keep_the_known_cards_in_the_opponents_hand() -> None:
         assert "9C" in sample.card_locations()["hand:0"]
         hands.add(sample.card_locations()["hand:0"])
     assert len(hands) > 1
+
+
+# -- knock_card="upcard": the classic reading (ruling 17) ---------------------------
+
+
+def upcard_position(hand0: str, hand1: str, **kwargs: Any) -> GinRummyState:
+    """:func:`position` with ``knock_card="upcard"``: the pile's bottom card rules."""
+    return position(hand0, hand1, knock_card="upcard", **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("pile", "by_upcard", "by_top"),
+    [
+        # upcard ace, jack on top: deadwood 2 is over the upcard's limit of 1.
+        ("AD JH", False, True),
+        # upcard 4, ace on top: the upcard allows deadwood 2.
+        ("4D AH", True, False),
+        # upcard 2, ace on top: "evenveel of minder", 2 against 2.
+        ("2D 7H AH", True, False),
+        # upcard queen, ace on top.
+        ("QH 4D AH", True, False),
+    ],
+)
+def test_upcard_sets_the_knock_limit_whatever_lies_on_top(
+    pile: str, by_upcard: bool, by_top: bool
+) -> None:
+    """Ruling 17: deadwood 2 knocks against the upcard's value, not the top card's."""
+    state = upcard_position(KNOCKER, LOOSE, pile=pile)
+    assert ("knock:KD" in state.legal_actions()) is by_upcard
+    upcard = pile.split()[0]
+    view = state.view(0)
+    assert view.knock_card == "upcard" and view.upcard == upcard
+    assert view.knock_limit == melds.VALUE[FULL52.index[upcard]]
+    # The same cards under the default reading (ruling 3) go the other way.
+    state = position(KNOCKER, LOOSE, pile=pile)
+    assert ("knock:KD" in state.legal_actions()) is by_top
+    assert state.view(0).knock_card == "top"
+
+
+def test_an_ace_upcard_allows_a_knock_with_one() -> None:
+    """Ruling 17: an ace upcard means limit 1 (the text's arithmetic), not gin only.
+
+    Discarding KD leaves A-2-3 of clubs, three fives, three nines and the AH:
+    deadwood 1 against the defender's 80 scores 79.
+    """
+    hand = KNOCKER.replace("2H", "AH")
+    state = upcard_position(hand, LOOSE, pile="AD QH")
+    assert state.view(0).knock_limit == 1
+    assert "knock:KD" in state.legal_actions()
+    # Deadwood 2 is refused against the same ace.
+    refused = upcard_position(KNOCKER, LOOSE, pile="AD QH")
+    assert "knock:KD" not in refused.legal_actions()
+    state.apply("knock:KD")
+    assert state.deal_points == [(79, 0)]
+    assert state.view(1).last_top == "AD"
+
+
+def test_a_spade_upcard_doubles_with_a_red_card_on_top() -> None:
+    """Ruling 17: upcard 4S, 7D on top when he knocks: 78 doubles to 156."""
+    state = upcard_position(KNOCKER, LOOSE, pile="4S 7D")
+    assert state.view(0).spades_double
+    state.apply("knock:KD")
+    assert state.deal_points == [(156, 0)]
+    assert state.view(1).last_top == "4S"
+    # The default reads the 7D on top: not doubled.
+    state = position(KNOCKER, LOOSE, pile="4S 7D")
+    assert not state.view(0).spades_double
+    state.apply("knock:KD")
+    assert state.deal_points == [(78, 0)]
+
+
+def test_a_spade_on_top_does_not_double_without_a_spade_upcard() -> None:
+    """Ruling 17: upcard 4D, 7S on top when he knocks: 78 stays 78."""
+    state = upcard_position(KNOCKER, LOOSE, pile="4D 7S")
+    assert not state.view(0).spades_double
+    state.apply("knock:KD")
+    assert state.deal_points == [(78, 0)]
+    # The default reads the 7S on top: doubled.
+    state = position(KNOCKER, LOOSE, pile="4D 7S")
+    state.apply("knock:KD")
+    assert state.deal_points == [(156, 0)]
+
+
+def test_a_spade_upcard_doubles_gin_and_undercut() -> None:
+    """Rulings 12 and 17: gin 20 + 80 and undercut 10 + 2 double on a spade upcard."""
+    state = upcard_position("AC 2C 3C 4C 5D 5H 5S 9H 9S 9C KD", LOOSE, pile="8S 2D")
+    state.apply("gin:KD")
+    assert state.deal_points == [(200, 0)]
+    state = upcard_position(
+        "AC 2C 3C 5D 5H 5S 9H 9S 9C 4H KD",
+        "7C 7D 7S 8H 8D 8S JC JD JS 2D",
+        pile="6S 9D",
+    )
+    state.apply("knock:KD")
+    assert state.deal_points == [(0, 24)]
+
+
+def test_the_upcard_counts_after_the_dealer_takes_it() -> None:
+    """Ruling 17: the pile is empty, yet the taken 9C upcard still allows 9.
+
+    Under the default the empty pile allows gin only (ruling 3).
+    """
+    hand = "AC 2C 3C 5D 5H 5S 9H 9S 2H KD"
+    state = upcard_position(LOOSE, hand, pile="9C", phase="draw", to_act=1)
+    state.apply("draw:discard")
+    view = state.view(1)
+    assert view.discard_pile == () and view.upcard == "9C"
+    assert (view.knock_limit, view.spades_double) == (9, False)
+    assert "knock:KD" in state.legal_actions()
+    assert "knock:9C" not in state.legal_actions()  # ruling 5 still holds
+    state.apply("knock:KD")
+    assert state.deal_points == [(0, 78)]
+    assert state.view(0).last_top == "9C"
+
+
+def test_the_upcard_is_fixed_for_the_whole_hand() -> None:
+    """Ruling 17: from the opening discard on, the view's limit never moves."""
+    game = GinRummy(knock_card="upcard", target=40)
+    state = game.new_match(2, 11)
+    view = state.view(0)
+    assert view.knock_card == "upcard"
+    assert (view.knock_limit, view.spades_double) == (0, False)
+    rng = random.Random(4)
+    deal = state.deal
+    state.apply(state.legal_actions()[0])
+    upcard = state.view(1).upcard
+    assert upcard is not None
+    index = FULL52.index[upcard]
+    while state.deal == deal and not state.is_over():
+        for seat in (0, 1):
+            view = state.view(seat)
+            assert view.upcard == upcard
+            assert view.knock_limit == melds.VALUE[index]
+            assert view.spades_double is (index // 13 == 3)
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def test_upcard_narration_names_the_upcard() -> None:
+    """Ruling 17: the showdown tells which card set the limit and doubled."""
+    state = upcard_position(KNOCKER, LOOSE, pile="4S 7D", target=300)
+    text = "\n".join(state.narrate("knock:KD"))
+    assert "upcard 4S (knock limit 4), a spade: points double" in text
+    assert "scores 156-0" in text
+
+
+def test_upcard_views_round_trip_and_sample() -> None:
+    """Ruling 17: the option travels in the view; sampled worlds keep it."""
+    state = upcard_position(
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="4S 3D 9C", phase="draw"
+    )
+    state.apply("draw:discard")
+    state.apply("KD")
+    view = state.view(1)
+    assert type(view).from_json(view.to_json()) == view
+    rng = random.Random(3)
+    for game in (GinRummy(knock_card="upcard"), GinRummy()):
+        for _ in range(5):
+            sample = game.sample_state(view, rng)
+            assert sample.view(1) == view
+            assert sample.legal_actions() == state.legal_actions()
+
+
+def test_the_knock_card_option_is_checked() -> None:
+    """The option takes 'top' (default) or 'upcard' only."""
+    assert GinRummy().options["knock_card"] == "top"
+    with pytest.raises(OptionError, match=r"knock_card.*'top', 'upcard'"):
+        GinRummy(knock_card="first")
+
+
+def test_upcard_reading_passes_the_conformance_suite() -> None:
+    """Ruling 17: the option keeps views, sampling and replay sound."""
+    report = check_game(GinRummy(knock_card="upcard", target=20), matches=1, seed=5)
+    assert report.passed, report.summary()
 
 
 # -- whole matches -----------------------------------------------------------------
