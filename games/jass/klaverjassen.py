@@ -62,7 +62,6 @@ _BID, _PLAYING, _OVER = 0, 1, 2
 _CARDS = PIQUET.cards
 _INDEX = PIQUET.index
 _SUIT_MASK = PIQUET.suit_masks
-_SUIT_OF = tuple(i >> 3 for i in range(32))
 _FULL = PIQUET.full
 #: ``_BEATS[trump][b]``: the cards that take the trick from best card ``b``.
 _BEATS = tuple(beats_table(PIQUET, PLAIN_ORDER, TRUMP_ORDER, t) for t in range(4))
@@ -116,8 +115,8 @@ def _deal_hands(rng: random.Random) -> list[CardMask]:
     decisions. The loop is ``Random.shuffle`` with ``_randbelow`` inlined
     (see :func:`_randbelow`). Fisher-Yates fixes position ``i`` for good at
     step ``i`` (later steps only touch lower positions), so the card that
-    lands there goes straight into the hand of seat ``i // 8``; position ``i`` itself
-    need not be written; position 0 is seat 0's last card.
+    lands there goes straight into the hand of seat ``i // 8`` and position
+    ``i`` itself need not be written. What is left at position 0 is seat 0's.
     """
     getrandbits = rng.getrandbits
     order = list(range(32))
@@ -182,7 +181,6 @@ class KlaverjassenView(View):
 
 
 _new_view = object.__new__
-_set_dict = object.__setattr__
 # The fast construction in KlaverjassenState.view names every field itself.
 if tuple(f.name for f in fields(KlaverjassenView)) != (
     "seat",
@@ -508,11 +506,13 @@ class KlaverjassenState(State):
         """What ``seat`` knows now (R13).
 
         Built without the dataclass ``__init__``: a frozen dataclass sets its 14
-        fields one ``object.__setattr__`` at a time (about 1.5 µs), while giving
-        the instance its dict at once costs a tenth of that; the view is a
-        decision's main cost after the rules. The dict is a copy of the fields
-        that change only with a bid or a deal (:meth:`_publish`) with those that
-        change at every card set. The result is an ordinary frozen instance.
+        fields one ``object.__setattr__`` at a time (about 1.5 µs), while filling
+        the new instance's own dict costs a fifth of that; the view is a
+        decision's main cost after the rules. The dict gets the fields that
+        change only with a bid or a deal (:attr:`_public`, kept in field order)
+        and then those that change with every card. (Filling ``view.__dict__``
+        beats building a dict and assigning it: the instance dict shares its
+        keys with every other view.) The result is an ordinary frozen instance.
         """
         hand = self.hands[seat]
         to_act = self.to_act
