@@ -268,8 +268,10 @@ def _run_queue(
         try:
             while (queue and not tracker.stopped()) or in_flight:
                 while queue and len(in_flight) < 2 * workers and not tracker.stopped():
-                    jobs = queue.pop(0)
-                    in_flight[pool.submit(run_jobs, jobs, keep_logs, matches_in_flight)] = jobs
+                    # Taken off the queue only once submitted: a pool that broke
+                    # meanwhile raises in submit, and the chunk must not be lost.
+                    future = pool.submit(run_jobs, queue[0], keep_logs, matches_in_flight)
+                    in_flight[future] = queue.pop(0)
                 if not in_flight:
                     break
                 finished, _ = concurrent.futures.wait(

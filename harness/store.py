@@ -39,10 +39,12 @@ CREATE TABLE IF NOT EXISTS seat_results (
     entrant TEXT NOT NULL, score INTEGER NOT NULL, rank INTEGER NOT NULL,
     team INTEGER NOT NULL, PRIMARY KEY (job_id, seat)
 );
-CREATE TABLE IF NOT EXISTS deal_points (
-    job_id TEXT NOT NULL REFERENCES results(job_id), deal INTEGER NOT NULL,
-    seat INTEGER NOT NULL, points INTEGER NOT NULL, PRIMARY KEY (job_id, deal, seat)
-);
+-- Per deal and seat, read from the result itself: a view, not a table, because
+-- writing one row per deal and seat cost the parent more than a worker's match.
+CREATE VIEW IF NOT EXISTS deal_points AS
+    SELECT r.job_id AS job_id, CAST(d.key AS INTEGER) AS deal,
+           CAST(p.key AS INTEGER) AS seat, p.value AS points
+    FROM results r, json_each(r.result, '$.deal_points') d, json_each(d.value) p;
 CREATE TABLE IF NOT EXISTS logs (
     job_id TEXT PRIMARY KEY REFERENCES results(job_id), log TEXT NOT NULL
 );
@@ -152,7 +154,6 @@ class Store:
         written = [(job, result) for job, result in results if job.id not in done]
         rows: list[tuple[Any, ...]] = []
         seats: list[tuple[Any, ...]] = []
-        deals: list[tuple[Any, ...]] = []
         logs: list[tuple[str, str]] = []
         for job, result in written:
             forfeit = result.forfeit
@@ -171,11 +172,6 @@ class Store:
                  result.ranks[seat], result.teams[seat])
                 for seat in range(len(job.seating))
             )
-            deals.extend(
-                (job.id, deal, seat, points)
-                for deal, row in enumerate(result.deal_points)
-                for seat, points in enumerate(row)
-            )
             if log is not None:
                 logs.append((job.id, " ".join(log)))
         with self._db:
@@ -185,7 +181,6 @@ class Store:
                 rows,
             )
             self._db.executemany("INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)", seats)
-            self._db.executemany("INSERT INTO deal_points VALUES (?, ?, ?, ?)", deals)
             self._db.executemany("INSERT INTO logs VALUES (?, ?)", logs)
         return [job for job, _ in written]
 

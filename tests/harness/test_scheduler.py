@@ -199,3 +199,27 @@ def test_progress_lines_on_a_terminal_and_elsewhere() -> None:
     progress.start(0)
     progress.update(10, 10, lambda: "bob", final=True)
     assert live.getvalue().startswith("\r\x1b[K10/10 matches") and live.getvalue().endswith("\n")
+
+
+def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None:
+    path = write_config(tmp_path, matches=1, extra='executor = "inline"\n')
+    run_tournament(load_config(path))
+    with Store.existing(tmp_path / "t.sqlite") as store:
+        matches = list(store.matches())
+    with sqlite3.connect(tmp_path / "t.sqlite") as con:
+        for match in matches:
+            seats = con.execute(
+                "SELECT seat, entrant, score, rank, team FROM seat_results WHERE job_id = ? ORDER BY seat",
+                (match.job["id"],),
+            ).fetchall()
+            assert seats == [
+                (s, match.job["seating"][s], match.result.scores[s], match.result.ranks[s], match.result.teams[s])
+                for s in range(3)
+            ]
+            deals = con.execute(
+                "SELECT deal, seat, points FROM deal_points WHERE job_id = ? ORDER BY deal, seat",
+                (match.job["id"],),
+            ).fetchall()
+            assert deals == [
+                (k, s, p) for k, row in enumerate(match.result.deal_points) for s, p in enumerate(row)
+            ]
