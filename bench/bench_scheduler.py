@@ -13,7 +13,7 @@ the scheduler with 1 worker against the loop, and the parallel efficiency
 (2-worker throughput / 1-worker throughput). Figures are ratios and medians:
 these machines are shared and noisy.
 
-    python bench/bench_scheduler.py [--repeats 3] [--matches 30]
+    python bench/bench_scheduler.py [--repeats 3] [--matches 200]
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def measure(matches: int, target: int, repeats: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--matches", type=int, default=30, help="seeds per pairing")
+    parser.add_argument("--matches", type=int, default=200, help="seeds per pairing (200: runs of a few seconds, so pool start-up does not dominate)")
     args = parser.parse_args()
     print(f"{'match size':<22}{'jobs':>6}{'ms/match':>10}{'loop/s':>9}{'1 worker/s':>12}"
           f"{'2 workers/s':>13}{'overhead/match':>16}{'2w / 1w':>9}")

@@ -47,8 +47,12 @@ def init_worker(source: PluginSource, *, ignore_sigint: bool = True) -> None:
 
 def run_jobs(
     jobs: Sequence[Job], keep_logs: bool, in_flight: int = 4
-) -> list[tuple[str, dict[str, Any]]]:
-    """Play ``jobs``; return (job id, result as plain data) for each, in order.
+) -> list[tuple[str, Result]]:
+    """Play ``jobs``; return (job id, Result) for each, in order.
+
+    A Result is a frozen dataclass of tuples, ints and strings: it pickles
+    compactly (repeated action strings are pickled once) and needs no
+    conversion on either side of the process boundary.
 
     When any bot runs in its own process, up to ``in_flight`` matches are
     interleaved so that the worker never idles waiting on one bot's pipe.
@@ -61,7 +65,7 @@ def run_jobs(
         results = play_matches_interleaved(specs, in_flight=in_flight)
     else:
         results = [_play(spec) for spec in specs]
-    return [(job.id, result.to_dict()) for job, result in zip(jobs, results, strict=True)]
+    return list(zip((job.id for job in jobs), results, strict=True))
 
 
 def _game(registry: Registry, job: Job) -> Game:

@@ -264,7 +264,7 @@ def _run_queue(
 ) -> None:
     while queue and not tracker.stopped():
         pool = make_executor(executor, workers, source)
-        in_flight: dict[concurrent.futures.Future[list[tuple[str, dict]]], list[Job]] = {}
+        in_flight: dict[concurrent.futures.Future[list[tuple[str, Result]]], list[Job]] = {}
         try:
             while (queue and not tracker.stopped()) or in_flight:
                 while queue and len(in_flight) < 2 * workers and not tracker.stopped():
@@ -281,9 +281,7 @@ def _run_queue(
                     # Popped only once its results are in: a broken pool raises here,
                     # and the chunk must still count as unfinished.
                     by_id = {job.id: job for job in in_flight[future]}
-                    tracker.record(
-                        [(by_id[job_id], Result.from_dict(plain)) for job_id, plain in future.result()]
-                    )
+                    tracker.record([(by_id[job_id], result) for job_id, result in future.result()])
                     del in_flight[future]
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1
