@@ -94,12 +94,20 @@ def _git_commit() -> str | None:
     root = Path(__file__).resolve().parents[1]
     try:
         head = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
-            text=True, check=True, timeout=10,
+            ["git", "rev-parse", "HEAD"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-            capture_output=True, text=True, check=True, timeout=10,
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
@@ -168,8 +176,13 @@ def _deals_of(state: Any) -> int:
 
 
 def _troef_pass(
-    game: Any, n_seats: int, seeds: list[int] | None, seconds: float, rng_seed: int,
-    first_seed: int, views: bool,
+    game: Any,
+    n_seats: int,
+    seeds: list[int] | None,
+    seconds: float,
+    rng_seed: int,
+    first_seed: int,
+    views: bool,
 ) -> tuple[dict[str, float], list[int]]:
     """Random playouts of whole matches.
 
@@ -266,19 +279,21 @@ def bench_troef_game(
         game, n_seats, first + 500_000, run, cfg.clone_states, cfg.clone_repeat
     )
     t, d = with_view["seconds"], with_view["decisions"]
-    m.runs.append({
-        "seats": n_seats,
-        "matches_per_s": with_view["matches"] / t,
-        "deals_per_s": with_view["deals"] / t,
-        "decisions_per_deal": d / with_view["deals"],
-        "deals_per_match": with_view["deals"] / with_view["matches"],
-        "us_per_decision": t / d * 1e6,
-        "us_per_decision_no_view": without["seconds"] / without["decisions"] * 1e6,
-        "view_share": max(0.0, 1.0 - without["seconds"] / t),
-        "clone_us": statistics.median(clones),
-        "matches": with_view["matches"],
-        "decisions": d,
-    })
+    m.runs.append(
+        {
+            "seats": n_seats,
+            "matches_per_s": with_view["matches"] / t,
+            "deals_per_s": with_view["deals"] / t,
+            "decisions_per_deal": d / with_view["deals"],
+            "deals_per_match": with_view["deals"] / with_view["matches"],
+            "us_per_decision": t / d * 1e6,
+            "us_per_decision_no_view": without["seconds"] / without["decisions"] * 1e6,
+            "view_share": max(0.0, 1.0 - without["seconds"] / t),
+            "clone_us": statistics.median(clones),
+            "matches": with_view["matches"],
+            "decisions": d,
+        }
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -322,11 +337,13 @@ def _openspiel_gin(observation: str) -> Callable[[Config, int, Measurement], Non
             if perf_counter() - start >= cfg.seconds:
                 break
         t = perf_counter() - start
-        m.runs.append({
-            "hands_per_s": hands / t,
-            "us_per_decision": t / decisions * 1e6,
-            "decisions_per_hand": decisions / hands,
-        })
+        m.runs.append(
+            {
+                "hands_per_s": hands / t,
+                "us_per_decision": t / decisions * 1e6,
+                "decisions_per_hand": decisions / hands,
+            }
+        )
 
     return bench
 
@@ -356,11 +373,13 @@ def _rlcard_gin() -> Callable[[Config, int, Measurement], None]:
             if perf_counter() - start >= cfg.seconds:
                 break
         t = perf_counter() - start
-        m.runs.append({
-            "hands_per_s": hands / t,
-            "us_per_decision": t / decisions * 1e6,
-            "decisions_per_hand": decisions / hands,
-        })
+        m.runs.append(
+            {
+                "hands_per_s": hands / t,
+                "us_per_decision": t / decisions * 1e6,
+                "decisions_per_hand": decisions / hands,
+            }
+        )
 
     return bench
 
@@ -410,11 +429,13 @@ def _openspiel_bridge() -> Callable[[Config, int, Measurement], None]:
             # Half of the run's wall time on the clock, half preparing deals.
             if timed >= cfg.seconds / 2 or perf_counter() - wall >= cfg.seconds:
                 break
-        m.runs.append({
-            "hands_per_s": deals / timed,
-            "us_per_decision": timed / decisions * 1e6,
-            "decisions_per_hand": decisions / deals,
-        })
+        m.runs.append(
+            {
+                "hands_per_s": deals / timed,
+                "us_per_decision": timed / decisions * 1e6,
+                "decisions_per_hand": decisions / deals,
+            }
+        )
 
     return bench
 
@@ -423,11 +444,13 @@ def _floor(pick: str) -> Callable[[Config, int, Measurement], None]:
     def bench(cfg: Config, run: int, m: Measurement) -> None:
         gc.collect()
         t, decisions = play_floor(pick, cfg.seconds, seed=run)
-        m.runs.append({
-            "hands_per_s": decisions / 32 / t,
-            "us_per_decision": t / decisions * 1e6,
-            "decisions_per_hand": 32.0,
-        })
+        m.runs.append(
+            {
+                "hands_per_s": decisions / 32 / t,
+                "us_per_decision": t / decisions * 1e6,
+                "decisions_per_hand": 32.0,
+            }
+        )
 
     return bench
 
@@ -442,19 +465,48 @@ class Peer:
 
 
 PEERS = [
-    Peer("openspiel_gin", "OpenSpiel gin_rummy", "observation_tensor(p)",
-         lambda: _openspiel_gin("tensor"), "open_spiel"),
-    Peer("openspiel_gin_string", "OpenSpiel gin_rummy", "observation_string(p)",
-         lambda: _openspiel_gin("string"), "open_spiel"),
-    Peer("rlcard_gin", "RLCard gin-rummy", "env.step state extraction",
-         _rlcard_gin, "rlcard"),
-    Peer("openspiel_bridge", "OpenSpiel bridge, card play",
-         "information_state_string(p)",
-         _openspiel_bridge, "open_spiel"),
-    Peer("floor", "floor: bitmask trick loop", "none (random bit)",
-         lambda: _floor("random"), None),
-    Peer("floor_lowest", "floor: bitmask trick loop", "none (lowest bit, no rng)",
-         lambda: _floor("lowest"), None),
+    Peer(
+        "openspiel_gin",
+        "OpenSpiel gin_rummy",
+        "observation_tensor(p)",
+        lambda: _openspiel_gin("tensor"),
+        "open_spiel",
+    ),
+    Peer(
+        "openspiel_gin_string",
+        "OpenSpiel gin_rummy",
+        "observation_string(p)",
+        lambda: _openspiel_gin("string"),
+        "open_spiel",
+    ),
+    Peer(
+        "rlcard_gin",
+        "RLCard gin-rummy",
+        "env.step state extraction",
+        _rlcard_gin,
+        "rlcard",
+    ),
+    Peer(
+        "openspiel_bridge",
+        "OpenSpiel bridge, card play",
+        "information_state_string(p)",
+        _openspiel_bridge,
+        "open_spiel",
+    ),
+    Peer(
+        "floor",
+        "floor: bitmask trick loop",
+        "none (random bit)",
+        lambda: _floor("random"),
+        None,
+    ),
+    Peer(
+        "floor_lowest",
+        "floor: bitmask trick loop",
+        "none (lowest bit, no rng)",
+        lambda: _floor("lowest"),
+        None,
+    ),
 ]
 
 
@@ -477,24 +529,35 @@ def _pct(value: float | None) -> str:
 
 def troef_table(rows: list[Measurement]) -> tuple[list[str], list[list[str]]]:
     headers = [
-        "game", "seats", "matches/s", "deals/s", "deals/match", "dec/deal",
-        "µs/dec", "µs/dec no view", "view share", "clone µs", "spread",
+        "game",
+        "seats",
+        "matches/s",
+        "deals/s",
+        "deals/match",
+        "dec/deal",
+        "µs/dec",
+        "µs/dec no view",
+        "view share",
+        "clone µs",
+        "spread",
     ]
     body = []
     for m in rows:
-        body.append([
-            m.label,
-            _fmt(m.median("seats"), 0),
-            _fmt(m.median("matches_per_s")),
-            _fmt(m.median("deals_per_s")),
-            _fmt(m.median("deals_per_match")),
-            _fmt(m.median("decisions_per_deal")),
-            _fmt(m.median("us_per_decision"), 2),
-            _fmt(m.median("us_per_decision_no_view"), 2),
-            _pct(m.median("view_share")),
-            _fmt(m.median("clone_us"), 2),
-            _pct(m.spread("us_per_decision")),
-        ])
+        body.append(
+            [
+                m.label,
+                _fmt(m.median("seats"), 0),
+                _fmt(m.median("matches_per_s")),
+                _fmt(m.median("deals_per_s")),
+                _fmt(m.median("deals_per_match")),
+                _fmt(m.median("decisions_per_deal")),
+                _fmt(m.median("us_per_decision"), 2),
+                _fmt(m.median("us_per_decision_no_view"), 2),
+                _pct(m.median("view_share")),
+                _fmt(m.median("clone_us"), 2),
+                _pct(m.spread("us_per_decision")),
+            ]
+        )
     return headers, body
 
 
@@ -502,19 +565,25 @@ def peer_table(
     rows: list[Measurement], peers: dict[str, Peer]
 ) -> tuple[list[str], list[list[str]]]:
     headers = [
-        "engine", "observation per decision", "hands/s", "dec/hand", "µs/dec",
+        "engine",
+        "observation per decision",
+        "hands/s",
+        "dec/hand",
+        "µs/dec",
         "spread",
     ]
     body = []
     for m in rows:
-        body.append([
-            m.label,
-            peers[m.key].observation,
-            _fmt(m.median("hands_per_s")),
-            _fmt(m.median("decisions_per_hand")),
-            _fmt(m.median("us_per_decision"), 2),
-            _pct(m.spread("us_per_decision")),
-        ])
+        body.append(
+            [
+                m.label,
+                peers[m.key].observation,
+                _fmt(m.median("hands_per_s")),
+                _fmt(m.median("decisions_per_hand")),
+                _fmt(m.median("us_per_decision"), 2),
+                _pct(m.spread("us_per_decision")),
+            ]
+        )
     return headers, body
 
 
@@ -530,16 +599,41 @@ def goal_ratios(
     gin = fig(troef, GIN, "deals_per_s")
     klaver = fig(troef, KLAVERJASSEN, "us_per_decision")
     specs = [
-        ("gin-rummy deals/s ÷ OpenSpiel gin_rummy hands/s", gin,
-         fig(peers, "openspiel_gin", "hands_per_s"), ">=", 2.0),
-        ("gin-rummy deals/s ÷ RLCard gin-rummy hands/s", gin,
-         fig(peers, "rlcard_gin", "hands_per_s"), ">=", 2.0),
-        ("(alt) gin-rummy deals/s ÷ OpenSpiel gin_rummy hands/s, string obs.", gin,
-         fig(peers, "openspiel_gin_string", "hands_per_s"), ">=", 2.0),
-        ("klaverjassen µs/decision ÷ floor µs/decision", klaver,
-         fig(peers, "floor", "us_per_decision"), "<=", 2.0),
-        ("klaverjassen µs/decision ÷ OpenSpiel bridge play µs/decision", klaver,
-         fig(peers, "openspiel_bridge", "us_per_decision"), "<=", 0.5),
+        (
+            "gin-rummy deals/s ÷ OpenSpiel gin_rummy hands/s",
+            gin,
+            fig(peers, "openspiel_gin", "hands_per_s"),
+            ">=",
+            2.0,
+        ),
+        (
+            "gin-rummy deals/s ÷ RLCard gin-rummy hands/s",
+            gin,
+            fig(peers, "rlcard_gin", "hands_per_s"),
+            ">=",
+            2.0,
+        ),
+        (
+            "(alt) gin-rummy deals/s ÷ OpenSpiel gin_rummy hands/s, string obs.",
+            gin,
+            fig(peers, "openspiel_gin_string", "hands_per_s"),
+            ">=",
+            2.0,
+        ),
+        (
+            "klaverjassen µs/decision ÷ floor µs/decision",
+            klaver,
+            fig(peers, "floor", "us_per_decision"),
+            "<=",
+            2.0,
+        ),
+        (
+            "klaverjassen µs/decision ÷ OpenSpiel bridge play µs/decision",
+            klaver,
+            fig(peers, "openspiel_bridge", "us_per_decision"),
+            "<=",
+            0.5,
+        ),
     ]
     out = []
     for label, num, den, op, goal in specs:
@@ -549,8 +643,9 @@ def goal_ratios(
         else:
             ok = value >= goal if op == ">=" else value <= goal
             status = "met" if ok else "not met"
-        out.append({"ratio": label, "value": value, "goal": f"{op} {goal:g}",
-                    "status": status})
+        out.append(
+            {"ratio": label, "value": value, "goal": f"{op} {goal:g}", "status": status}
+        )
     return out
 
 
@@ -562,8 +657,14 @@ def _print_table(headers: list[str], body: list[list[str]]) -> None:
         for row in body:
             print(" | ".join(row))
         return
-    print(tabulate(body, headers=headers, disable_numparse=True,
-                   colalign=("left",) + ("right",) * (len(headers) - 1)))
+    print(
+        tabulate(
+            body,
+            headers=headers,
+            disable_numparse=True,
+            colalign=("left",) + ("right",) * (len(headers) - 1),
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -576,12 +677,24 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="Random-playout throughput of troef's games, peers and a floor."
     )
     p.add_argument("--quick", action="store_true", help="short run (< 30 s)")
-    p.add_argument("--no-peers", action="store_true",
-                   help="skip OpenSpiel and RLCard (the floor still runs)")
-    p.add_argument("--games", nargs="*", metavar="NAME",
-                   help="only these troef games (registry names)")
-    p.add_argument("--plugin", action="append", default=[], metavar="FILE.py",
-                   help="also load this plugin file (repeatable)")
+    p.add_argument(
+        "--no-peers",
+        action="store_true",
+        help="skip OpenSpiel and RLCard (the floor still runs)",
+    )
+    p.add_argument(
+        "--games",
+        nargs="*",
+        metavar="NAME",
+        help="only these troef games (registry names)",
+    )
+    p.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="FILE.py",
+        help="also load this plugin file (repeatable)",
+    )
     p.add_argument("--runs", type=int, help="runs per measurement (median taken)")
     p.add_argument("--seconds", type=float, help="seconds per run of one measurement")
     p.add_argument("--json", metavar="PATH", help="write the raw figures here")
@@ -601,9 +714,12 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic()
     load_start = _load()
 
-    print(f"troef bench: Python {platform.python_version()} on {platform.machine()}, "
-          f"{os.cpu_count()} CPUs; {cfg.runs} runs x {cfg.seconds:g} s per run, "
-          f"commit {(_git_commit() or '?')[:12]}", flush=True)
+    print(
+        f"troef bench: Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; {cfg.runs} runs x {cfg.seconds:g} s per run, "
+        f"commit {(_git_commit() or '?')[:12]}",
+        flush=True,
+    )
 
     # troef games
     classes, notes = load_troef_games(args.plugin)
@@ -616,9 +732,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in wanted:
         if name not in classes:
             print(f"note: no troef game named {name!r}; skipped")
-    troef = {
-        name: Measurement(name, name) for name in wanted if name in classes
-    }
+    troef = {name: Measurement(name, name) for name in wanted if name in classes}
 
     # peers and floor
     peer_specs = {p.key: p for p in PEERS}
@@ -658,8 +772,10 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     if troef:
-        print("troef games: uniform-random playouts of whole matches, "
-              "state.view(seat) at every decision")
+        print(
+            "troef games: uniform-random playouts of whole matches, "
+            "state.view(seat) at every decision"
+        )
         _print_table(*troef_table(list(troef.values())))
         for m in troef.values():
             for note in sorted(set(m.notes)):
@@ -667,8 +783,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("troef games: none could be loaded")
     print()
-    print("peers and floor: random playouts, "
-          "the engine's own observation at every decision")
+    print(
+        "peers and floor: random playouts, "
+        "the engine's own observation at every decision"
+    )
     _print_table(*peer_table(list(peers.values()), peer_specs))
     for reason in skipped.values():
         print(f"skipped: {reason}")
@@ -682,7 +800,8 @@ def main(argv: list[str] | None = None) -> int:
     total = time.monotonic() - wall
     load_end = _load()
     spreads = [
-        sp for m in [*troef.values(), *peers.values()]
+        sp
+        for m in [*troef.values(), *peers.values()]
         if (sp := m.spread("us_per_decision")) is not None
     ]
     worst = max(spreads, default=0.0)
@@ -714,13 +833,20 @@ def main(argv: list[str] | None = None) -> int:
             },
             "config": vars(cfg),
             "troef": {
-                k: {"runs": m.runs, "median": m.medians(),
-                    "notes": sorted(set(m.notes))}
+                k: {
+                    "runs": m.runs,
+                    "median": m.medians(),
+                    "notes": sorted(set(m.notes)),
+                }
                 for k, m in troef.items()
             },
             "peers": {
-                k: {"label": m.label, "observation": peer_specs[k].observation,
-                    "runs": m.runs, "median": m.medians()}
+                k: {
+                    "label": m.label,
+                    "observation": peer_specs[k].observation,
+                    "runs": m.runs,
+                    "median": m.medians(),
+                }
                 for k, m in peers.items()
             },
             "skipped": skipped,

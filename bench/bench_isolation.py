@@ -81,58 +81,109 @@ def timed(run: Callable[[], list[Any]], pool: ProcessPool | None) -> dict[str, f
     wall = time.perf_counter() - start
     own = _own_cpu() - own_before
     bots = sum(_cpu_of(pid) - cpu for pid, cpu in bots_before.items())
-    assert all(r.forfeit is None for r in results), [r.forfeit for r in results if r.forfeit]
+    assert all(r.forfeit is None for r in results), [
+        r.forfeit for r in results if r.forfeit
+    ]
     decisions = sum(len(r.log) for r in results)
-    return {"wall": wall, "decisions": decisions, "matches": len(results), "own_cpu": own, "bot_cpu": bots}
+    return {
+        "wall": wall,
+        "decisions": decisions,
+        "matches": len(results),
+        "own_cpu": own,
+        "bot_cpu": bots,
+    }
 
 
-def measure(game: Any, seats: int, matches: int, repeats: int, ks: list[int], node: bool) -> list[dict[str, Any]]:
+def measure(
+    game: Any, seats: int, matches: int, repeats: int, ks: list[int], node: bool
+) -> list[dict[str, Any]]:
     registry_source = host_command("random", load_plugins(files=[TOY]).source)
     rows: list[dict[str, Any]] = []
     seeds = range(matches)
 
     def in_process() -> list[Any]:
-        return [play_match(game, make_bots(game, [RandomBot] * seats, s), s, keep_log=True) for s in seeds]
+        return [
+            play_match(game, make_bots(game, [RandomBot] * seats, s), s, keep_log=True)
+            for s in seeds
+        ]
 
-    def process_bots(pool: ProcessPool, command: list[str], seed: int, lazy: bool) -> Any:
+    def process_bots(
+        pool: ProcessPool, command: list[str], seed: int, lazy: bool
+    ) -> Any:
         made = [
-            functools.partial(ProcessBot, game, seat, bot_seed(seed, seat), command=command, pool=pool, n_seats=seats)
+            functools.partial(
+                ProcessBot,
+                game,
+                seat,
+                bot_seed(seed, seat),
+                command=command,
+                pool=pool,
+                n_seats=seats,
+            )
             for seat in range(seats)
         ]
         return made if lazy else [m() for m in made]
 
     def sync(pool: ProcessPool, command: list[str]) -> Callable[[], list[Any]]:
-        return lambda: [play_match(game, process_bots(pool, command, s, False), s, keep_log=True) for s in seeds]
+        return lambda: [
+            play_match(game, process_bots(pool, command, s, False), s, keep_log=True)
+            for s in seeds
+        ]
 
-    def interleaved(pool: ProcessPool, command: list[str], k: int) -> Callable[[], list[Any]]:
+    def interleaved(
+        pool: ProcessPool, command: list[str], k: int
+    ) -> Callable[[], list[Any]]:
         return lambda: play_matches_interleaved(
-            [MatchSpec(game, process_bots(pool, command, s, True), s, keep_log=True) for s in seeds],
+            [
+                MatchSpec(game, process_bots(pool, command, s, True), s, keep_log=True)
+                for s in seeds
+            ],
             in_flight=k,
         )
 
-    modes: list[tuple[str, Callable[[ProcessPool], Callable[[], list[Any]]] | None, int]] = [
+    modes: list[
+        tuple[str, Callable[[ProcessPool], Callable[[], list[Any]]] | None, int]
+    ] = [
         ("in-process", None, 0),
         ("process, sync", lambda pool: sync(pool, registry_source), 1),
     ]
-    modes += [(f"process, {k} in flight", (lambda pool, k=k: interleaved(pool, registry_source, k)), k) for k in ks]
+    modes += [
+        (
+            f"process, {k} in flight",
+            (lambda pool, k=k: interleaved(pool, registry_source, k)),
+            k,
+        )
+        for k in ks
+    ]
     if node:
         js = ["node", str(JS_BOT)]
-        modes += [(f"node, {k} in flight", (lambda pool, k=k: interleaved(pool, js, k)), k) for k in ks[-2:]]
+        modes += [
+            (f"node, {k} in flight", (lambda pool, k=k: interleaved(pool, js, k)), k)
+            for k in ks[-2:]
+        ]
     for name, make, k in modes:
         pool = ProcessPool() if make else None
         run = in_process if make is None else make(pool)  # type: ignore[arg-type]
         if pool is not None:
             # Start the bot processes before timing: a tournament keeps them.
-            warm = ((lambda: sync(pool, registry_source)) if k == 1 else (lambda: None))
+            warm = (lambda: sync(pool, registry_source)) if k == 1 else (lambda: None)
             del warm
             first = range(max(k, 1))
             if name.startswith("process, sync"):
                 for s in first:
                     play_match(game, process_bots(pool, registry_source, s, False), s)
             else:
-                command = ["node", str(JS_BOT)] if name.startswith("node") else registry_source
+                command = (
+                    ["node", str(JS_BOT)]
+                    if name.startswith("node")
+                    else registry_source
+                )
                 play_matches_interleaved(
-                    [MatchSpec(game, process_bots(pool, command, s, True), s) for s in first], in_flight=k
+                    [
+                        MatchSpec(game, process_bots(pool, command, s, True), s)
+                        for s in first
+                    ],
+                    in_flight=k,
                 )
         runs = [timed(run, pool) for _ in range(repeats)]
         if pool is not None:
@@ -144,8 +195,12 @@ def measure(game: Any, seats: int, matches: int, repeats: int, ks: list[int], no
                 "mode": name,
                 "us_per_decision": wall / decisions * 1e6,
                 "matches_per_s": runs[0]["matches"] / wall,
-                "worker_cpu_us": statistics.median(r["own_cpu"] for r in runs) / decisions * 1e6,
-                "bot_cpu_us": statistics.median(r["bot_cpu"] for r in runs) / decisions * 1e6,
+                "worker_cpu_us": statistics.median(r["own_cpu"] for r in runs)
+                / decisions
+                * 1e6,
+                "bot_cpu_us": statistics.median(r["bot_cpu"] for r in runs)
+                / decisions
+                * 1e6,
                 "runs": runs,
             }
         )
@@ -157,25 +212,44 @@ def measure(game: Any, seats: int, matches: int, repeats: int, ks: list[int], no
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer matches and repeats")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer matches and repeats"
+    )
     parser.add_argument("--repeats", type=int, default=None)
     parser.add_argument("--in-flight", type=int, nargs="+", default=[1, 2, 4, 8])
-    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument(
+        "--json", type=Path, default=None, help="write the figures here"
+    )
     args = parser.parse_args()
     repeats = args.repeats or (2 if args.quick else 5)
     registry = load_plugins(files=[TOY])
     games = [
         ("toy (3 seats)", registry.game("toy"), 3, 150 if args.quick else 1000),
-        ("klaverjassen (4 seats, to 1500)", registry.game("klaverjassen"), 4, 4 if args.quick else 24),
+        (
+            "klaverjassen (4 seats, to 1500)",
+            registry.game("klaverjassen"),
+            4,
+            4 if args.quick else 24,
+        ),
     ]
     node = shutil.which("node") is not None
-    print(f"bench_isolation: {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}, repeats {repeats}")
-    report: dict[str, Any] = {"goal_added_us": GOAL_US, "cpus": os.cpu_count(), "games": {}}
+    print(
+        f"bench_isolation: {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}, repeats {repeats}"
+    )
+    report: dict[str, Any] = {
+        "goal_added_us": GOAL_US,
+        "cpus": os.cpu_count(),
+        "games": {},
+    }
     for title, game, seats, matches in games:
         rows = measure(game, seats, matches, repeats, args.in_flight, node)
         report["games"][title] = rows
-        print(f"\n{title}: {matches} matches, {rows[0]['runs'][0]['decisions']} decisions")
-        print(f"{'mode':<24}{'us/decision':>12}{'added us':>10}{'matches/s':>11}{'worker cpu':>12}{'bot cpu':>9}")
+        print(
+            f"\n{title}: {matches} matches, {rows[0]['runs'][0]['decisions']} decisions"
+        )
+        print(
+            f"{'mode':<24}{'us/decision':>12}{'added us':>10}{'matches/s':>11}{'worker cpu':>12}{'bot cpu':>9}"
+        )
         for row in rows:
             print(
                 f"{row['mode']:<24}{row['us_per_decision']:>12.1f}{row['added_us']:>10.1f}"
@@ -183,7 +257,9 @@ def main() -> None:
             )
         best = min(rows[2:], key=lambda r: r["added_us"])
         verdict = "met" if best["added_us"] <= GOAL_US else "NOT met"
-        print(f"goal: added cost <= {GOAL_US:g} us/decision: {verdict} (best: {best['mode']}, {best['added_us']:.1f} us)")
+        print(
+            f"goal: added cost <= {GOAL_US:g} us/decision: {verdict} (best: {best['mode']}, {best['added_us']:.1f} us)"
+        )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 

@@ -72,12 +72,21 @@ def measure(matches: int, target: int, repeats: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--matches", type=int, default=200, help="seeds per pairing (200: runs of a few seconds, so pool start-up does not dominate)")
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=200,
+        help="seeds per pairing (200: runs of a few seconds, so pool start-up does not dominate)",
+    )
     args = parser.parse_args()
-    print(f"{'match size':<22}{'jobs':>6}{'ms/match':>10}{'loop/s':>9}{'1 worker/s':>12}"
-          f"{'2 workers/s':>13}{'overhead/match':>16}{'2w / 1w':>9}")
+    print(
+        f"{'match size':<22}{'jobs':>6}{'ms/match':>10}{'loop/s':>9}{'1 worker/s':>12}"
+        f"{'2 workers/s':>13}{'overhead/match':>16}{'2w / 1w':>9}"
+    )
     for label, target in (("one deal (target 1)", 1), ("to 1500 (default)", 1500)):
         m = measure(args.matches, target, args.repeats)
         overhead_us = (1 / m["one"] - 1 / m["loop"]) * 1e6

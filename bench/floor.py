@@ -44,9 +44,7 @@ def make_deals(rng: random.Random, n: int) -> list[tuple[int, int, int, int]]:
     return deals
 
 
-def _play_random(
-    deals: list[tuple[int, int, int, int]], rng: random.Random
-) -> int:
+def _play_random(deals: list[tuple[int, int, int, int]], rng: random.Random) -> int:
     """Play every deal out with random cards; return a checksum of tricks."""
     randrange = rng.randrange
     checksum = 0

@@ -22,7 +22,9 @@ class SearchBot(Bot):
     name = "search"
     option_specs = (
         Option("samples", 4, "states sampled from the view per decision", minimum=1),
-        Option("max_rollout", 2000, "actions per rollout before it is cut off", minimum=1),
+        Option(
+            "max_rollout", 2000, "actions per rollout before it is cut off", minimum=1
+        ),
     )
 
     def act(self, view: View) -> str:

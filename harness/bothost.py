@@ -78,14 +78,18 @@ def view_class(game: Game) -> type[View]:
             f"new_match() and State.view() with their classes ({exc})"
         ) from exc
     if not (isinstance(found, type) and issubclass(found, View)):
-        raise TypeError(f"game {game.name!r}: State.view() is annotated {found!r}, not a View")
+        raise TypeError(
+            f"game {game.name!r}: State.view() is annotated {found!r}, not a View"
+        )
     return found
 
 
 class Host:
     """The bot side of one bot process: one bot at a time, built per match."""
 
-    def __init__(self, bot_name: str, registry: Registry | None, load_error: str | None) -> None:
+    def __init__(
+        self, bot_name: str, registry: Registry | None, load_error: str | None
+    ) -> None:
         self.bot_name = bot_name
         self.registry = registry
         self.load_error = load_error
@@ -122,7 +126,9 @@ class Host:
                 self._games[key] = (game, view_class(game))
             game, self.view_cls = self._games[key]
             cls = self.registry.bot_class(self.bot_name, game.name)
-            self.bot = cls(game, message["seat"], message["seed"], message["bot_options"])
+            self.bot = cls(
+                game, message["seat"], message["seed"], message["bot_options"]
+            )
         except Exception:
             return _error(_tail())
         return b'{"type":"ready"}\n'
@@ -140,7 +146,9 @@ class Host:
             return encode_action(action)
         except (TypeError, ValueError):
             # Not JSON: send its repr, so the referee says what it was.
-            return encode_message({"type": "action", "action": {"repr": repr(action)[:80]}})
+            return encode_message(
+                {"type": "action", "action": {"repr": repr(action)[:80]}}
+            )
 
     def end(self, result: dict[str, Any] | None) -> None:
         """Tell the bot the result; it is dropped before the next start."""
@@ -154,13 +162,27 @@ class Host:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve one bot until ``quit`` or the end of input."""
-    parser = argparse.ArgumentParser(prog="python -m harness.bothost", description=__doc__.splitlines()[0])
-    parser.add_argument("--bot", required=True, help="registry name of the bot to serve")
-    parser.add_argument("--module", action="append", default=[], help="plugin module (repeatable)")
-    parser.add_argument("--file", action="append", default=[], help="plugin .py file (repeatable)")
-    parser.add_argument("--plugin", action="append", default=[], help="a .py file or a module name")
-    parser.add_argument("--no-entry-points", action="store_true", help="skip the 'troef' entry points")
-    parser.add_argument("--block", action="append", default=[], help="plugin name not to load")
+    parser = argparse.ArgumentParser(
+        prog="python -m harness.bothost", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--bot", required=True, help="registry name of the bot to serve"
+    )
+    parser.add_argument(
+        "--module", action="append", default=[], help="plugin module (repeatable)"
+    )
+    parser.add_argument(
+        "--file", action="append", default=[], help="plugin .py file (repeatable)"
+    )
+    parser.add_argument(
+        "--plugin", action="append", default=[], help="a .py file or a module name"
+    )
+    parser.add_argument(
+        "--no-entry-points", action="store_true", help="skip the 'troef' entry points"
+    )
+    parser.add_argument(
+        "--block", action="append", default=[], help="plugin name not to load"
+    )
     args = parser.parse_args(argv)
     for plugin in args.plugin:
         (args.file if plugin.endswith(".py") else args.module).append(plugin)
@@ -177,12 +199,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_error: str | None = None
     try:
         registry = load_plugins(
-            entry_points=not args.no_entry_points, modules=args.module,
-            files=args.file, blocked=args.block,
+            entry_points=not args.no_entry_points,
+            modules=args.module,
+            files=args.file,
+            blocked=args.block,
         )
         registry.bot_class(args.bot)
     except Exception as exc:
-        load_error = f"host could not load bot {args.bot!r}: {type(exc).__name__}: {exc}"
+        load_error = (
+            f"host could not load bot {args.bot!r}: {type(exc).__name__}: {exc}"
+        )
     host = Host(args.bot, registry, load_error)
     with os.fdopen(proto_in, "rb") as reader:
         for line in reader:
@@ -201,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _write(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def _error(text: str) -> bytes:

@@ -173,8 +173,11 @@ class BotProcess:
 
     def is_alive(self) -> bool:
         """True while the program runs and its pipes are open."""
-        return not self.closed and not self.eof and self.popen is not None and (
-            self.popen.poll() is None
+        return (
+            not self.closed
+            and not self.eof
+            and self.popen is not None
+            and (self.popen.poll() is None)
         )
 
     # -- writing -------------------------------------------------------------
@@ -190,7 +193,7 @@ class BotProcess:
         view = memoryview(data)
         while view:
             try:
-                view = view[os.write(self.in_fd, view):]
+                view = view[os.write(self.in_fd, view) :]
             except BlockingIOError:
                 timeout = _remaining(deadline)
                 if timeout is not None and timeout <= 0:
@@ -533,8 +536,12 @@ class ProcessBot(Bot):
         self.game, self.seat, self.seed = game, seat, seed
         self.options = dict(options or {})
         self.launch = Launch(
-            tuple(command), tuple(prefix), memory_mb, user,
-            tuple(sorted((env or {}).items())), max_line,
+            tuple(command),
+            tuple(prefix),
+            memory_mb,
+            user,
+            tuple(sorted((env or {}).items())),
+            max_line,
         )
         self.startup_timeout = startup_timeout
         self.hang_timeout = hang_timeout
@@ -542,15 +549,21 @@ class ProcessBot(Bot):
         self._options_key = json.dumps(self.options, sort_keys=True, default=repr)
         self._fault: BotFault | None = None
         self._awaiting_ready = True
-        self._process: BotProcess | None = self.pool.acquire(self.launch, self._options_key)
+        self._process: BotProcess | None = self.pool.acquire(
+            self.launch, self._options_key
+        )
         process = self._process
         if process.start_error is not None:
             self._record(BotFault(ForfeitReason.CRASH, process.start_error))
             return
         process.matches += 1
         message = encode_start(
-            game=game.name, game_options=game.options, seat=seat,
-            n_seats=n_seats, bot_options=self.options, seed=seed,
+            game=game.name,
+            game_options=game.options,
+            seat=seat,
+            n_seats=n_seats,
+            bot_options=self.options,
+            seed=seed,
         )
         try:
             process.send(message, perf_counter() + startup_timeout)
@@ -563,7 +576,9 @@ class ProcessBot(Bot):
     @property
     def pid(self) -> int | None:
         """The process id of the bot program now serving this bot, if any."""
-        return None if self._process is None or self._process.closed else self._process.pid
+        return (
+            None if self._process is None or self._process.closed else self._process.pid
+        )
 
     @property
     def process(self) -> BotProcess | None:
@@ -603,7 +618,10 @@ class ProcessBot(Bot):
         try:
             process.send(encode_view_act(view), deadline)
             line = process.wait_line(
-                deadline, "'action' reply" if limit is None else f"'action' reply within {limit:g} s"
+                deadline,
+                "'action' reply"
+                if limit is None
+                else f"'action' reply within {limit:g} s",
             )
         except BotFault as fault:
             self._fail(fault)
@@ -773,7 +791,16 @@ class ProcessSettings:
 
         command = self.command or tuple(host_command(bot_name, source))
         return ProcessBot(
-            game, seat, seed, options, command=command, prefix=self.prefix,
-            memory_mb=self.memory_mb, user=self.user, n_seats=n_seats,
-            startup_timeout=self.startup_timeout, hang_timeout=self.hang_timeout, pool=pool,
+            game,
+            seat,
+            seed,
+            options,
+            command=command,
+            prefix=self.prefix,
+            memory_mb=self.memory_mb,
+            user=self.user,
+            n_seats=n_seats,
+            startup_timeout=self.startup_timeout,
+            hang_timeout=self.hang_timeout,
+            pool=pool,
         )

@@ -11,22 +11,27 @@ from typing import Any
 
 from tabulate import tabulate
 
+from harness import ratings as rt
 from harness.config import load_config
 from harness.conformance import check_game
-from harness.errors import ConfigError, TroefError
+from harness.errors import ConfigError, TroefError, close_names
 from harness.game import Game
+from harness.ladder import Ladder
 from harness.plan import plan
 from harness.plugins import Registry, load_plugins
 from harness.referee import make_bots, play_match, replay
-from harness import ratings as rt
-from harness.errors import close_names
-from harness.ladder import Ladder
 from harness.report import FORMATS as REPORT_FORMATS
-from harness.report import build_report, comparison_table, render, result_table, standings_table
-from harness.results_io import read_results
-from harness.sprt import SprtMonitor
+from harness.report import (
+    build_report,
+    comparison_table,
+    render,
+    result_table,
+    standings_table,
+)
 from harness.result import Result
+from harness.results_io import read_results
 from harness.scheduler import Interrupted, Progress, run_tournament
+from harness.sprt import SprtMonitor
 from harness.standings import standings
 from harness.store import Store
 
@@ -64,11 +69,17 @@ def _parser() -> argparse.ArgumentParser:
         description="A tournament harness for AI bots that play traditional card games.",
     )
     parser.add_argument(
-        "--plugin", action="append", default=[], metavar="FILE",
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="FILE",
         help="also load this plugin file (.py); may be repeated",
     )
     parser.add_argument(
-        "--block", action="append", default=[], metavar="NAME",
+        "--block",
+        action="append",
+        default=[],
+        metavar="NAME",
         help="do not load the plugin of this entry-point name; may be repeated",
     )
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
@@ -80,12 +91,15 @@ def _parser() -> argparse.ArgumentParser:
     bots.set_defaults(run=_cmd_bots)
 
     play = sub.add_parser(
-        "play", help="play one match and tell it move by move",
+        "play",
+        help="play one match and tell it move by move",
         description="Play one match of GAME and print an account a person can follow.",
     )
     play.add_argument("game", help="registry name of the game (see 'troef games')")
     play.add_argument(
-        "--bots", required=True, metavar="A,B,...",
+        "--bots",
+        required=True,
+        metavar="A,B,...",
         help="bot names, one per seat in playing order, comma-separated",
     )
     play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
@@ -96,7 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_cmd_play)
 
     check = sub.add_parser(
-        "check", help="run the conformance suite on a game",
+        "check",
+        help="run the conformance suite on a game",
         description="Play random matches of GAME and check every contract of the "
         "design: conservation, clones, determinism, replay, views, information sets, "
         "duplicate deals. Exit status 1 when a check fails.",
@@ -108,31 +123,42 @@ def _parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_cmd_check)
 
     run = sub.add_parser(
-        "run", help="play a tournament from a config file",
+        "run",
+        help="play a tournament from a config file",
         description="Play every planned match of the tournament that its database "
         "lacks, on a pool of worker processes, and print the standings. Killed or "
         "interrupted, run it again to resume.",
     )
     run.add_argument("config", help="tournament config (TOML)")
-    run.add_argument("--workers", type=int, help="worker processes (default: the config's, else all cores)")
-    run.add_argument("--fresh", action="store_true", help="delete the database and start afresh")
+    run.add_argument(
+        "--workers",
+        type=int,
+        help="worker processes (default: the config's, else all cores)",
+    )
+    run.add_argument(
+        "--fresh", action="store_true", help="delete the database and start afresh"
+    )
     run.add_argument("--quiet", action="store_true", help="no progress lines")
     run.set_defaults(run=_cmd_run)
 
     validate = sub.add_parser(
-        "validate", help="check a tournament config and show its plan",
+        "validate",
+        help="check a tournament config and show its plan",
         description="Validate a tournament config without playing: every error names "
         "the file, line and key.",
     )
     validate.add_argument("config", help="tournament config (TOML)")
     validate.set_defaults(run=_cmd_validate)
 
-    status = sub.add_parser("status", help="progress and standings of a results database")
+    status = sub.add_parser(
+        "status", help="progress and standings of a results database"
+    )
     status.add_argument("database", help="a tournament's SQLite file")
     status.set_defaults(run=_cmd_status)
 
     replay_cmd = sub.add_parser(
-        "replay", help="tell a recorded match move by move",
+        "replay",
+        help="tell a recorded match move by move",
         description="Replay a recorded match from its seed and stored action log and "
         "tell it as 'troef play' does.",
     )
@@ -141,60 +167,100 @@ def _parser() -> argparse.ArgumentParser:
     replay_cmd.set_defaults(run=_cmd_replay)
 
     report = sub.add_parser(
-        "report", help="ratings, crosstable and significance tests of a tournament",
+        "report",
+        help="ratings, crosstable and significance tests of a tournament",
         description="Fit Elo ratings with confidence intervals to every recorded match "
         "(maximum likelihood), and test every pair (paired tests on duplicate deals; "
         "Holm-corrected).",
     )
     report.add_argument("database", help="a tournament's SQLite file")
-    report.add_argument("--format", choices=REPORT_FORMATS, default="text", help="output format")
-    report.add_argument("--anchor", metavar="ENTRANT", help="fix this entrant's rating (default: pool mean 0)")
-    report.add_argument("--seat-advantage", action="store_true", help="fit and report the first seat's advantage")
     report.add_argument(
-        "--bootstrap", type=int, default=0, metavar="N",
+        "--format", choices=REPORT_FORMATS, default="text", help="output format"
+    )
+    report.add_argument(
+        "--anchor",
+        metavar="ENTRANT",
+        help="fix this entrant's rating (default: pool mean 0)",
+    )
+    report.add_argument(
+        "--seat-advantage",
+        action="store_true",
+        help="fit and report the first seat's advantage",
+    )
+    report.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="N",
         help="also percentile intervals from N bootstrap rounds resampling whole duplicate sets",
     )
-    report.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+    report.add_argument(
+        "--seed", type=int, default=1, help="bootstrap seed (default 1)"
+    )
     report.set_defaults(run=_cmd_report)
 
     compare = sub.add_parser(
-        "compare", help="compare the same entrants across tournaments",
+        "compare",
+        help="compare the same entrants across tournaments",
         description="Rate each database, then show how the ratings of the entrants they "
         "share changed from the first to each later one, with intervals and p-values.",
     )
-    compare.add_argument("databases", nargs="+", help="two or more tournament databases")
     compare.add_argument(
-        "--same", action="append", default=[], metavar="OLD=NEW",
+        "databases", nargs="+", help="two or more tournament databases"
+    )
+    compare.add_argument(
+        "--same",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
         help="treat entrant NEW of the later databases as OLD (a new version of a bot)",
     )
     compare.add_argument("--format", choices=("text", "markdown"), default="text")
     compare.set_defaults(run=_cmd_compare)
 
     rate = sub.add_parser(
-        "rate", help="rate any results file (CSV or PGN)",
+        "rate",
+        help="rate any results file (CSV or PGN)",
         description="Fit Elo ratings with intervals to results played anywhere: a CSV "
         "with header white,black,result (1 / 0.5 / 0) or a PGN with White, Black and "
         "Result headers.",
     )
     rate.add_argument("file", help="results file (.csv or .pgn)")
     rate.add_argument("--anchor", metavar="NAME", help="fix this player's rating")
-    rate.add_argument("--anchor-rating", type=float, default=0.0, help="the anchor's rating (default 0)")
-    rate.add_argument("--seat-advantage", action="store_true", help="fit White's (the first seat's) advantage")
-    rate.add_argument("--bootstrap", type=int, default=0, metavar="N", help="also N bootstrap rounds")
+    rate.add_argument(
+        "--anchor-rating",
+        type=float,
+        default=0.0,
+        help="the anchor's rating (default 0)",
+    )
+    rate.add_argument(
+        "--seat-advantage",
+        action="store_true",
+        help="fit White's (the first seat's) advantage",
+    )
+    rate.add_argument(
+        "--bootstrap", type=int, default=0, metavar="N", help="also N bootstrap rounds"
+    )
     rate.add_argument("--seed", type=int, default=1, help="bootstrap seed")
     rate.set_defaults(run=_cmd_rate)
 
-    ladder = sub.add_parser("ladder", help="an Elo-rated ladder: add entrants, run rounds, standings")
-    lsub = ladder.add_subparsers(dest="ladder_command", title="ladder commands", metavar="COMMAND", required=True)
+    ladder = sub.add_parser(
+        "ladder", help="an Elo-rated ladder: add entrants, run rounds, standings"
+    )
+    lsub = ladder.add_subparsers(
+        dest="ladder_command", title="ladder commands", metavar="COMMAND", required=True
+    )
     ladd = lsub.add_parser("add", help="put a new entrant on the ladder")
-    ladd.add_argument("config", help="ladder config (TOML, format = \"ladder\")")
+    ladd.add_argument("config", help='ladder config (TOML, format = "ladder")')
     ladd.add_argument("label", help="the entrant's label")
     ladd.add_argument("bot", help="bot name (see 'troef bots')")
     _option_argument(ladd, "a bot option")
     ladd.set_defaults(run=_cmd_ladder_add)
     lrun = lsub.add_parser("run", help="play rounds")
     lrun.add_argument("config", help="ladder config (TOML)")
-    lrun.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
+    lrun.add_argument(
+        "--rounds", type=int, default=1, help="rounds to play (default 1)"
+    )
     lrun.add_argument("--workers", type=int, help="worker processes")
     lrun.add_argument("--quiet", action="store_true", help="no progress lines")
     lrun.set_defaults(run=_cmd_ladder_run)
@@ -209,7 +275,11 @@ _NEEDS_REGISTRY = {"games", "bots", "play", "check"}
 
 def _option_argument(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
-        "-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help=f"{what}; may be repeated",
     )
 
@@ -281,7 +351,9 @@ def account(game: Game, n_seats: int, seed: int, result: Result) -> list[str]:
 
 def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
     game = registry.game(args.game, _parse_options(args.option))
-    report = check_game(game, matches=args.matches, seed=args.seed, raise_on_failure=False)
+    report = check_game(
+        game, matches=args.matches, seed=args.seed, raise_on_failure=False
+    )
     print(report.summary())
     return 0 if report.passed else 1
 
@@ -289,18 +361,26 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
     config = load_config(args.config)
     if config.ladder is not None:
-        raise ConfigError(f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'")
+        raise ConfigError(
+            f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
+        )
     progress = None if args.quiet else Progress()
     monitor = SprtMonitor(config, plan(config)) if config.sprt is not None else None
     try:
         summary = run_tournament(
-            config, workers=args.workers, fresh=args.fresh, progress=progress, monitor=monitor
+            config,
+            workers=args.workers,
+            fresh=args.fresh,
+            progress=progress,
+            monitor=monitor,
         )
     except Interrupted as exc:
         print(f"troef: {exc}", file=sys.stderr)
         return 130
     if summary.played == 0:
-        print(f"all {summary.planned} matches were already recorded in {config.database}")
+        print(
+            f"all {summary.planned} matches were already recorded in {config.database}"
+        )
     else:
         print(
             f"played {summary.played} matches in {summary.seconds:.1f}s "
@@ -319,13 +399,17 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     groups = len({job.group for job in jobs})
     print(f"{config.path}: valid")
     print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")
-    print(f"  format     {config.format}, {config.matches} match seeds, "
-          f"{'duplicate deals' if config.duplicate else 'independent seeds'}")
+    print(
+        f"  format     {config.format}, {config.matches} match seeds, "
+        f"{'duplicate deals' if config.duplicate else 'independent seeds'}"
+    )
     for e in config.entrants:
         what = e.bot or " ".join(e.process.command if e.process else ())
         clock = ""
         if e.time_control is not None:
-            parts = [f"{k} {v:g}s" for k, v in vars(e.time_control).items() if v is not None]
+            parts = [
+                f"{k} {v:g}s" for k, v in vars(e.time_control).items() if v is not None
+            ]
             clock = ", time " + " ".join(parts)
         print(f"  entrant    {e.label}: {what} ({e.isolation}{clock})")
     if config.candidates:
@@ -338,8 +422,10 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
     with Store.existing(args.database) as store:
         done, planned = store.counts()
-        print(f"{store.meta('name')}: {done} of {planned} matches recorded, "
-              f"{store.forfeit_count()} forfeits")
+        print(
+            f"{store.meta('name')}: {done} of {planned} matches recorded, "
+            f"{store.forfeit_count()} forfeits"
+        )
     _print_standings(args.database)
     return 0
 
@@ -347,7 +433,9 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
 def _print_standings(database: str | Path) -> None:
     with Store.existing(database) as store:
         entrants = list(store.config_snapshot()["entrants"])
-        rows = standings(entrants, ((m.job["seating"], m.result) for m in store.matches()))
+        rows = standings(
+            entrants, ((m.job["seating"], m.result) for m in store.matches())
+        )
     print(standings_table(rows))
 
 
@@ -356,7 +444,9 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
         snapshot = store.config_snapshot()
         match = store.match(args.match)
     if match.result.log is None:
-        raise TroefError(f"match {match.job['id']} was recorded without its log (keep_logs = false)")
+        raise TroefError(
+            f"match {match.job['id']} was recorded without its log (keep_logs = false)"
+        )
     plugins = snapshot.get("plugins", [])
     reg = load_plugins(
         files=[p for p in plugins if p.endswith(".py")],
@@ -366,9 +456,18 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     seating = match.job["seating"]
     for line in account(game, len(seating), match.job["seed"], match.result):
         print(line)
-    again = replay(game, len(seating), match.job["seed"], match.result.log, forfeit=match.result.forfeit)
+    again = replay(
+        game,
+        len(seating),
+        match.job["seed"],
+        match.result.log,
+        forfeit=match.result.forfeit,
+    )
     if again != match.result:
-        print("warning: replaying the log gives another result than the recorded one", file=sys.stderr)
+        print(
+            "warning: replaying the log gives another result than the recorded one",
+            file=sys.stderr,
+        )
     print()
     print(result_table(match.result, seating))
     return 0
@@ -387,11 +486,18 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         raise TroefError(f"{args.database} holds no results yet")
     entrants = list(snapshot.get("entrants", {}))
     if args.anchor is not None and args.anchor not in entrants:
-        raise ConfigError(f"--anchor {args.anchor!r}: no such entrant; {close_names(args.anchor, entrants)}")
+        raise ConfigError(
+            f"--anchor {args.anchor!r}: no such entrant; {close_names(args.anchor, entrants)}"
+        )
     report = build_report(
-        title, matches, entrants=entrants, anchor=args.anchor,
-        duplicate=bool(snapshot.get("duplicate", True)), seat_advantage=args.seat_advantage,
-        bootstrap=args.bootstrap, seed=args.seed,
+        title,
+        matches,
+        entrants=entrants,
+        anchor=args.anchor,
+        duplicate=bool(snapshot.get("duplicate", True)),
+        seat_advantage=args.seat_advantage,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
     )
     print(render(report, args.format))
     return 0
@@ -413,10 +519,14 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
                 ([renames.get(x, x) for x in seating], result, group)
                 for seating, result, group in _stored_matches(store)
             ]
-        fits.append((Path(path).stem, rt.fit_ratings(rt.pair_results_from_matches(matches))))
+        fits.append(
+            (Path(path).stem, rt.fit_ratings(rt.pair_results_from_matches(matches)))
+        )
     common = sorted(set.intersection(*(set(fit.names) for _, fit in fits)))
     if not common:
-        raise TroefError("the databases share no entrant; use --same OLD=NEW for renamed bots")
+        raise TroefError(
+            "the databases share no entrant; use --same OLD=NEW for renamed bots"
+        )
     print(comparison_table(fits, common, args.format))
     return 0
 
@@ -424,13 +534,19 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
 def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
     data = read_results(args.file)
     fit = rt.fit_ratings(
-        data.results, anchor=args.anchor, anchor_rating=args.anchor_rating,
+        data.results,
+        anchor=args.anchor,
+        anchor_rating=args.anchor_rating,
         seat_advantage=args.seat_advantage,
     )
     boot = (
         rt.bootstrap_ratings(
-            data.results, rounds=args.bootstrap, seed=args.seed, anchor=args.anchor,
-            anchor_rating=args.anchor_rating, seat_advantage=args.seat_advantage,
+            data.results,
+            rounds=args.bootstrap,
+            seed=args.seed,
+            anchor=args.anchor,
+            anchor_rating=args.anchor_rating,
+            seat_advantage=args.seat_advantage,
         )
         if args.bootstrap
         else None
@@ -440,8 +556,15 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
         headers.insert(4, f"bootstrap ({args.bootstrap})")
     rows = []
     for rank, line in enumerate(fit.ratings, 1):
-        row = [rank, line.entrant, f"{line.rating:.1f}", f"[{line.lower:.1f}, {line.upper:.1f}]",
-               line.games, f"{100 * line.score:.1f}", ", ".join(f.value for f in line.flags)]
+        row = [
+            rank,
+            line.entrant,
+            f"{line.rating:.1f}",
+            f"[{line.lower:.1f}, {line.upper:.1f}]",
+            line.games,
+            f"{100 * line.score:.1f}",
+            ", ".join(f.value for f in line.flags),
+        ]
         if boot is not None:
             b = boot[line.entrant]
             row.insert(4, f"[{b.lower:.1f}, {b.upper:.1f}]")
@@ -450,7 +573,9 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
     print(tabulate(rows, headers=headers))
     if fit.seat_advantage is not None and fit.seat_advantage_interval is not None:
         lo, hi = fit.seat_advantage_interval
-        print(f"first seat (White) advantage: {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+        print(
+            f"first seat (White) advantage: {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+        )
     for note in fit.notes:
         print(f"note: {note}")
     return 0
@@ -459,14 +584,20 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
 def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
     with Ladder(load_config(args.config)) as ladder:
         entrant = ladder.add(args.label, args.bot, _parse_options(args.option))
-        print(f"{entrant.label} ({entrant.bot}) joins the ladder from round {ladder.rounds_played() + 1}")
+        print(
+            f"{entrant.label} ({entrant.bot}) joins the ladder from round {ladder.rounds_played() + 1}"
+        )
     return 0
 
 
 def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
     with Ladder(load_config(args.config)) as ladder:
         try:
-            rounds = ladder.run(args.rounds, workers=args.workers, progress=None if args.quiet else Progress())
+            rounds = ladder.run(
+                args.rounds,
+                workers=args.workers,
+                progress=None if args.quiet else Progress(),
+            )
         except Interrupted as exc:
             print(f"troef: {exc}", file=sys.stderr)
             return 130
@@ -485,7 +616,11 @@ def _cmd_ladder_standings(registry: Registry | None, args: argparse.Namespace) -
 
 def _print_ladder(ladder: Ladder) -> None:
     elo = ladder.ratings()
-    labels = sorted((e.label for e in ladder.entrants()), key=lambda x: (-elo.rating(x), x))
-    rows = [[i, x, f"{elo.rating(x):.0f}", elo.games(x)] for i, x in enumerate(labels, 1)]
+    labels = sorted(
+        (e.label for e in ladder.entrants()), key=lambda x: (-elo.rating(x), x)
+    )
+    rows = [
+        [i, x, f"{elo.rating(x):.0f}", elo.games(x)] for i, x in enumerate(labels, 1)
+    ]
     print(f"{ladder.config.name}: {ladder.rounds_played()} rounds")
     print(tabulate(rows, headers=["#", "entrant", "elo", "games"]))

@@ -30,9 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.errors import ConfigError, OptionError, TroefError, UnknownNameError, close_names
-from harness.options import resolve_options
 from harness.botprocess import ProcessSettings
+from harness.errors import (
+    ConfigError,
+    OptionError,
+    TroefError,
+    UnknownNameError,
+    close_names,
+)
+from harness.options import resolve_options
 from harness.plugins import Registry, load_plugins
 from harness.referee import TimeControl
 
@@ -102,6 +108,8 @@ class LadderSettings:
     initial: float = 1500.0
     explore: float = 0.2
     sets: int = 1
+
+
 _ENTRANT_KEYS = {
     "bot": "registry name of a bot",
     "options": "a table of the bot's options",
@@ -220,7 +228,9 @@ def _entrant_snapshot(entrant: Entrant) -> dict[str, Any]:
     return data
 
 
-def load_config(path: str | Path, *, registry: Registry | None = None) -> TournamentConfig:
+def load_config(
+    path: str | Path, *, registry: Registry | None = None
+) -> TournamentConfig:
     """Read and validate the tournament config at ``path``.
 
     :param registry: the plugins to check names against; by default the
@@ -278,16 +288,20 @@ class _Validator:
         line = self.line_of(table, key)
         where = f"{self.path}:{line}" if line else str(self.path)
         name = ".".join(p for p in (table, key) if p)
-        return ConfigError(f"{where}: {name}: {message}" if name else f"{where}: {message}")
+        return ConfigError(
+            f"{where}: {name}: {message}" if name else f"{where}: {message}"
+        )
 
-    def check_keys(self, table: str, data: Mapping[str, Any], known: Mapping[str, str]) -> None:
+    def check_keys(
+        self, table: str, data: Mapping[str, Any], known: Mapping[str, str]
+    ) -> None:
         for key in data:
             if key not in known:
-                raise self.error(
-                    table, key, f"unknown key; {close_names(key, known)}"
-                )
+                raise self.error(table, key, f"unknown key; {close_names(key, known)}")
 
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any, accepted: str) -> Any:
+    def get(
+        self, key: str, kind: type | tuple[type, ...], default: Any, accepted: str
+    ) -> Any:
         if key not in self.data:
             return default
         value = self.data[key]
@@ -301,8 +315,12 @@ class _Validator:
         d = self.data
         self.check_keys("", d, _TOP_KEYS)
         if "game" not in d:
-            raise self.error("", None, 'missing key "game"; expected e.g. game = "klaverjassen"')
-        plugins = tuple(self.get("plugins", list, [], "a list of plugin files or modules"))
+            raise self.error(
+                "", None, 'missing key "game"; expected e.g. game = "klaverjassen"'
+            )
+        plugins = tuple(
+            self.get("plugins", list, [], "a list of plugin files or modules")
+        )
         plugin_paths = tuple(self.resolve_plugin(p) for p in plugins)
         self.plugin_files = set(plugin_paths)
         registry = self.registry or self.load_registry(plugin_paths)
@@ -317,7 +335,9 @@ class _Validator:
             game = game_cls(**options)
         except OptionError as exc:
             bad = re.search(r"option '([^']+)'", str(exc))
-            raise self.error("options", bad.group(1) if bad else None, str(exc)) from None
+            raise self.error(
+                "options", bad.group(1) if bad else None, str(exc)
+            ) from None
 
         default_seats = min(game_cls.seat_counts)
         seats = self.get("seats", int, default_seats, "an integer number of seats")
@@ -328,22 +348,32 @@ class _Validator:
 
         fmt = self.get("format", str, "round-robin", f"one of {', '.join(FORMATS)}")
         if fmt not in FORMATS:
-            raise self.error("", "format", f"unknown format {fmt!r}; {close_names(fmt, FORMATS)}")
+            raise self.error(
+                "", "format", f"unknown format {fmt!r}; {close_names(fmt, FORMATS)}"
+            )
         matches = self.get("matches", int, 1, "an integer >= 1")
         if matches < 1:
-            raise self.error("", "matches", f"{matches} is not allowed; expected an integer >= 1")
+            raise self.error(
+                "", "matches", f"{matches} is not allowed; expected an integer >= 1"
+            )
         seed = self.get("seed", int, 1, "an integer")
         duplicate = self.get("duplicate", bool, True, "true or false")
         keep_logs = self.get("keep_logs", bool, True, "true or false")
         workers = self.workers()
-        executor = self.get("executor", str, "process", f"one of {', '.join(EXECUTORS)}")
+        executor = self.get(
+            "executor", str, "process", f"one of {', '.join(EXECUTORS)}"
+        )
         if executor not in EXECUTORS:
             raise self.error(
-                "", "executor", f"unknown executor {executor!r}; {close_names(executor, EXECUTORS)}"
+                "",
+                "executor",
+                f"unknown executor {executor!r}; {close_names(executor, EXECUTORS)}",
             )
         chunk = self.get("chunk", int, None, "an integer >= 1")
         if chunk is not None and chunk < 1:
-            raise self.error("", "chunk", f"{chunk} is not allowed; expected an integer >= 1")
+            raise self.error(
+                "", "chunk", f"{chunk} is not allowed; expected an integer >= 1"
+            )
         database = self.get("database", str, f"{self.path.stem}.sqlite", "a file path")
 
         ladder = self.ladder_settings(fmt)
@@ -373,13 +403,17 @@ class _Validator:
             sprt=sprt,
             ladder=ladder,
             in_flight=self.in_flight(),
-            time_control=self.time_control("time_control", self.data.get("time_control")),
+            time_control=self.time_control(
+                "time_control", self.data.get("time_control")
+            ),
             raw=self.data,
         )
 
     def resolve_plugin(self, plugin: Any) -> str:
         if not isinstance(plugin, str):
-            raise self.error("", "plugins", f"{plugin!r} is not a file path or module name")
+            raise self.error(
+                "", "plugins", f"{plugin!r} is not a file path or module name"
+            )
         if plugin.endswith(".py") or os.sep in plugin:
             return str((self.base / plugin).resolve())
         return plugin
@@ -398,13 +432,20 @@ class _Validator:
             return None
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
             return value
-        raise self.error("", "workers", f'{value!r} is not allowed; expected "auto" or an integer >= 1')
+        raise self.error(
+            "",
+            "workers",
+            f'{value!r} is not allowed; expected "auto" or an integer >= 1',
+        )
 
-    def entrants(self, registry: Registry, game: str, *, allow_few: bool = False) -> tuple[Entrant, ...]:
+    def entrants(
+        self, registry: Registry, game: str, *, allow_few: bool = False
+    ) -> tuple[Entrant, ...]:
         table = self.data.get("entrants", {} if allow_few else None)
         if not isinstance(table, dict) or (not table and not allow_few):
             raise self.error(
-                "", "entrants",
+                "",
+                "entrants",
                 'no entrants; expected one table per entrant, e.g. [entrants.alice] bot = "random"',
             )
         default_tc = self.time_control("time_control", self.data.get("time_control"))
@@ -412,12 +453,18 @@ class _Validator:
         for label, spec in table.items():
             where = f"entrants.{label}"
             if not isinstance(spec, dict):
-                raise self.error("entrants", label, 'expected a table, e.g. { bot = "random" }')
+                raise self.error(
+                    "entrants", label, 'expected a table, e.g. { bot = "random" }'
+                )
             self.check_keys(where, spec, _ENTRANT_KEYS)
             command = self.command(where, spec, "command")
             bot = spec.get("bot", "" if command else None)
             if not isinstance(bot, str):
-                raise self.error(where, "bot", f"missing or not a string; expected a bot name, known: {', '.join(sorted(registry.bots))}, or a command")
+                raise self.error(
+                    where,
+                    "bot",
+                    f"missing or not a string; expected a bot name, known: {', '.join(sorted(registry.bots))}, or a command",
+                )
             options = spec.get("options", {})
             if not isinstance(options, dict):
                 raise self.error(where, "options", "expected a table of bot options")
@@ -427,17 +474,30 @@ class _Validator:
                 except UnknownNameError as exc:
                     raise self.error(where, "bot", str(exc)) from None
                 try:
-                    options = dict(resolve_options(cls.option_specs, options, f"bot {bot!r}"))
+                    options = dict(
+                        resolve_options(cls.option_specs, options, f"bot {bot!r}")
+                    )
                 except OptionError as exc:
                     raise self.error(where, "options", str(exc)) from None
             process = self.process_settings(where, spec, registry, bot, command)
-            own_tc = self.time_control(f"{where}.time_control", spec.get("time_control"))
-            result.append(Entrant(
-                label, bot, tuple(sorted(options.items())), process,
-                own_tc if own_tc is not None else default_tc,
-            ))
+            own_tc = self.time_control(
+                f"{where}.time_control", spec.get("time_control")
+            )
+            result.append(
+                Entrant(
+                    label,
+                    bot,
+                    tuple(sorted(options.items())),
+                    process,
+                    own_tc if own_tc is not None else default_tc,
+                )
+            )
         if len(result) < 2 and not allow_few:
-            raise self.error("", "entrants", f"a tournament needs at least 2 entrants, not {len(result)}")
+            raise self.error(
+                "",
+                "entrants",
+                f"a tournament needs at least 2 entrants, not {len(result)}",
+            )
         return tuple(result)
 
     def candidates(self, fmt: str, entrants: tuple[Entrant, ...]) -> tuple[str, ...]:
@@ -445,18 +505,34 @@ class _Validator:
         raw = self.data.get("candidates")
         if fmt != "gauntlet":
             if raw is not None:
-                raise self.error("", "candidates", 'only a gauntlet has candidates; set format = "gauntlet"')
+                raise self.error(
+                    "",
+                    "candidates",
+                    'only a gauntlet has candidates; set format = "gauntlet"',
+                )
             return ()
-        if not isinstance(raw, list) or not raw or not all(isinstance(c, str) for c in raw):
-            raise self.error("", "candidates", "a gauntlet needs a list of candidate entrant labels")
+        if (
+            not isinstance(raw, list)
+            or not raw
+            or not all(isinstance(c, str) for c in raw)
+        ):
+            raise self.error(
+                "", "candidates", "a gauntlet needs a list of candidate entrant labels"
+            )
         for c in raw:
             if c not in labels:
-                raise self.error("", "candidates", f"no entrant {c!r}; {close_names(c, labels)}")
+                raise self.error(
+                    "", "candidates", f"no entrant {c!r}; {close_names(c, labels)}"
+                )
         if len(set(raw)) == len(labels):
-            raise self.error("", "candidates", "every entrant is a candidate; the pool is empty")
+            raise self.error(
+                "", "candidates", "every entrant is a candidate; the pool is empty"
+            )
         return tuple(dict.fromkeys(raw))
 
-    def table(self, key: str, fmt: str, known: Mapping[str, str]) -> dict[str, Any] | None:
+    def table(
+        self, key: str, fmt: str, known: Mapping[str, str]
+    ) -> dict[str, Any] | None:
         raw = self.data.get(key)
         if fmt != key:
             if raw is not None:
@@ -469,39 +545,83 @@ class _Validator:
         self.check_keys(key, raw, known)
         return raw
 
-    def number(self, table: str, raw: Mapping[str, Any], key: str, default: float | None,
-               low: float, high: float, accepted: str) -> float:
+    def number(
+        self,
+        table: str,
+        raw: Mapping[str, Any],
+        key: str,
+        default: float | None,
+        low: float,
+        high: float,
+        accepted: str,
+    ) -> float:
         if key not in raw:
             if default is None:
-                raise self.error(table, None, f"missing key {key!r}; expected {accepted}")
+                raise self.error(
+                    table, None, f"missing key {key!r}; expected {accepted}"
+                )
             return default
         value = raw[key]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-            raise self.error(table, key, f"{value!r} is not allowed; expected {accepted}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not low <= value <= high
+        ):
+            raise self.error(
+                table, key, f"{value!r} is not allowed; expected {accepted}"
+            )
         return float(value)
 
-    def sprt_settings(self, fmt: str, entrants: tuple[Entrant, ...], sides: int) -> SprtSettings | None:
+    def sprt_settings(
+        self, fmt: str, entrants: tuple[Entrant, ...], sides: int
+    ) -> SprtSettings | None:
         raw = self.table("sprt", fmt, _SPRT_KEYS)
         if raw is None:
             return None
         inf = float("inf")
-        elo0 = self.number("sprt", raw, "elo0", None, -inf, inf, "a number, e.g. elo0 = 0")
-        elo1 = self.number("sprt", raw, "elo1", None, -inf, inf, "a number above elo0, e.g. elo1 = 10")
+        elo0 = self.number(
+            "sprt", raw, "elo0", None, -inf, inf, "a number, e.g. elo0 = 0"
+        )
+        elo1 = self.number(
+            "sprt", raw, "elo1", None, -inf, inf, "a number above elo0, e.g. elo1 = 10"
+        )
         if elo1 <= elo0:
-            raise self.error("sprt", "elo1", f"elo1 = {elo1:g} must be above elo0 = {elo0:g}")
-        alpha = self.number("sprt", raw, "alpha", 0.05, 1e-6, 0.4999, "a number in (0, 0.5)")
-        beta = self.number("sprt", raw, "beta", 0.05, 1e-6, 0.4999, "a number in (0, 0.5)")
+            raise self.error(
+                "sprt", "elo1", f"elo1 = {elo1:g} must be above elo0 = {elo0:g}"
+            )
+        alpha = self.number(
+            "sprt", raw, "alpha", 0.05, 1e-6, 0.4999, "a number in (0, 0.5)"
+        )
+        beta = self.number(
+            "sprt", raw, "beta", 0.05, 1e-6, 0.4999, "a number in (0, 0.5)"
+        )
         if len(entrants) != 2:
-            raise self.error("", "entrants", f"an SPRT is a head-to-head of exactly 2 entrants, not {len(entrants)}")
+            raise self.error(
+                "",
+                "entrants",
+                f"an SPRT is a head-to-head of exactly 2 entrants, not {len(entrants)}",
+            )
         if sides != 2:
-            raise self.error("", "seats", f"an SPRT needs a table of two sides (2 seats, or 4 in partnerships), not {sides}")
+            raise self.error(
+                "",
+                "seats",
+                f"an SPRT needs a table of two sides (2 seats, or 4 in partnerships), not {sides}",
+            )
         labels = [e.label for e in entrants]
         candidate = raw.get("candidate", labels[0])
         if candidate not in labels:
-            raise self.error("sprt", "candidate", f"no entrant {candidate!r}; {close_names(str(candidate), labels)}")
+            raise self.error(
+                "sprt",
+                "candidate",
+                f"no entrant {candidate!r}; {close_names(str(candidate), labels)}",
+            )
         elo_model = raw.get("elo_model", "normalized")
         if elo_model not in ("normalized", "logistic"):
-            raise self.error("sprt", "elo_model", f'{elo_model!r} is not allowed; expected "normalized" or "logistic"')
+            raise self.error(
+                "sprt",
+                "elo_model",
+                f'{elo_model!r} is not allowed; expected "normalized" or "logistic"',
+            )
         return SprtSettings(elo0, elo1, alpha, beta, candidate, elo_model)
 
     def ladder_settings(self, fmt: str) -> LadderSettings | None:
@@ -511,11 +631,17 @@ class _Validator:
         inf = float("inf")
         sets = raw.get("sets", 1)
         if isinstance(sets, bool) or not isinstance(sets, int) or sets < 1:
-            raise self.error("ladder", "sets", f"{sets!r} is not allowed; expected an integer >= 1")
+            raise self.error(
+                "ladder", "sets", f"{sets!r} is not allowed; expected an integer >= 1"
+            )
         return LadderSettings(
             k=self.number("ladder", raw, "k", 16.0, 1e-9, inf, "a number > 0"),
-            initial=self.number("ladder", raw, "initial", 1500.0, -inf, inf, "a number"),
-            explore=self.number("ladder", raw, "explore", 0.2, 0.0, 1.0, "a number from 0 to 1"),
+            initial=self.number(
+                "ladder", raw, "initial", 1500.0, -inf, inf, "a number"
+            ),
+            explore=self.number(
+                "ladder", raw, "explore", 0.2, 0.0, 1.0, "a number from 0 to 1"
+            ),
             sets=sets,
         )
 
@@ -524,48 +650,93 @@ class _Validator:
         if isinstance(raw, str):
             raw = [raw]
         if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
-            raise self.error(where, key, f"{raw!r} is not allowed; expected a list of strings, e.g. [\"node\", \"bot.js\"]")
+            raise self.error(
+                where,
+                key,
+                f'{raw!r} is not allowed; expected a list of strings, e.g. ["node", "bot.js"]',
+            )
         # A bot process starts in an empty directory: paths become absolute here.
-        return tuple(str((self.base / a).resolve()) if (self.base / a).exists() else a for a in raw)
+        return tuple(
+            str((self.base / a).resolve()) if (self.base / a).exists() else a
+            for a in raw
+        )
 
     def process_settings(
-        self, where: str, spec: Mapping[str, Any], registry: Registry, bot: str, command: tuple[str, ...]
+        self,
+        where: str,
+        spec: Mapping[str, Any],
+        registry: Registry,
+        bot: str,
+        command: tuple[str, ...],
     ) -> ProcessSettings | None:
         isolation = spec.get("isolation")
         if isolation is None:
             # Ruling: code the config brings (plugin files, programs) is untrusted and
             # runs in its own process; the bots installed with troef run in-process.
             provider = registry.provider.get(("bot", bot), "")
-            isolation = "process" if command or provider in self.plugin_files else "in-process"
+            isolation = (
+                "process" if command or provider in self.plugin_files else "in-process"
+            )
         if isolation not in ("in-process", "process"):
-            raise self.error(where, "isolation", f'{isolation!r} is not allowed; expected "in-process" or "process"')
-        process_keys = ("command", "prefix", "memory_mb", "user", "startup_timeout", "hang_timeout")
+            raise self.error(
+                where,
+                "isolation",
+                f'{isolation!r} is not allowed; expected "in-process" or "process"',
+            )
+        process_keys = (
+            "command",
+            "prefix",
+            "memory_mb",
+            "user",
+            "startup_timeout",
+            "hang_timeout",
+        )
         if isolation == "in-process":
             used = [k for k in process_keys if k in spec]
             if used:
-                raise self.error(where, used[0], 'only a bot with isolation = "process" takes this key')
+                raise self.error(
+                    where,
+                    used[0],
+                    'only a bot with isolation = "process" takes this key',
+                )
             return None
         memory = spec.get("memory_mb")
-        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 16):
-            raise self.error(where, "memory_mb", f"{memory!r} is not allowed; expected an integer >= 16")
+        if memory is not None and (
+            isinstance(memory, bool) or not isinstance(memory, int) or memory < 16
+        ):
+            raise self.error(
+                where,
+                "memory_mb",
+                f"{memory!r} is not allowed; expected an integer >= 16",
+            )
         user = spec.get("user")
         if user is not None and not isinstance(user, str):
-            raise self.error(where, "user", f"{user!r} is not allowed; expected a user name")
+            raise self.error(
+                where, "user", f"{user!r} is not allowed; expected a user name"
+            )
         inf = float("inf")
         return ProcessSettings(
             command=command,
             prefix=self.command(where, spec, "prefix"),
             memory_mb=memory,
             user=user,
-            startup_timeout=self.number(where, spec, "startup_timeout", 30.0, 0.001, inf, "seconds > 0"),
-            hang_timeout=self.number(where, spec, "hang_timeout", 60.0, 0.001, inf, "seconds > 0"),
+            startup_timeout=self.number(
+                where, spec, "startup_timeout", 30.0, 0.001, inf, "seconds > 0"
+            ),
+            hang_timeout=self.number(
+                where, spec, "hang_timeout", 60.0, 0.001, inf, "seconds > 0"
+            ),
         )
 
     def time_control(self, where: str, raw: Any) -> TimeControl | None:
         if raw is None:
             return None
         if not isinstance(raw, dict):
-            raise self.error("", where, "expected a table with move, match and/or increment (seconds)")
+            raise self.error(
+                "",
+                where,
+                "expected a table with move, match and/or increment (seconds)",
+            )
         self.check_keys(where, raw, _TIME_KEYS)
         try:
             return TimeControl(**raw)
@@ -576,5 +747,7 @@ class _Validator:
     def in_flight(self) -> int:
         value = self.data.get("in_flight", 4)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise self.error("", "in_flight", f"{value!r} is not allowed; expected an integer >= 1")
+            raise self.error(
+                "", "in_flight", f"{value!r} is not allowed; expected an integer >= 1"
+            )
         return value

@@ -145,7 +145,9 @@ class _Run:
                 self.fail(f"match seed {match_seed}: {exc}")
                 continue
             except Exception as exc:
-                self.fail(f"match seed {match_seed}: raised {type(exc).__name__}: {exc}")
+                self.fail(
+                    f"match seed {match_seed}: raised {type(exc).__name__}: {exc}"
+                )
                 continue
             self.report.matches += 1
             self.check_repeatable(match_seed, choice_seed, *outcome)
@@ -174,7 +176,9 @@ class _Run:
                 raise ConformanceError(f"no end after {MAX_ACTIONS} actions")
             seat = state.to_act
             if seat is None or not 0 <= seat < n:
-                raise ConformanceError(f"to_act is {seat!r} while the match is not over")
+                raise ConformanceError(
+                    f"to_act is {seat!r} while the match is not over"
+                )
             legal = state.legal_actions()
             if not legal:
                 raise ConformanceError(f"seat {seat} is to act with no legal action")
@@ -238,7 +242,10 @@ class _Run:
                 raise ConformanceError(f"deal_points[{k}] has {len(row)} entries")
         for a in range(n):
             for b in range(n):
-                if result.teams[a] == result.teams[b] and result.scores[a] != result.scores[b]:
+                if (
+                    result.teams[a] == result.teams[b]
+                    and result.scores[a] != result.scores[b]
+                ):
                     raise ConformanceError(
                         f"partners {a} and {b} have different scores {result.scores}"
                     )
@@ -272,7 +279,9 @@ class _Run:
                         f"{_first_difference(view, seen)}"
                     )
                 places = sample.card_locations()
-                self.check_conservation(sample, Counter(state.deck()), "in a sampled state")
+                self.check_conservation(
+                    sample, Counter(state.deck()), "in a sampled state"
+                )
                 where = {c: place for place in hidden for c in places.get(place, ())}
                 for place in hidden:
                     if places.get(place) != truth[place]:
@@ -308,7 +317,9 @@ class _Run:
         try:
             again = type(view).from_json(view.to_json())
         except Exception as exc:
-            raise ConformanceError(f"view({p}) does not round-trip JSON: {exc!r}") from exc
+            raise ConformanceError(
+                f"view({p}) does not round-trip JSON: {exc!r}"
+            ) from exc
         if again != view:
             raise ConformanceError(
                 f"view({p}) changes through JSON: {_first_difference(view, again)}"
@@ -340,14 +351,18 @@ class _Run:
     ) -> None:
         log2, result2, _ = self.play(match_seed, choice_seed, probe=False)
         if log2 != log or result2 != result:
-            self.fail(f"match seed {match_seed}: the same seed and choices gave a different match")
+            self.fail(
+                f"match seed {match_seed}: the same seed and choices gave a different match"
+            )
         try:
             replayed = replay(self.game, self.n, match_seed, log)
         except Exception as exc:
             self.fail(f"match seed {match_seed}: replaying the log raised {exc!r}")
             return
         if dataclasses.replace(replayed, log=None) != result:
-            self.fail(f"match seed {match_seed}: the replayed log gave {replayed}, not {result}")
+            self.fail(
+                f"match seed {match_seed}: the replayed log gave {replayed}, not {result}"
+            )
 
     def check_duplicate_deals(
         self,

@@ -85,20 +85,35 @@ def _spec(registry: Registry, job: Job, keep_logs: bool) -> MatchSpec:
         seed = bot_seed(job.seed, seat)
         process = job.process[seat] if job.process else None
         if process is not None:
-            factories.append(functools.partial(
-                process.bot, game, seat, seed, dict(options),
-                bot_name=name, source=registry.source, n_seats=n_seats,
-            ))
+            factories.append(
+                functools.partial(
+                    process.bot,
+                    game,
+                    seat,
+                    seed,
+                    dict(options),
+                    bot_name=name,
+                    source=registry.source,
+                    n_seats=n_seats,
+                )
+            )
         else:
-            factories.append(functools.partial(
-                _plugin_bot, registry, name, game, seat, seed, dict(options)
-            ))
+            factories.append(
+                functools.partial(
+                    _plugin_bot, registry, name, game, seat, seed, dict(options)
+                )
+            )
     clocks = job.time_controls if any(job.time_controls) else None
     return MatchSpec(game, factories, job.seed, keep_logs, clocks)
 
 
 def _plugin_bot(
-    registry: Registry, name: str, game: Game, seat: int, seed: int, options: dict[str, Any]
+    registry: Registry,
+    name: str,
+    game: Game,
+    seat: int,
+    seed: int,
+    options: dict[str, Any],
 ) -> Bot:
     return registry.bot_class(name, game.name)(game, seat, seed, options)
 
@@ -111,10 +126,16 @@ def _play(spec: MatchSpec) -> Result:
         except Exception:
             # A bot that cannot even be built forfeits before the first move.
             state = spec.game.new_match(len(spec.bots), spec.seed)
-            forfeit = Forfeit(seat, ForfeitReason.EXCEPTION, traceback.format_exc(limit=-8))
+            forfeit = Forfeit(
+                seat, ForfeitReason.EXCEPTION, traceback.format_exc(limit=-8)
+            )
             return forfeit_result(state, forfeit, () if spec.keep_log else None)
     return play_match(
-        spec.game, bots, spec.seed, keep_log=spec.keep_log, time_controls=spec.time_controls
+        spec.game,
+        bots,
+        spec.seed,
+        keep_log=spec.keep_log,
+        time_controls=spec.time_controls,
     )
 
 
@@ -124,7 +145,9 @@ class InlineExecutor(concurrent.futures.Executor):
     def __init__(self, source: PluginSource) -> None:
         init_worker(source, ignore_sigint=False)
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+    def submit(
+        self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future[Any]:
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         try:
             future.set_result(fn(*args, **kwargs))
@@ -133,13 +156,17 @@ class InlineExecutor(concurrent.futures.Executor):
         return future
 
 
-def make_executor(kind: str, workers: int, source: PluginSource) -> concurrent.futures.Executor:
+def make_executor(
+    kind: str, workers: int, source: PluginSource
+) -> concurrent.futures.Executor:
     """An executor of ``kind`` (``process`` or ``inline``) with ``workers`` processes."""
     if kind == "inline":
         return InlineExecutor(source)
     return concurrent.futures.ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=multiprocessing.get_context("fork" if os.name == "posix" else "spawn"),
+        mp_context=multiprocessing.get_context(
+            "fork" if os.name == "posix" else "spawn"
+        ),
         initializer=init_worker,
         initargs=(source,),
     )

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.config import Entrant, TournamentConfig
+from harness.elo import OnlineElo
 from harness.errors import ConfigError, UnknownNameError
+from harness.options import resolve_options
 from harness.plan import Job, _digest, _seatings
 from harness.plugins import load_plugins
-from harness.options import resolve_options
-from harness.elo import OnlineElo
 from harness.scheduler import Progress, _Tracker, execute
 from harness.seeding import derive_seed
 from harness.store import Store
@@ -57,7 +57,9 @@ class Ladder:
 
     def __init__(self, config: TournamentConfig) -> None:
         if config.ladder is None:
-            raise ConfigError(f'{config.path}: not a ladder config; set format = "ladder"')
+            raise ConfigError(
+                f'{config.path}: not a ladder config; set format = "ladder"'
+            )
         self.config = config
         self.settings = config.ladder
         self.store = Store.open(config.database, config)
@@ -87,20 +89,30 @@ class Ladder:
         configured = {e.label: e for e in self.config.entrants}
         return [
             configured.get(label)
-            or Entrant(label, bot, tuple(sorted(json.loads(opts).items())),
-                       time_control=self.config.time_control)
+            or Entrant(
+                label,
+                bot,
+                tuple(sorted(json.loads(opts).items())),
+                time_control=self.config.time_control,
+            )
             for label, bot, opts in rows
         ]
 
-    def add(self, label: str, bot: str, options: Mapping[str, Any] | None = None) -> Entrant:
+    def add(
+        self, label: str, bot: str, options: Mapping[str, Any] | None = None
+    ) -> Entrant:
         """Put a new entrant on the ladder; it plays from the next round on."""
         if any(e.label == label for e in self.entrants()):
-            raise ConfigError(f"the ladder {self.config.database} has an entrant {label!r} already")
+            raise ConfigError(
+                f"the ladder {self.config.database} has an entrant {label!r} already"
+            )
         files = [p for p in self.config.plugins if p.endswith(".py")]
         modules = [p for p in self.config.plugins if not p.endswith(".py")]
         registry = load_plugins(files=files, modules=modules)
         cls = registry.bot_class(bot, self.config.game)
-        resolved = resolve_options(cls.option_specs, dict(options or {}), f"bot {bot!r}")
+        resolved = resolve_options(
+            cls.option_specs, dict(options or {}), f"bot {bot!r}"
+        )
         entrant = Entrant(label, bot, tuple(sorted(resolved.items())))
         self._insert(entrant, joined=self.rounds_played() + 1)
         return entrant
@@ -133,12 +145,20 @@ class Ladder:
 
     # -- rounds -----------------------------------------------------------
 
-    def run(self, rounds: int, *, workers: int | None = None, progress: Progress | None = None) -> list[LadderRound]:
+    def run(
+        self,
+        rounds: int,
+        *,
+        workers: int | None = None,
+        progress: Progress | None = None,
+    ) -> list[LadderRound]:
         """Finish an interrupted round if any, then play ``rounds`` new ones."""
         played = []
         unfinished = self._unfinished_jobs()
         if unfinished:
-            played.append(self._play(self.rounds_played(), unfinished, workers, progress))
+            played.append(
+                self._play(self.rounds_played(), unfinished, workers, progress)
+            )
         for _ in range(rounds):
             number = self.rounds_played() + 1
             jobs = self._plan_round(number)
@@ -157,15 +177,27 @@ class Ladder:
         )
         return [Job.from_dict(json.loads(spec)) for (spec,) in rows]
 
-    def _play(self, number: int, jobs: list[Job], workers: int | None, progress: Progress | None) -> LadderRound:
-        tracker = _Tracker([e.label for e in self.entrants()], self.store, progress, len(jobs))
+    def _play(
+        self,
+        number: int,
+        jobs: list[Job],
+        workers: int | None,
+        progress: Progress | None,
+    ) -> LadderRound:
+        tracker = _Tracker(
+            [e.label for e in self.entrants()], self.store, progress, len(jobs)
+        )
         tracker.summary.already_done = 0
         tracker.done = 0
         if jobs:
             execute(
-                jobs, tracker, plugins=self.config.plugins, executor=self.config.executor,
+                jobs,
+                tracker,
+                plugins=self.config.plugins,
+                executor=self.config.executor,
                 workers=workers or self.config.workers or os.cpu_count() or 1,
-                chunk=self.config.chunk, keep_logs=self.config.keep_logs,
+                chunk=self.config.chunk,
+                keep_logs=self.config.keep_logs,
                 matches_in_flight=self.config.in_flight,
             )
         tables = tuple(dict.fromkeys(tuple(sorted(set(j.seating))) for j in jobs))
@@ -188,16 +220,39 @@ class Ladder:
             for s in range(self.settings.sets):
                 seed = derive_seed("ladder", config.seed, number, t, s)
                 group = _digest(["ladder group", number, t, s])
-                for rotation, seating in enumerate(_seatings(table, config.seats, config.partnerships)):
-                    bots = tuple((by_label[x].bot, by_label[x].options) for x in seating)
-                    job_id = _digest(["ladder", config.game, dict(config.options), number,
-                                      list(seating), [[b, dict(o)] for b, o in bots], seed, rotation])
-                    jobs.append(Job(
-                        job_id, first + len(jobs), config.game, config.options, seating,
-                        bots, seed, group, rotation,
-                        tuple(by_label[x].process for x in seating),
-                        tuple(by_label[x].time_control for x in seating),
-                    ))
+                for rotation, seating in enumerate(
+                    _seatings(table, config.seats, config.partnerships)
+                ):
+                    bots = tuple(
+                        (by_label[x].bot, by_label[x].options) for x in seating
+                    )
+                    job_id = _digest(
+                        [
+                            "ladder",
+                            config.game,
+                            dict(config.options),
+                            number,
+                            list(seating),
+                            [[b, dict(o)] for b, o in bots],
+                            seed,
+                            rotation,
+                        ]
+                    )
+                    jobs.append(
+                        Job(
+                            job_id,
+                            first + len(jobs),
+                            config.game,
+                            config.options,
+                            seating,
+                            bots,
+                            seed,
+                            group,
+                            rotation,
+                            tuple(by_label[x].process for x in seating),
+                            tuple(by_label[x].time_control for x in seating),
+                        )
+                    )
         return jobs
 
     def _joined(self, label: str) -> int:
@@ -206,7 +261,9 @@ class Ladder:
         ).fetchone()
         return int(row[0])
 
-    def pair(self, number: int, entrants: Sequence[Entrant], sides: int) -> list[tuple[str, ...]]:
+    def pair(
+        self, number: int, entrants: Sequence[Entrant], sides: int
+    ) -> list[tuple[str, ...]]:
         """Tables of ``sides`` entrants of similar rating, with some exploration.
 
         Entrants are sorted by rating; each, with probability ``explore``,
@@ -224,4 +281,4 @@ class Ladder:
         if spare:
             sitting = sorted(order, key=lambda x: (-elo.games(x), rng.random()))[:spare]
             order = [x for x in order if x not in sitting]
-        return [tuple(order[i:i + sides]) for i in range(0, len(order), sides)]
+        return [tuple(order[i : i + sides]) for i in range(0, len(order), sides)]

@@ -67,8 +67,16 @@ class _Match:
     """A match in flight: its referee, its bots, and what it waits for."""
 
     __slots__ = (
-        "index", "spec", "bots", "steps", "unready", "waiting", "sent_at",
-        "deadline", "fds", "result",
+        "bots",
+        "deadline",
+        "fds",
+        "index",
+        "result",
+        "sent_at",
+        "spec",
+        "steps",
+        "unready",
+        "waiting",
     )
 
     def __init__(self, index: int, spec: MatchSpec) -> None:
@@ -104,10 +112,18 @@ class _Driver:
             except Exception:
                 abandon_bots(match.bots)
                 match.bots = []
-                self.finish(match, forfeit_before_start(
-                    spec.game, n_seats, spec.seed, seat,
-                    ForfeitReason.EXCEPTION, _tail(), spec.keep_log,
-                ))
+                self.finish(
+                    match,
+                    forfeit_before_start(
+                        spec.game,
+                        n_seats,
+                        spec.seed,
+                        seat,
+                        ForfeitReason.EXCEPTION,
+                        _tail(),
+                        spec.keep_log,
+                    ),
+                )
                 return
         now = perf_counter()
         for seat, bot in enumerate(match.bots):
@@ -118,16 +134,26 @@ class _Driver:
                     match.fds.append(fd)
                 match.unready.add(seat)
                 deadline = now + bot.startup_timeout
-                match.deadline = deadline if match.deadline is None else min(match.deadline, deadline)
+                match.deadline = (
+                    deadline
+                    if match.deadline is None
+                    else min(match.deadline, deadline)
+                )
             else:
                 try:
                     bot.prepare()  # a ProcessBot that failed to start raises its fault here
                 except BotFault as fault:
-                    return self.forfeit_at_start(match, seat, fault.reason, fault.detail)
+                    return self.forfeit_at_start(
+                        match, seat, fault.reason, fault.detail
+                    )
                 except Exception:
-                    return self.forfeit_at_start(match, seat, ForfeitReason.EXCEPTION, _tail())
+                    return self.forfeit_at_start(
+                        match, seat, ForfeitReason.EXCEPTION, _tail()
+                    )
         self.active.append(match)
-        match.steps = referee_steps(spec.game, n_seats, spec.seed, spec.keep_log, clocks)
+        match.steps = referee_steps(
+            spec.game, n_seats, spec.seed, spec.keep_log, clocks
+        )
         if not match.unready:
             self.advance(match, None)
 
@@ -135,9 +161,18 @@ class _Driver:
         self, match: _Match, seat: int, reason: ForfeitReason, detail: str
     ) -> None:
         spec = match.spec
-        self.finish(match, forfeit_before_start(
-            spec.game, len(spec.bots), spec.seed, seat, reason, detail, spec.keep_log
-        ))
+        self.finish(
+            match,
+            forfeit_before_start(
+                spec.game,
+                len(spec.bots),
+                spec.seed,
+                seat,
+                reason,
+                detail,
+                spec.keep_log,
+            ),
+        )
 
     def finish(self, match: _Match, result: Result) -> None:
         # Unregister first: match_over hands the processes back to the pool,
@@ -174,7 +209,9 @@ class _Driver:
         bots = match.bots
         while True:
             try:
-                seat, view, limit = steps.send(answer) if answer is not None else next(steps)
+                seat, view, limit = (
+                    steps.send(answer) if answer is not None else next(steps)
+                )
             except StopIteration as stop:
                 self.finish(match, stop.value)
                 return
@@ -194,7 +231,9 @@ class _Driver:
             answer = self.act_here(bot, view, limit)
 
     @staticmethod
-    def act_here(bot: Bot, view: View, limit: float | None) -> tuple[object, Any, float]:
+    def act_here(
+        bot: Bot, view: View, limit: float | None
+    ) -> tuple[object, Any, float]:
         start = perf_counter()
         try:
             action: object = bot.act_within(view, limit)
@@ -226,7 +265,9 @@ class _Driver:
             except BotFault as fault:
                 self.unregister_bot(match, seat)
                 match.waiting = None
-                self.advance(match, (None, (fault.reason, fault.detail), now - match.sent_at))
+                self.advance(
+                    match, (None, (fault.reason, fault.detail), now - match.sent_at)
+                )
                 return
             if reply is not NOTHING:
                 match.waiting = None
@@ -253,7 +294,9 @@ class _Driver:
             bot = match.bots[seat]
             assert isinstance(bot, ProcessBot)
             self.unregister_bot(match, seat)
-            fault = bot.expire(f"'ready' reply within {bot.startup_timeout:g} s (startup)")
+            fault = bot.expire(
+                f"'ready' reply within {bot.startup_timeout:g} s (startup)"
+            )
             self.forfeit_at_start(match, seat, fault.reason, fault.detail)
             return
         seat = match.waiting
@@ -277,8 +320,10 @@ class _Driver:
             if key.fd in self.selector.get_map():  # an earlier event may have closed it
                 self.on_readable(key, now)
         for match in list(self.active):
-            if match.deadline is not None and match.deadline <= now and (
-                match.unready or match.waiting is not None
+            if (
+                match.deadline is not None
+                and match.deadline <= now
+                and (match.unready or match.waiting is not None)
             ):
                 self.on_deadline(match, now)
 

@@ -56,30 +56,44 @@ class Job:
     def from_dict(cls, data: dict[str, Any]) -> Job:
         """Inverse of :meth:`to_dict`."""
         return cls(
-            id=data["id"], index=data["index"], game=data["game"],
+            id=data["id"],
+            index=data["index"],
+            game=data["game"],
             options=tuple(sorted(data["options"].items())),
             seating=tuple(data["seating"]),
             bots=tuple((b, tuple(sorted(o.items()))) for b, o in data["bots"]),
-            seed=data["seed"], group=data["group"], rotation=data["rotation"],
+            seed=data["seed"],
+            group=data["group"],
+            rotation=data["rotation"],
             process=tuple(
-                None if p is None else ProcessSettings(**{
-                    k: tuple(v) if isinstance(v, list) else v for k, v in p.items()
-                })
+                None
+                if p is None
+                else ProcessSettings(
+                    **{k: tuple(v) if isinstance(v, list) else v for k, v in p.items()}
+                )
                 for p in data.get("process", ())
             ),
             time_controls=tuple(
-                None if t is None else TimeControl(**t) for t in data.get("time_controls", ())
+                None if t is None else TimeControl(**t)
+                for t in data.get("time_controls", ())
             ),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the store."""
         return {
-            "id": self.id, "index": self.index, "game": self.game,
-            "options": dict(self.options), "seating": list(self.seating),
-            "bots": [[b, dict(o)] for b, o in self.bots], "seed": self.seed,
-            "group": self.group, "rotation": self.rotation,
-            "process": [None if p is None else dataclasses.asdict(p) for p in self.process],
+            "id": self.id,
+            "index": self.index,
+            "game": self.game,
+            "options": dict(self.options),
+            "seating": list(self.seating),
+            "bots": [[b, dict(o)] for b, o in self.bots],
+            "seed": self.seed,
+            "group": self.group,
+            "rotation": self.rotation,
+            "process": [
+                None if p is None else dataclasses.asdict(p) for p in self.process
+            ],
             "time_controls": [
                 None if t is None else dataclasses.asdict(t) for t in self.time_controls
             ],
@@ -104,10 +118,14 @@ def compositions(labels: Sequence[str], sides: int) -> list[tuple[str, ...]]:
 def _gauntlet_compositions(
     candidates: Sequence[str], pool: Sequence[str], sides: int
 ) -> list[tuple[str, ...]]:
-    return [(c, *others) for c in candidates for others in compositions(pool, sides - 1)]
+    return [
+        (c, *others) for c in candidates for others in compositions(pool, sides - 1)
+    ]
 
 
-def _seatings(composition: tuple[str, ...], seats: int, partnerships: bool) -> list[tuple[str, ...]]:
+def _seatings(
+    composition: tuple[str, ...], seats: int, partnerships: bool
+) -> list[tuple[str, ...]]:
     """The cyclic rotations of a composition, spread over the seats."""
     sides = len(composition)
     rotations = [composition[r:] + composition[:r] for r in range(sides)]
@@ -135,7 +153,9 @@ def plan(config: TournamentConfig) -> tuple[Job, ...]:
                 seed = (
                     shared_seed
                     if config.duplicate
-                    else derive_seed("match", config.seed, m, "|".join(composition), rotation)
+                    else derive_seed(
+                        "match", config.seed, m, "|".join(composition), rotation
+                    )
                 )
                 # Only a shared seed makes rotations comparable hand for hand;
                 # without it every match is its own group.
@@ -144,7 +164,9 @@ def plan(config: TournamentConfig) -> tuple[Job, ...]:
                     if config.duplicate
                     else ["group", seed, list(composition), rotation]
                 )
-                jobs.append(_job(config, len(jobs), seating, by_label, seed, group, rotation))
+                jobs.append(
+                    _job(config, len(jobs), seating, by_label, seed, group, rotation)
+                )
     ids = {job.id for job in jobs}
     assert len(ids) == len(jobs), "two jobs of one plan share an id"
     return tuple(jobs)
@@ -162,16 +184,39 @@ def _job(
     entrants = [by_label[label] for label in seating]
     bots = tuple((e.bot, e.options) for e in entrants)
     clocks = tuple(e.time_control for e in entrants)
-    content: list[Any] = [config.game, dict(config.options), list(seating),
-                          [[b, dict(o)] for b, o in bots], seed, rotation]
-    if any(e.process is not None and e.process.command for e in entrants) or any(clocks):
+    content: list[Any] = [
+        config.game,
+        dict(config.options),
+        list(seating),
+        [[b, dict(o)] for b, o in bots],
+        seed,
+        rotation,
+    ]
+    if any(e.process is not None and e.process.command for e in entrants) or any(
+        clocks
+    ):
         # Only what can change a result enters the id (programs and clocks).
-        content.append([[list(e.process.command) if e.process else None,
-                         dataclasses.asdict(e.time_control) if e.time_control else None]
-                        for e in entrants])
+        content.append(
+            [
+                [
+                    list(e.process.command) if e.process else None,
+                    dataclasses.asdict(e.time_control) if e.time_control else None,
+                ]
+                for e in entrants
+            ]
+        )
     return Job(
-        _digest(content), index, config.game, config.options, seating, bots, seed,
-        group, rotation, tuple(e.process for e in entrants), clocks,
+        _digest(content),
+        index,
+        config.game,
+        config.options,
+        seating,
+        bots,
+        seed,
+        group,
+        rotation,
+        tuple(e.process for e in entrants),
+        clocks,
     )
 
 

@@ -72,7 +72,9 @@ class Registry:
                 f"no bot named {name!r}; {close_names(name, self.bots)}"
             ) from None
         if game is not None and cls.games is not None and game not in cls.games:
-            playable = [b for b, c in self.bots.items() if c.games is None or game in c.games]
+            playable = [
+                b for b, c in self.bots.items() if c.games is None or game in c.games
+            ]
             raise UnknownNameError(
                 f"bot {name!r} does not play {game!r} (it plays "
                 f"{', '.join(sorted(cls.games))}); bots for {game!r}: "
@@ -113,9 +115,7 @@ def load_plugins(
             _register(pm, ep.name, lambda ep=ep: ep.load(), f"{ep.name} = {ep.value}")
     for module in source.modules:
         if not pm.is_blocked(module):
-            _register(
-                pm, module, lambda m=module: importlib.import_module(m), module
-            )
+            _register(pm, module, lambda m=module: importlib.import_module(m), module)
     for path in source.files:
         if not pm.is_blocked(path):
             _register(pm, path, lambda p=path: _import_file(Path(p)), path)

@@ -119,7 +119,9 @@ def encode_view_act(view: View) -> bytes:
     values = get(view)
     if len(names) == 1:
         values = (values,)
-    return b'{"type":"act","view":' + _encode(dict(zip(names, values))).encode() + b"}\n"
+    return (
+        b'{"type":"act","view":' + _encode(dict(zip(names, values))).encode() + b"}\n"
+    )
 
 
 _getters: dict[type, tuple[tuple[str, ...], Any]] = {}
@@ -151,7 +153,7 @@ def decode_reply(line: bytes, expected: str) -> Any:
     """
     if expected == "action" and line.startswith(_ACTION_HEAD) and line.endswith(b'"}'):
         # The common reply, decoded without the JSON parser when it holds no escapes.
-        action = line[len(_ACTION_HEAD):-2]
+        action = line[len(_ACTION_HEAD) : -2]
         if b'"' not in action and b"\\" not in action:
             try:
                 return action.decode()

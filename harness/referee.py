@@ -25,7 +25,14 @@ from harness.seeding import bot_seed
 if TYPE_CHECKING:
     from harness.view import View
 
-__all__ = ["Clock", "TimeControl", "forfeit_result", "make_bots", "play_match", "replay"]
+__all__ = [
+    "Clock",
+    "TimeControl",
+    "forfeit_result",
+    "make_bots",
+    "play_match",
+    "replay",
+]
 
 _DETAIL_LIMIT = 2000
 
@@ -68,7 +75,7 @@ class TimeControl:
 class Clock:
     """One seat's clock in one match, under its :class:`TimeControl`."""
 
-    __slots__ = ("control", "remaining", "moves")
+    __slots__ = ("control", "moves", "remaining")
 
     def __init__(self, control: TimeControl) -> None:
         self.control = control
@@ -125,7 +132,9 @@ def make_clocks(time_controls: TimeControls, n_seats: int) -> list[Clock | None]
         )
     for control in controls:
         if control is not None and not isinstance(control, TimeControl):
-            raise OptionError(f"time_controls entry {control!r} is not a TimeControl or None")
+            raise OptionError(
+                f"time_controls entry {control!r} is not a TimeControl or None"
+            )
     return [None if c is None else Clock(c) for c in controls]
 
 
@@ -179,9 +188,7 @@ def play_match(
                         outcome = (None, (fault.reason, fault.detail))
                     except Exception:
                         outcome = (None, (ForfeitReason.EXCEPTION, _tail()))
-                    seat, view, limit = referee.send(
-                        (*outcome, perf_counter() - start)
-                    )
+                    seat, view, limit = referee.send((*outcome, perf_counter() - start))
             except StopIteration as stop:
                 result = stop.value
     except BaseException:
@@ -212,8 +219,10 @@ def referee_steps(
         assert seat is not None
         view = state.view(seat)
         clock = clocks[seat]
-        action, fault, elapsed = yield seat, view, (
-            None if clock is None else clock.limit()
+        action, fault, elapsed = yield (
+            seat,
+            view,
+            (None if clock is None else clock.limit()),
         )
         if fault is not None:
             return _forfeit(state, seat, fault[0], fault[1], log, keep_log)
@@ -223,14 +232,22 @@ def referee_steps(
                 return _forfeit(state, seat, ForfeitReason.TIMEOUT, late, log, keep_log)
         if type(action) is not str:
             return _forfeit(
-                state, seat, ForfeitReason.NOT_A_STRING,
-                f"act() returned {_short(action)}, not a string", log, keep_log,
+                state,
+                seat,
+                ForfeitReason.NOT_A_STRING,
+                f"act() returned {_short(action)}, not a string",
+                log,
+                keep_log,
             )
         if action not in view.legal_actions:
             return _forfeit(
-                state, seat, ForfeitReason.ILLEGAL_ACTION,
+                state,
+                seat,
+                ForfeitReason.ILLEGAL_ACTION,
                 f"act() returned {action[:80]!r}, not one of "
-                f"{', '.join(view.legal_actions)}", log, keep_log,
+                f"{', '.join(view.legal_actions)}",
+                log,
+                keep_log,
             )
         state.apply(action)
         log.append(action)
@@ -314,7 +331,9 @@ def replay(
     return replace(state.result(), log=tuple(log))
 
 
-def forfeit_result(state: State, forfeit: Forfeit, log: tuple[str, ...] | None) -> Result:
+def forfeit_result(
+    state: State, forfeit: Forfeit, log: tuple[str, ...] | None
+) -> Result:
     """The Result of a match that ``forfeit`` ended in ``state``.
 
     Ruling: scores and deal points stand as they were when the match ended;

@@ -39,12 +39,28 @@ FORMATS = ("text", "markdown", "json", "csv")
 def standings_table(rows: Sequence[Standing]) -> str:
     """Rank, entrant, matches, pairwise score %, wins, mean match score, forfeits."""
     body = [
-        [i, s.entrant, s.matches, f"{100 * s.score:.1f}", s.wins, f"{s.mean_score:.1f}", s.forfeits]
+        [
+            i,
+            s.entrant,
+            s.matches,
+            f"{100 * s.score:.1f}",
+            s.wins,
+            f"{s.mean_score:.1f}",
+            s.forfeits,
+        ]
         for i, s in enumerate(rows, 1)
     ]
     return tabulate(
         body,
-        headers=["#", "entrant", "matches", "score %", "wins", "mean score", "forfeits"],
+        headers=[
+            "#",
+            "entrant",
+            "matches",
+            "score %",
+            "wins",
+            "mean score",
+            "forfeits",
+        ],
         colalign=("right", "left", "right", "right", "right", "right", "right"),
     )
 
@@ -88,7 +104,9 @@ def build_report(
     """Fit ratings and test every pair over ``(seating, result, group)`` triples."""
     matches = list(matches)
     results = rt.pair_results_from_matches(matches)
-    fit = rt.fit_ratings(results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage)
+    fit = rt.fit_ratings(
+        results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage
+    )
     paired = stats.paired_differences(matches) if duplicate else None
     pairs = tuple(stats.pair_statistics(results, paired=paired))
     order = [line.entrant for line in fit.ratings]
@@ -98,7 +116,11 @@ def build_report(
         los_next[here] = None if below is None else _los(fit, here, below)
     boot = (
         rt.bootstrap_ratings(
-            results, rounds=bootstrap, seed=seed, anchor=anchor, seat_advantage=seat_advantage
+            results,
+            rounds=bootstrap,
+            seed=seed,
+            anchor=anchor,
+            seat_advantage=seat_advantage,
         )
         if bootstrap
         else None
@@ -113,7 +135,9 @@ def _los(fit: rt.RatingFit, a: str, b: str) -> float | None:
         return None  # not comparable (different components)
     z = float(norm.ppf(0.5 + fit.confidence / 2))
     sd = (hi - lo) / (2 * z)
-    return float(norm.cdf(d / sd)) if sd > 0 else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
+    return (
+        float(norm.cdf(d / sd)) if sd > 0 else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
+    )
 
 
 def _fmt(x: float | None, spec: str = ".1f") -> str:
@@ -133,18 +157,20 @@ def _standings_rows(report: Report) -> list[dict[str, Any]]:
     tier_of = {e: i + 1 for i, tier in enumerate(report.tiers) for e in tier}
     rows = []
     for rank, line in enumerate(fit.ratings, 1):
-        rows.append({
-            "rank": rank,
-            "tier": tier_of.get(line.entrant),
-            "entrant": line.entrant,
-            "rating": line.rating,
-            "lower": line.lower,
-            "upper": line.upper,
-            "games": line.games,
-            "score": line.score,
-            "los_next": report.los_next.get(line.entrant),
-            "flags": [flag.value for flag in line.flags],
-        })
+        rows.append(
+            {
+                "rank": rank,
+                "tier": tier_of.get(line.entrant),
+                "entrant": line.entrant,
+                "rating": line.rating,
+                "lower": line.lower,
+                "upper": line.upper,
+                "games": line.games,
+                "score": line.score,
+                "los_next": report.los_next.get(line.entrant),
+                "flags": [flag.value for flag in line.flags],
+            }
+        )
         if report.bootstrap is not None:
             b = report.bootstrap[line.entrant]
             rows[-1]["bootstrap_lower"], rows[-1]["bootstrap_upper"] = b.lower, b.upper
@@ -177,11 +203,24 @@ def _crosstable(report: Report) -> tuple[list[str], list[list[str]]]:
 def _pair_rows(report: Report) -> list[dict[str, Any]]:
     return [
         {
-            "a": p.a, "b": p.b, "wins": p.wins, "draws": p.draws, "losses": p.losses,
-            "samples": p.samples, "score": p.score, "elo": p.elo, "lower": p.lower,
-            "upper": p.upper, "los": p.los, "test": p.test, "p_value": p.p_value,
-            "p_sign": p.p_sign, "p_wilcoxon": p.p_wilcoxon, "p_ttest": p.p_ttest,
-            "mean_difference": p.mean_difference, "p_holm": p.p_holm,
+            "a": p.a,
+            "b": p.b,
+            "wins": p.wins,
+            "draws": p.draws,
+            "losses": p.losses,
+            "samples": p.samples,
+            "score": p.score,
+            "elo": p.elo,
+            "lower": p.lower,
+            "upper": p.upper,
+            "los": p.los,
+            "test": p.test,
+            "p_value": p.p_value,
+            "p_sign": p.p_sign,
+            "p_wilcoxon": p.p_wilcoxon,
+            "p_ttest": p.p_ttest,
+            "mean_difference": p.mean_difference,
+            "p_holm": p.p_holm,
             "significant": p.p_holm < 0.05,
         }
         for p in report.pairs
@@ -191,45 +230,104 @@ def _pair_rows(report: Report) -> list[dict[str, Any]]:
 def render(report: Report, fmt: str = "text") -> str:
     """The report as ``text``, ``markdown``, ``json`` or ``csv``."""
     if fmt == "json":
-        return json.dumps(_as_json(report), indent=2, allow_nan=False, default=_nan_to_none)
+        return json.dumps(
+            _as_json(report), indent=2, allow_nan=False, default=_nan_to_none
+        )
     if fmt == "csv":
         return _as_csv(report)
     table_fmt = "github" if fmt == "markdown" else "simple"
     fit = report.fit
-    anchor = f"anchored to {fit.anchor} = {fit.anchor_rating:g}" if fit.anchor else "pool mean = 0"
+    anchor = (
+        f"anchored to {fit.anchor} = {fit.anchor_rating:g}"
+        if fit.anchor
+        else "pool mean = 0"
+    )
     conf = f"{100 * fit.confidence:.0f}%"
     heading = "## " if fmt == "markdown" else ""
-    out = [f"{heading}{report.title}: {report.matches} matches; Elo ratings, {anchor}, {conf} intervals", ""]
+    out = [
+        f"{heading}{report.title}: {report.matches} matches; Elo ratings, {anchor}, {conf} intervals",
+        "",
+    ]
     rows = [
-        [r["rank"], r["tier"], r["entrant"], _fmt(r["rating"]),
-         f"[{_fmt(r['lower'])}, {_fmt(r['upper'])}]", r["games"],
-         _fmt(100 * r["score"] if r["score"] == r["score"] else None), _fmt(r["los_next"] and 100 * r["los_next"]),
-         ", ".join(r["flags"])]
+        [
+            r["rank"],
+            r["tier"],
+            r["entrant"],
+            _fmt(r["rating"]),
+            f"[{_fmt(r['lower'])}, {_fmt(r['upper'])}]",
+            r["games"],
+            _fmt(100 * r["score"] if r["score"] == r["score"] else None),
+            _fmt(r["los_next"] and 100 * r["los_next"]),
+            ", ".join(r["flags"]),
+        ]
         for r in _standings_rows(report)
     ]
-    headers = ["#", "tier", "entrant", "elo", f"{conf} interval", "games", "score %", "LOS next %", "notes"]
+    headers = [
+        "#",
+        "tier",
+        "entrant",
+        "elo",
+        f"{conf} interval",
+        "games",
+        "score %",
+        "LOS next %",
+        "notes",
+    ]
     if report.bootstrap is not None:
         headers.insert(5, f"bootstrap ({report.bootstrap.rounds} × sets)")
         for row, r in zip(rows, _standings_rows(report), strict=True):
-            row.insert(5, f"[{_fmt(r['bootstrap_lower'])}, {_fmt(r['bootstrap_upper'])}]")
+            row.insert(
+                5, f"[{_fmt(r['bootstrap_lower'])}, {_fmt(r['bootstrap_upper'])}]"
+            )
     out.append(tabulate(rows, headers=headers, tablefmt=table_fmt))
     if fit.seat_advantage is not None:
         lo, hi = fit.seat_advantage_interval or (math.nan, math.nan)
-        out.append(f"\nseat advantage (first seat): {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]")
+        out.append(
+            f"\nseat advantage (first seat): {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+        )
     for note in fit.notes:
         out.append(f"note: {note}")
     out += ["", f"{heading}Crosstable (row's score against column, pairwise games)", ""]
     headers, body = _crosstable(report)
     out.append(tabulate(body, headers=headers, tablefmt=table_fmt))
-    out += ["", f"{heading}Pairwise tests (Holm-corrected across {len(report.pairs)} pairs; * = significant at 5%)", ""]
+    out += [
+        "",
+        f"{heading}Pairwise tests (Holm-corrected across {len(report.pairs)} pairs; * = significant at 5%)",
+        "",
+    ]
     prow = [
-        [f"{p['a']} - {p['b']}", f"{p['wins']}-{p['draws']}-{p['losses']}", p["samples"],
-         f"{100 * p['score']:.1f}", f"{p['elo']:+.0f} [{p['lower']:+.0f}, {p['upper']:+.0f}]",
-         f"{100 * p['los']:.1f}", p["test"], _p(p["p_value"]), _p(p["p_holm"]),
-         "*" if p["significant"] else ""]
+        [
+            f"{p['a']} - {p['b']}",
+            f"{p['wins']}-{p['draws']}-{p['losses']}",
+            p["samples"],
+            f"{100 * p['score']:.1f}",
+            f"{p['elo']:+.0f} [{p['lower']:+.0f}, {p['upper']:+.0f}]",
+            f"{100 * p['los']:.1f}",
+            p["test"],
+            _p(p["p_value"]),
+            _p(p["p_holm"]),
+            "*" if p["significant"] else "",
+        ]
         for p in _pair_rows(report)
     ]
-    out.append(tabulate(prow, headers=["pair", "W-D-L", "samples", "score %", "elo diff", "LOS %", "test", "p", "p Holm", ""], tablefmt=table_fmt))
+    out.append(
+        tabulate(
+            prow,
+            headers=[
+                "pair",
+                "W-D-L",
+                "samples",
+                "score %",
+                "elo diff",
+                "LOS %",
+                "test",
+                "p",
+                "p Holm",
+                "",
+            ],
+            tablefmt=table_fmt,
+        )
+    )
     tiers = "  >  ".join("{" + ", ".join(t) + "}" for t in report.tiers)
     out += ["", f"tiers (statistically tied within braces): {tiers}"]
     return "\n".join(out)
@@ -251,18 +349,20 @@ def _clean(value: Any) -> Any:
 
 def _as_json(report: Report) -> dict[str, Any]:
     fit = report.fit
-    return _clean({
-        "title": report.title,
-        "matches": report.matches,
-        "anchor": fit.anchor,
-        "anchor_rating": fit.anchor_rating,
-        "confidence": fit.confidence,
-        "seat_advantage": fit.seat_advantage,
-        "notes": list(fit.notes),
-        "standings": _standings_rows(report),
-        "pairs": _pair_rows(report),
-        "tiers": [list(t) for t in report.tiers],
-    })
+    return _clean(
+        {
+            "title": report.title,
+            "matches": report.matches,
+            "anchor": fit.anchor,
+            "anchor_rating": fit.anchor_rating,
+            "confidence": fit.confidence,
+            "seat_advantage": fit.seat_advantage,
+            "notes": list(fit.notes),
+            "standings": _standings_rows(report),
+            "pairs": _pair_rows(report),
+            "tiers": [list(t) for t in report.tiers],
+        }
+    )
 
 
 def _as_csv(report: Report) -> str:
@@ -292,7 +392,8 @@ def comparison_table(
     """
     z = float(norm.ppf(0.975))
     shift = {
-        label: sum(fit[e].rating for e in entrants) / len(entrants) for label, fit in fits
+        label: sum(fit[e].rating for e in entrants) / len(entrants)
+        for label, fit in fits
     }
     base_label, base = fits[0]
     rows = []
@@ -306,9 +407,15 @@ def comparison_table(
             change = r1 - r0
             sd = math.hypot(sd0, sd1)
             p = 2 * float(norm.sf(abs(change) / sd)) if sd > 0 else math.nan
-            row += [f"{r1:+.1f}", f"{change:+.1f} ± {z * sd:.1f}", _p(p) + (" *" if p < 0.05 else "")]
+            row += [
+                f"{r1:+.1f}",
+                f"{change:+.1f} ± {z * sd:.1f}",
+                _p(p) + (" *" if p < 0.05 else ""),
+            ]
         rows.append(row)
     headers = ["entrant", base_label]
     for label, _ in fits[1:]:
         headers += [label, "change (95%)", "p"]
-    return tabulate(rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple")
+    return tabulate(
+        rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple"
+    )

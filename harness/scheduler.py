@@ -30,7 +30,14 @@ from harness.result import Result
 from harness.standings import standings
 from harness.store import Store
 
-__all__ = ["Interrupted", "Monitor", "Progress", "RunSummary", "execute", "run_tournament"]
+__all__ = [
+    "Interrupted",
+    "Monitor",
+    "Progress",
+    "RunSummary",
+    "execute",
+    "run_tournament",
+]
 
 log = logging.getLogger("troef.scheduler")
 
@@ -142,7 +149,12 @@ def run_tournament(
     with Store.open(config.database, config, fresh=fresh) as store:
         store.add_jobs(jobs)
         tracker = _Tracker(
-            [e.label for e in config.entrants], store, progress, len(jobs), on_result, monitor
+            [e.label for e in config.entrants],
+            store,
+            progress,
+            len(jobs),
+            on_result,
+            monitor,
         )
         done = store.done_ids()
         pending = [job for job in jobs if job.id not in done]
@@ -151,11 +163,17 @@ def run_tournament(
             return summary
         started = time.perf_counter()
         try:
-            execute(pending, tracker, plugins=config.plugins, executor=config.executor,
-                    workers=workers or config.workers or os.cpu_count() or 1,
-                    # An SPRT stops early: small chunks waste few matches past the verdict.
-                    chunk=config.chunk or (2 if config.sprt is not None else None),
-                    keep_logs=config.keep_logs, matches_in_flight=config.in_flight)
+            execute(
+                pending,
+                tracker,
+                plugins=config.plugins,
+                executor=config.executor,
+                workers=workers or config.workers or os.cpu_count() or 1,
+                # An SPRT stops early: small chunks waste few matches past the verdict.
+                chunk=config.chunk or (2 if config.sprt is not None else None),
+                keep_logs=config.keep_logs,
+                matches_in_flight=config.in_flight,
+            )
         except KeyboardInterrupt:
             raise Interrupted(
                 f"interrupted: {tracker.done} of {len(jobs)} matches are recorded in "
@@ -222,7 +240,7 @@ class _Tracker:
 
 
 def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
-    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
 
 
 def execute(
@@ -249,7 +267,16 @@ def execute(
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}
     with _worker_logs_forwarded(executor == "process"):
-        _run_queue(queue, tracker, source, executor, workers, keep_logs, matches_in_flight, breaks)
+        _run_queue(
+            queue,
+            tracker,
+            source,
+            executor,
+            workers,
+            keep_logs,
+            matches_in_flight,
+            breaks,
+        )
 
 
 def _run_queue(
@@ -264,13 +291,17 @@ def _run_queue(
 ) -> None:
     while queue and not tracker.stopped():
         pool = make_executor(executor, workers, source)
-        in_flight: dict[concurrent.futures.Future[list[tuple[str, Result]]], list[Job]] = {}
+        in_flight: dict[
+            concurrent.futures.Future[list[tuple[str, Result]]], list[Job]
+        ] = {}
         try:
             while (queue and not tracker.stopped()) or in_flight:
                 while queue and len(in_flight) < 2 * workers and not tracker.stopped():
                     # Taken off the queue only once submitted: a pool that broke
                     # meanwhile raises in submit, and the chunk must not be lost.
-                    future = pool.submit(run_jobs, queue[0], keep_logs, matches_in_flight)
+                    future = pool.submit(
+                        run_jobs, queue[0], keep_logs, matches_in_flight
+                    )
                     in_flight[future] = queue.pop(0)
                 if not in_flight:
                     break
@@ -281,19 +312,25 @@ def _run_queue(
                     # Popped only once its results are in: a broken pool raises here,
                     # and the chunk must still count as unfinished.
                     by_id = {job.id: job for job in in_flight[future]}
-                    tracker.record([(by_id[job_id], result) for job_id, result in future.result()])
+                    tracker.record(
+                        [(by_id[job_id], result) for job_id, result in future.result()]
+                    )
                     del in_flight[future]
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1
             lost = [job for chunk in in_flight.values() for job in chunk]
             lost = [job for job in lost if job.id not in tracker.store.done_ids()]
-            log.warning("a worker process died; %d unfinished jobs run again", len(lost))
+            log.warning(
+                "a worker process died; %d unfinished jobs run again", len(lost)
+            )
             queue = _requeue(lost, queue, breaks)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _requeue(lost: list[Job], queue: list[list[Job]], breaks: dict[str, int]) -> list[list[Job]]:
+def _requeue(
+    lost: list[Job], queue: list[list[Job]], breaks: dict[str, int]
+) -> list[list[Job]]:
     """Put lost jobs back first; jobs that keep breaking the pool go alone, then fail."""
     for job in lost:
         breaks[job.id] = breaks.get(job.id, 0) + 1
@@ -315,7 +352,10 @@ def _worker_logs_forwarded(enabled: bool) -> Iterator[None]:
     queue the forked workers write to; afterwards the original handlers are
     put back, so repeated runs never wrap a wrapper.
     """
-    if not enabled or multiprocessing.get_start_method(allow_none=True) not in (None, "fork"):
+    if not enabled or multiprocessing.get_start_method(allow_none=True) not in (
+        None,
+        "fork",
+    ):
         yield
         return
     import multiprocessing_logging

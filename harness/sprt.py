@@ -68,13 +68,19 @@ class SprtMonitor:
         self.model = "pentanomial" if config.duplicate else "trinomial"
         groups: dict[str, list[str]] = {}
         for job in sorted(jobs, key=lambda j: j.index):
-            groups.setdefault(job.group if config.duplicate else job.id, []).append(job.id)
+            groups.setdefault(job.group if config.duplicate else job.id, []).append(
+                job.id
+            )
         self.order = list(groups.values())
         self.scores: dict[str, float] = {}
         self.cursor = 0
         self.sprt = stats.SPRT(
-            self.settings.elo0, self.settings.elo1, self.settings.alpha,
-            self.settings.beta, model=self.model, elo_model=self.settings.elo_model,
+            self.settings.elo0,
+            self.settings.elo1,
+            self.settings.alpha,
+            self.settings.beta,
+            model=self.model,
+            elo_model=self.settings.elo_model,
         )
         self.status = "continue"
 
@@ -97,10 +103,17 @@ class SprtMonitor:
         """The test's state at the last group taken."""
         estimate = self.sprt.elo_estimate()
         return SprtVerdict(
-            status=self.status, llr=self.sprt.llr, lower=self.sprt.lower,
-            upper=self.sprt.upper, samples=self.cursor, model=self.model,
-            elo_model=self.settings.elo_model, counts=self.sprt.counts,
-            elo=estimate.elo, elo_lower=estimate.lower, elo_upper=estimate.upper,
+            status=self.status,
+            llr=self.sprt.llr,
+            lower=self.sprt.lower,
+            upper=self.sprt.upper,
+            samples=self.cursor,
+            model=self.model,
+            elo_model=self.settings.elo_model,
+            counts=self.sprt.counts,
+            elo=estimate.elo,
+            elo_lower=estimate.lower,
+            elo_upper=estimate.upper,
         )
 
     def _candidate_score(self, seating: Sequence[str], result: Result) -> float:

@@ -51,15 +51,19 @@ def pairwise_outcomes(
     seats = sorted(first_seat.values())
     out = []
     for i, a in enumerate(seats):
-        for b in seats[i + 1:]:
+        for b in seats[i + 1 :]:
             if seating[a] == seating[b]:
                 continue
             ra, rb = result.ranks[a], result.ranks[b]
-            out.append((seating[a], seating[b], 1.0 if ra < rb else 0.5 if ra == rb else 0.0))
+            out.append(
+                (seating[a], seating[b], 1.0 if ra < rb else 0.5 if ra == rb else 0.0)
+            )
     return out
 
 
-def standings(entrants: Iterable[str], matches: Iterable[tuple[Sequence[str], Result]]) -> list[Standing]:
+def standings(
+    entrants: Iterable[str], matches: Iterable[tuple[Sequence[str], Result]]
+) -> list[Standing]:
     """Standings sorted by pairwise score, then mean score."""
     table = {e: Standing(e) for e in entrants}
     for seating, result in matches:
@@ -75,7 +79,10 @@ def standings(entrants: Iterable[str], matches: Iterable[tuple[Sequence[str], Re
                 1 for s in range(len(seating)) if result.teams[s] == result.teams[seat]
             ):
                 row.wins += 1
-            if result.forfeit is not None and result.teams[result.forfeit.seat] == result.teams[seat]:
+            if (
+                result.forfeit is not None
+                and result.teams[result.forfeit.seat] == result.teams[seat]
+            ):
                 row.forfeits += 1
         for a, b, score in pairwise_outcomes(seating, result):
             table[a].points += score

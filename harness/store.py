@@ -71,7 +71,9 @@ class Store:
     # -- opening ----------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path, config: TournamentConfig, *, fresh: bool = False) -> Store:
+    def open(
+        cls, path: Path, config: TournamentConfig, *, fresh: bool = False
+    ) -> Store:
         """Open (or create) the database of ``config``'s tournament.
 
         :param fresh: delete an existing database first and start afresh.
@@ -130,7 +132,14 @@ class Store:
             self._db.executemany(
                 "INSERT OR IGNORE INTO jobs VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (j.id, j.index, j.seed, j.group, j.rotation, json.dumps(j.to_dict()))
+                    (
+                        j.id,
+                        j.index,
+                        j.seed,
+                        j.group,
+                        j.rotation,
+                        json.dumps(j.to_dict()),
+                    )
                     for j in jobs
                 ],
             )
@@ -159,17 +168,25 @@ class Store:
             forfeit = result.forfeit
             plain = result.to_dict()
             log = plain.pop("log")
-            rows.append((
-                job.id,
-                None if forfeit is None else forfeit.seat,
-                None if forfeit is None else forfeit.reason.value,
-                None if forfeit is None else forfeit.detail,
-                len(result.deal_points),
-                json.dumps(plain, separators=(",", ":")),
-            ))
+            rows.append(
+                (
+                    job.id,
+                    None if forfeit is None else forfeit.seat,
+                    None if forfeit is None else forfeit.reason.value,
+                    None if forfeit is None else forfeit.detail,
+                    len(result.deal_points),
+                    json.dumps(plain, separators=(",", ":")),
+                )
+            )
             seats.extend(
-                (job.id, seat, job.seating[seat], result.scores[seat],
-                 result.ranks[seat], result.teams[seat])
+                (
+                    job.id,
+                    seat,
+                    job.seating[seat],
+                    result.scores[seat],
+                    result.ranks[seat],
+                    result.teams[seat],
+                )
                 for seat in range(len(job.seating))
             )
             if log is not None:
@@ -180,7 +197,9 @@ class Store:
                 "forfeit_detail, deals, result) VALUES (?, ?, ?, ?, ?, ?)",
                 rows,
             )
-            self._db.executemany("INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)", seats)
+            self._db.executemany(
+                "INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)", seats
+            )
             self._db.executemany("INSERT INTO logs VALUES (?, ?)", logs)
         return [job for job, _ in written]
 
@@ -195,7 +214,9 @@ class Store:
     def meta(self, key: str) -> str | None:
         """A value of the meta table."""
         try:
-            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            row = self._db.execute(
+                "SELECT value FROM meta WHERE key = ?", (key,)
+            ).fetchone()
         except sqlite3.DatabaseError:
             return None
         return None if row is None else str(row[0])
@@ -237,14 +258,18 @@ class Store:
     def match(self, key: str) -> StoredMatch:
         """One recorded match, by job id (or a unique prefix) or plan index."""
         if key.isdigit() and len(key) < 16:  # ids are 16 hex digits; indexes are short
-            rows = self._db.execute("SELECT id FROM jobs WHERE idx = ?", (int(key),)).fetchall()
+            rows = self._db.execute(
+                "SELECT id FROM jobs WHERE idx = ?", (int(key),)
+            ).fetchall()
         else:
             rows = self._db.execute(
                 "SELECT id FROM jobs WHERE id LIKE ?", (key.lower() + "%",)
             ).fetchall()
         if len(rows) != 1:
             what = "no match" if not rows else f"{len(rows)} matches"
-            raise TroefError(f"{what} in {self.path} for {key!r}; give a job id or a plan index")
+            raise TroefError(
+                f"{what} in {self.path} for {key!r}; give a job id or a plan index"
+            )
         job_id = rows[0][0]
         for match in self.matches():
             if match.job["id"] == job_id:

@@ -30,4 +30,6 @@ def toy_registry():  # type: ignore[no-untyped-def]
     """A registry with only the toy game and the built-in random bot."""
     from harness.plugins import load_plugins
 
-    return load_plugins(entry_points=False, modules=["bots.random_bot"], files=[TOY_PLUGIN])
+    return load_plugins(
+        entry_points=False, modules=["bots.random_bot"], files=[TOY_PLUGIN]
+    )

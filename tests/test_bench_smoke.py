@@ -33,11 +33,23 @@ def test_quick_run_reports_every_game(tmp_path: Path) -> None:
     out_json = tmp_path / "bench.json"
     proc = subprocess.run(
         [
-            sys.executable, str(SCRIPT), "--quick", "--no-peers",
-            "--runs", "1", "--seconds", "0.02",
-            "--plugin", str(TOY_PLUGIN), "--json", str(out_json),
+            sys.executable,
+            str(SCRIPT),
+            "--quick",
+            "--no-peers",
+            "--runs",
+            "1",
+            "--seconds",
+            "0.02",
+            "--plugin",
+            str(TOY_PLUGIN),
+            "--json",
+            str(out_json),
         ],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     games, _ = _bench_module().load_troef_games([str(TOY_PLUGIN)])

@@ -29,8 +29,11 @@ def test_example_runs_shrunk(path: Path, tmp_path: Path) -> None:
     if "target" in options:
         options["target"] = 1  # the first scored deal ends the match
     shrunk = dataclasses.replace(
-        config, matches=1, options=tuple(sorted(options.items())),
-        database=tmp_path / "shrunk.sqlite", executor="inline",
+        config,
+        matches=1,
+        options=tuple(sorted(options.items())),
+        database=tmp_path / "shrunk.sqlite",
+        executor="inline",
     )
     if shrunk.ladder is not None:
         with Ladder(shrunk) as ladder:

@@ -32,7 +32,9 @@ def held(state) -> Counter[str]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**32 - 1))
-def test_random_play_keeps_the_invariants(name: str, data: st.DataObject, seed: int) -> None:
+def test_random_play_keeps_the_invariants(
+    name: str, data: st.DataObject, seed: int
+) -> None:
     game = REGISTRY.game(name)
     n = data.draw(st.sampled_from(sorted(game.seat_counts)), label="seats")
     state = game.new_match(n, seed)

@@ -74,7 +74,9 @@ def scene(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
 
 def play(toy, thief, report: Path) -> tuple[dict, list[str]]:  # type: ignore[no-untyped-def]
     """Play a 2-seat toy match, the thief in seat 1; its report and the truth."""
-    result = play_match(toy, [RandomBot(toy, 0, bot_seed(SEED, 0)), thief], SEED, keep_log=True)
+    result = play_match(
+        toy, [RandomBot(toy, 0, bot_seed(SEED, 0)), thief], SEED, keep_log=True
+    )
     assert result.forfeit is None, result.forfeit
     assert result.log is not None
     state = toy.new_match(2, SEED)
@@ -91,8 +93,14 @@ def in_process(registry, toy, name: str, report: Path):  # type: ignore[no-untyp
 
 def isolated(toy, name: str, report: Path, pool, **kwargs):  # type: ignore[no-untyped-def]
     return ProcessBot(
-        toy, 1, bot_seed(SEED, 1), {"report": str(report)},
-        command=host_command(name, SOURCE), pool=pool, n_seats=2, **kwargs,
+        toy,
+        1,
+        bot_seed(SEED, 1),
+        {"report": str(report)},
+        command=host_command(name, SOURCE),
+        pool=pool,
+        n_seats=2,
+        **kwargs,
     )
 
 
@@ -100,9 +108,13 @@ def isolated(toy, name: str, report: Path, pool, **kwargs):  # type: ignore[no-u
     ("name", "how"),
     [("gc-thief", "gc"), ("frame-thief", "frame:state"), ("config-thief", "config:")],
 )
-def test_in_process_a_thief_sees_the_hidden_hand(registry, toy, scene, name, how) -> None:  # type: ignore[no-untyped-def]
+def test_in_process_a_thief_sees_the_hidden_hand(
+    registry, toy, scene, name, how
+) -> None:  # type: ignore[no-untyped-def]
     # Documented, not wanted: in-process bots are trusted code.
-    report, truth = play(toy, in_process(registry, toy, name, scene / "r.json"), scene / "r.json")
+    report, truth = play(
+        toy, in_process(registry, toy, name, scene / "r.json"), scene / "r.json"
+    )
     assert report["hand"] == truth
     assert report["how"].startswith(how)
 
@@ -118,9 +130,13 @@ def test_in_a_bot_process_gc_and_frames_hold_nothing(toy, scene, pool, name) -> 
 
 
 def test_in_a_bot_process_the_config_is_out_of_sight(toy, scene, pool) -> None:  # type: ignore[no-untyped-def]
-    report, truth = play(toy, isolated(toy, "config-thief", scene / "r.json", pool), scene / "r.json")
+    report, truth = play(
+        toy, isolated(toy, "config-thief", scene / "r.json", pool), scene / "r.json"
+    )
     # Not in its environment (scrubbed) nor in its working directory (empty).
-    assert str(scene) not in report["probes"]["places"].replace(f"/proc/{os.getpid()}/cwd", "")
+    assert str(scene) not in report["probes"]["places"].replace(
+        f"/proc/{os.getpid()}/cwd", ""
+    )
     if IS_ROOT:
         # A root bot reads /proc/<ppid>/cwd despite PR_SET_DUMPABLE (CAP_SYS_PTRACE):
         # the hole an outside sandbox or another user closes (next tests).
@@ -137,12 +153,18 @@ def test_a_pid_namespace_prefix_hides_the_parent(toy, scene, pool) -> None:  # t
     assert report["hand"] is None
     bot = isolated(toy, "proc-thief", scene / "p.json", pool, prefix=prefix)
     report, _ = play(toy, bot, scene / "p.json")
-    assert all(report["probes"][k].startswith("refused") for k in ("environ", "mem", "cwd"))
+    assert all(
+        report["probes"][k].startswith("refused") for k in ("environ", "mem", "cwd")
+    )
 
 
 def test_the_bot_process_starts_clean(toy, scene, pool) -> None:  # type: ignore[no-untyped-def]
-    with open(scene / "open-in-harness.txt", "w"):  # a descriptor the bot must not inherit
-        report, _ = play(toy, isolated(toy, "proc-thief", scene / "r.json", pool), scene / "r.json")
+    with open(
+        scene / "open-in-harness.txt", "w"
+    ):  # a descriptor the bot must not inherit
+        report, _ = play(
+            toy, isolated(toy, "proc-thief", scene / "r.json", pool), scene / "r.json"
+        )
     probes = report["probes"]
     assert set(probes["own-environ"].split()) <= {"PATH", "LANG", "LC_ALL", "TZ"}
     assert "TROEF_SECRET" not in probes["own-environ"]
@@ -155,7 +177,9 @@ def test_the_bot_process_starts_clean(toy, scene, pool) -> None:  # type: ignore
 def test_the_harness_makes_itself_non_dumpable(toy, scene, pool) -> None:  # type: ignore[no-untyped-def]
     play(toy, isolated(toy, "proc-thief", scene / "r.json", pool), scene / "r.json")
     libc = ctypes.CDLL(None)
-    assert libc.prctl(3, 0, 0, 0, 0) == 0  # PR_GET_DUMPABLE: /proc/<pid>/mem refused to same-uid bots
+    assert (
+        libc.prctl(3, 0, 0, 0, 0) == 0
+    )  # PR_GET_DUMPABLE: /proc/<pid>/mem refused to same-uid bots
 
 
 @pytest.mark.skipif(
@@ -168,9 +192,13 @@ def test_a_bot_run_as_another_user_cannot_read_the_parent(toy, scene, pool) -> N
         shared.chmod(0o777)
         report_path = shared / "r.json"
         bot = ProcessBot(
-            toy, 1, bot_seed(SEED, 1),
+            toy,
+            1,
+            bot_seed(SEED, 1),
             command=["/usr/bin/python3", "-I", str(CHEATS), str(report_path)],
-            user="nobody", pool=pool, n_seats=2,
+            user="nobody",
+            pool=pool,
+            n_seats=2,
         )
         report, _ = play(toy, bot, report_path)
     finally:
@@ -185,13 +213,24 @@ def test_a_bot_run_as_another_user_cannot_read_the_parent(toy, scene, pool) -> N
 def test_the_bot_gets_its_own_seed_never_the_match_seed(toy, tmp_path, pool) -> None:  # type: ignore[no-untyped-def]
     start = tmp_path / "start.json"
     bot = ProcessBot(
-        toy, 1, bot_seed(SEED, 1), {"level": 3},
-        command=["sh", "-c", f"head -n 1 > {start}"], pool=pool, n_seats=2,
+        toy,
+        1,
+        bot_seed(SEED, 1),
+        {"level": 3},
+        command=["sh", "-c", f"head -n 1 > {start}"],
+        pool=pool,
+        n_seats=2,
     )
     play_match(toy, [RandomBot(toy, 0, 1), bot], SEED)
     message = json.loads(start.read_text())
     assert message == {
-        "type": "start", "protocol": 1, "game": "toy", "game_options": {"leaky": False},
-        "seat": 1, "n_seats": 2, "bot_options": {"level": 3}, "seed": bot_seed(SEED, 1),
+        "type": "start",
+        "protocol": 1,
+        "game": "toy",
+        "game_options": {"leaky": False},
+        "seat": 1,
+        "n_seats": 2,
+        "bot_options": {"level": 3},
+        "seed": bot_seed(SEED, 1),
     }
     assert str(SEED) not in start.read_text().replace(str(bot_seed(SEED, 1)), "")

@@ -33,8 +33,12 @@ def test_bots_lists_the_random_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "random" in out and "random-bot" in out
 
 
-def test_play_tells_the_match_and_prints_the_result(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, *TOY, "play", "toy", "--bots", "random,random", "--seed", "4")
+def test_play_tells_the_match_and_prints_the_result(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(
+        capsys, *TOY, "play", "toy", "--bots", "random,random", "--seed", "4"
+    )
     assert code == 0
     assert "Toy tricks (harness tests), seed 4, 2 seats" in out
     assert out.count("seat 0: ") + out.count("seat 1: ") == 12
@@ -44,23 +48,38 @@ def test_play_tells_the_match_and_prints_the_result(capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "toyy", "--bots", "random,random"], "no game named 'toyy'; did you mean 'toy'?"),
+        (
+            ["play", "toyy", "--bots", "random,random"],
+            "no game named 'toyy'; did you mean 'toy'?",
+        ),
         (["play", "toy", "--bots", "random,rnadom"], "no bot named 'rnadom'"),
         (["play", "toy", "--bots", "random"], "game 'toy' takes 2, 3 seats, not 1"),
-        (["play", "toy", "--bots", "random,random", "-o", "leaky=maybe"], "option 'leaky' = 'maybe'"),
-        (["play", "toy", "--bots", "random,random", "-o", "leaky"], "option 'leaky' is not KEY=VALUE"),
+        (
+            ["play", "toy", "--bots", "random,random", "-o", "leaky=maybe"],
+            "option 'leaky' = 'maybe'",
+        ),
+        (
+            ["play", "toy", "--bots", "random,random", "-o", "leaky"],
+            "option 'leaky' is not KEY=VALUE",
+        ),
     ],
 )
-def test_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+def test_bad_input_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     code, _, err = run(capsys, *TOY, *argv)
     assert code == 2
     assert message in err
 
 
-def test_check_passes_a_sound_game_and_fails_a_leaking_one(capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_passes_a_sound_game_and_fails_a_leaking_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = run(capsys, *TOY, "check", "toy", "--matches", "3")
     assert code == 0 and "all checks passed" in out
-    code, out, _ = run(capsys, *TOY, "check", "toy", "--matches", "3", "-o", "leaky=true")
+    code, out, _ = run(
+        capsys, *TOY, "check", "toy", "--matches", "3", "-o", "leaky=true"
+    )
     assert code == 1 and "never varied" in out
 
 
@@ -68,5 +87,7 @@ def test_the_console_script_is_installed() -> None:
     beside = Path(sys.executable).parent / "troef"
     exe = str(beside) if beside.exists() else shutil.which("troef")
     assert exe is not None, "the troef console script is not installed"
-    out = subprocess.run([exe, "play", "--help"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [exe, "play", "--help"], capture_output=True, text=True, check=True
+    )
     assert "--bots A,B,..." in out.stdout

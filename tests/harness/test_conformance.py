@@ -19,7 +19,9 @@ def test_the_toy_game_passes() -> None:
 def test_a_view_that_leaks_a_hand_fails() -> None:
     with pytest.raises(ConformanceError) as info:
         check_game(ToyGame(leaky=True), matches=4, seed=2)
-    assert "place 'hand:1' is hidden from seat 0, yet its cards never varied" in str(info.value)
+    assert "place 'hand:1' is hidden from seat 0, yet its cards never varied" in str(
+        info.value
+    )
 
 
 class SamplerIgnoresView(ToyGame):
@@ -32,7 +34,10 @@ class SamplerIgnoresView(ToyGame):
 def test_a_sampler_that_ignores_the_view_fails() -> None:
     report = check_game(SamplerIgnoresView(), matches=2, seed=1, raise_on_failure=False)
     assert not report.passed
-    assert any("sample_state(view(" in f and "differs from the view" in f for f in report.failures)
+    assert any(
+        "sample_state(view(" in f and "differs from the view" in f
+        for f in report.failures
+    )
 
 
 class LosesACard(ToyGame):
@@ -44,7 +49,9 @@ class LosesACard(ToyGame):
 
 def test_a_lost_card_fails_conservation() -> None:
     report = check_game(LosesACard(), matches=1, seed=1, raise_on_failure=False)
-    assert any("cards not conserved at the start: missing" in f for f in report.failures)
+    assert any(
+        "cards not conserved at the start: missing" in f for f in report.failures
+    )
 
 
 class SharedClone(ToyGame):
@@ -71,8 +78,8 @@ class DealsFromPlay(ToyGame):
             original()
             order = [c for h in state.hands for c in h] + state.stock
             random.Random(history).shuffle(order)
-            state.hands = [sorted(order[i * 3:(i + 1) * 3]) for i in range(n_seats)]
-            state.stock = order[n_seats * 3:]
+            state.hands = [sorted(order[i * 3 : (i + 1) * 3]) for i in range(n_seats)]
+            state.stock = order[n_seats * 3 :]
 
         state._next_deal = next_deal  # type: ignore[method-assign]
         return state

@@ -50,21 +50,31 @@ def raw(mode: str, marker: Path | str = "") -> list[str]:
     return [sys.executable, "-I", str(BROKEN), mode, str(marker)]
 
 
-def play_sequence(toy, command, pool, *, options=None, matches=2, control=None, **kwargs):  # type: ignore[no-untyped-def]
+def play_sequence(
+    toy, command, pool, *, options=None, matches=2, control=None, **kwargs
+):  # type: ignore[no-untyped-def]
     """Seat 1 is the bot process; seats 0 and 2 play randomly in-process."""
     results, pids = [], []
     for seed in range(matches):
         bots = [
             RandomBot(toy, 0, bot_seed(seed, 0)),
             ProcessBot(
-                toy, 1, bot_seed(seed, 1), options, command=command, pool=pool,
-                n_seats=3, **kwargs,
+                toy,
+                1,
+                bot_seed(seed, 1),
+                options,
+                command=command,
+                pool=pool,
+                n_seats=3,
+                **kwargs,
             ),
             RandomBot(toy, 2, bot_seed(seed, 2)),
         ]
         pids.append(bots[1].pid)
         results.append(
-            play_match(toy, bots, seed, keep_log=True, time_controls=[None, control, None])
+            play_match(
+                toy, bots, seed, keep_log=True, time_controls=[None, control, None]
+            )
         )
     return results, pids
 
@@ -119,7 +129,9 @@ def test_a_bot_that_breaks_the_protocol_forfeits_and_is_restarted(
     toy, pool, tmp_path, mode, details
 ) -> None:  # type: ignore[no-untyped-def]
     results, pids = play_sequence(toy, raw(mode, tmp_path / "marker"), pool)
-    assert_forfeit_then_recovery(results, pids, pool, ForfeitReason.NOT_A_STRING, *details)
+    assert_forfeit_then_recovery(
+        results, pids, pool, ForfeitReason.NOT_A_STRING, *details
+    )
 
 
 def test_a_bot_that_closes_its_output_crashes(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -146,21 +158,34 @@ def test_a_hung_bot_is_killed_with_its_children_at_the_move_limit(
 def test_a_hung_bot_times_out_on_its_match_budget(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
     options = {"once": str(tmp_path / "marker")}
     results, pids = play_sequence(
-        toy, hosted("hangs"), pool, options=options,
+        toy,
+        hosted("hangs"),
+        pool,
+        options=options,
         control=TimeControl(match=0.4, increment=0.01),
     )
-    assert_forfeit_then_recovery(results, pids, pool, ForfeitReason.TIMEOUT, "within 0.4")
+    assert_forfeit_then_recovery(
+        results, pids, pool, ForfeitReason.TIMEOUT, "within 0.4"
+    )
 
 
-def test_a_hung_bot_without_time_control_meets_the_hang_timeout(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_hung_bot_without_time_control_meets_the_hang_timeout(
+    toy, pool, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     options = {"once": str(tmp_path / "marker")}
-    results, pids = play_sequence(toy, hosted("hangs"), pool, options=options, hang_timeout=0.3)
-    assert_forfeit_then_recovery(results, pids, pool, ForfeitReason.TIMEOUT, "no 'action' reply")
+    results, pids = play_sequence(
+        toy, hosted("hangs"), pool, options=options, hang_timeout=0.3
+    )
+    assert_forfeit_then_recovery(
+        results, pids, pool, ForfeitReason.TIMEOUT, "no 'action' reply"
+    )
 
 
 def test_a_bot_that_eats_memory_meets_its_limit(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
     options = {"once": str(tmp_path / "marker")}
-    results, pids = play_sequence(toy, hosted("memory-hog"), pool, options=options, memory_mb=400)
+    results, pids = play_sequence(
+        toy, hosted("memory-hog"), pool, options=options, memory_mb=400
+    )
     # The host reports the MemoryError (or, if it cannot, dies: a crash).
     first = results[0].forfeit
     assert first is not None and first.seat == 1
@@ -169,14 +194,18 @@ def test_a_bot_that_eats_memory_meets_its_limit(toy, pool, tmp_path) -> None:  #
     assert results[1].forfeit is None and pids[0] != pids[1]
 
 
-def test_a_bot_that_prints_and_reads_stdin_does_not_break_the_protocol(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_that_prints_and_reads_stdin_does_not_break_the_protocol(
+    toy, pool
+) -> None:  # type: ignore[no-untyped-def]
     results, pids = play_sequence(toy, hosted("prints"), pool, options={"after": 0})
     assert [r.forfeit for r in results] == [None, None]
     assert pids[0] == pids[1]  # healthy: the same process served both matches
     assert pool.started == 1
 
 
-def test_a_bot_that_speaks_another_protocol_version_forfeits_at_start(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_that_speaks_another_protocol_version_forfeits_at_start(
+    toy, pool
+) -> None:  # type: ignore[no-untyped-def]
     results, _ = play_sequence(toy, raw("bad-version"), pool, matches=1)
     forfeit = results[0].forfeit
     assert forfeit is not None and forfeit.seat == 1
@@ -186,7 +215,9 @@ def test_a_bot_that_speaks_another_protocol_version_forfeits_at_start(toy, pool)
 
 
 def test_a_bot_that_never_answers_start_times_out(toy, pool) -> None:  # type: ignore[no-untyped-def]
-    results, _ = play_sequence(toy, ["sleep", "100"], pool, matches=1, startup_timeout=0.3)
+    results, _ = play_sequence(
+        toy, ["sleep", "100"], pool, matches=1, startup_timeout=0.3
+    )
     forfeit = results[0].forfeit
     assert forfeit is not None and forfeit.reason is ForfeitReason.TIMEOUT
     assert "'ready' reply within 0.3 s (startup)" in forfeit.detail
@@ -200,14 +231,18 @@ def test_a_bot_that_cannot_start_crashes(toy, pool) -> None:  # type: ignore[no-
 
 
 def test_a_bot_that_exits_at_once_crashes_at_start(toy, pool) -> None:  # type: ignore[no-untyped-def]
-    results, _ = play_sequence(toy, ["sh", "-c", "echo oops >&2; exit 5"], pool, matches=1)
+    results, _ = play_sequence(
+        toy, ["sh", "-c", "echo oops >&2; exit 5"], pool, matches=1
+    )
     forfeit = results[0].forfeit
     assert forfeit is not None and forfeit.reason is ForfeitReason.CRASH
     assert "exited with code 5" in forfeit.detail and "oops" in forfeit.detail
 
 
 def test_a_bad_bot_option_is_reported_by_the_host(toy, pool) -> None:  # type: ignore[no-untyped-def]
-    results, _ = play_sequence(toy, hosted("raises"), pool, options={"aftr": 1}, matches=1)
+    results, _ = play_sequence(
+        toy, hosted("raises"), pool, options={"aftr": 1}, matches=1
+    )
     forfeit = results[0].forfeit
     assert forfeit is not None and forfeit.reason is ForfeitReason.EXCEPTION
     assert "OptionError" in forfeit.detail and "'aftr'" in forfeit.detail
@@ -220,10 +255,15 @@ def test_an_unknown_bot_is_reported_by_the_host(toy, pool) -> None:  # type: ign
     assert "host could not load bot 'no-such-bot'" in forfeit.detail
 
 
-def test_an_in_process_bot_that_overruns_is_forfeited_when_it_returns(toy_registry) -> None:  # type: ignore[no-untyped-def]
+def test_an_in_process_bot_that_overruns_is_forfeited_when_it_returns(
+    toy_registry,
+) -> None:  # type: ignore[no-untyped-def]
     from harness.plugins import load_plugins
 
-    slow = load_plugins(entry_points=False, files=[Path(__file__).parents[1] / "plugins" / "test_bots.py"])
+    slow = load_plugins(
+        entry_points=False,
+        files=[Path(__file__).parents[1] / "plugins" / "test_bots.py"],
+    )
     toy = toy_registry.game("toy")
     sleepy = slow.bot_class("sleepy")
     bots = [RandomBot(toy, 0, 1), sleepy(toy, 1, 2, {"delay": 0.05})]
@@ -233,7 +273,9 @@ def test_an_in_process_bot_that_overruns_is_forfeited_when_it_returns(toy_regist
     assert "the limit per move is 0.02 s" in result.forfeit.detail
 
 
-def test_faults_in_interleaved_matches_match_the_sequential_results(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_faults_in_interleaved_matches_match_the_sequential_results(
+    toy, pool, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     broken = {
         1: (hosted("raises"), {}),
         2: (hosted("hangs"), {}),
@@ -248,8 +290,13 @@ def test_faults_in_interleaved_matches_match_the_sequential_results(toy, pool, t
         command, options = broken.get(seed, (good, {}))
         make = [
             lambda s=seat: ProcessBot(
-                toy, s, bot_seed(seed, s), options if s == 1 else {},
-                command=command if s == 1 else good, pool=pool, n_seats=3,
+                toy,
+                s,
+                bot_seed(seed, s),
+                options if s == 1 else {},
+                command=command if s == 1 else good,
+                pool=pool,
+                n_seats=3,
             )
             for seat in range(3)
         ]
@@ -257,7 +304,10 @@ def test_faults_in_interleaved_matches_match_the_sequential_results(toy, pool, t
 
     seeds = range(8)
     interleaved = play_matches_interleaved(
-        [MatchSpec(toy, bots(s, lazy=True), s, keep_log=True, time_controls=control) for s in seeds],
+        [
+            MatchSpec(toy, bots(s, lazy=True), s, keep_log=True, time_controls=control)
+            for s in seeds
+        ],
         in_flight=4,
     )
     sequential = [
@@ -267,7 +317,10 @@ def test_faults_in_interleaved_matches_match_the_sequential_results(toy, pool, t
     for seed, a, b in zip(seeds, interleaved, sequential, strict=True):
         if seed in broken:
             assert a.forfeit is not None and b.forfeit is not None
-            assert (a.forfeit.seat, a.forfeit.reason) == (b.forfeit.seat, b.forfeit.reason)
+            assert (a.forfeit.seat, a.forfeit.reason) == (
+                b.forfeit.seat,
+                b.forfeit.reason,
+            )
             assert a.log == b.log and a.scores == b.scores
         else:
             assert a == b

@@ -16,7 +16,9 @@ from harness.sprt import SprtMonitor
 from tests.conftest import TOY_PLUGIN
 
 
-def sprt_config(tmp_path: Path, name: str, extra: str = "", sprt: str = "elo0 = 0\nelo1 = 50\n"):  # type: ignore[no-untyped-def]
+def sprt_config(
+    tmp_path: Path, name: str, extra: str = "", sprt: str = "elo0 = 0\nelo1 = 50\n"
+):  # type: ignore[no-untyped-def]
     path = tmp_path / f"{name}.toml"
     path.write_text(
         f'game = "toy"\nformat = "sprt"\nmatches = 400\nseed = 3\nplugins = ["{TOY_PLUGIN}"]\n{extra}'
@@ -33,7 +35,9 @@ def run_sprt(config):  # type: ignore[no-untyped-def]
     return monitor.verdict(), summary
 
 
-def test_sprt_stops_at_a_verdict_that_does_not_depend_on_the_workers(tmp_path: Path) -> None:
+def test_sprt_stops_at_a_verdict_that_does_not_depend_on_the_workers(
+    tmp_path: Path,
+) -> None:
     one, s1 = run_sprt(sprt_config(tmp_path, "one", 'executor = "inline"\n'))
     two, s2 = run_sprt(sprt_config(tmp_path, "two", "workers = 2\n"))
     assert one.status == "H1"  # search is clearly stronger than random play
@@ -45,7 +49,9 @@ def test_sprt_stops_at_a_verdict_that_does_not_depend_on_the_workers(tmp_path: P
 
 
 def test_sprt_accepts_h0_when_the_candidate_is_not_better(tmp_path: Path) -> None:
-    config = sprt_config(tmp_path, "h0", 'executor = "inline"\n', "elo0 = 100\nelo1 = 150\n")
+    config = sprt_config(
+        tmp_path, "h0", 'executor = "inline"\n', "elo0 = 100\nelo1 = 150\n"
+    )
     verdict, _ = run_sprt(config)
     assert verdict.status == "H0" and verdict.llr <= verdict.lower
 
@@ -59,7 +65,9 @@ def test_sprt_resumes_to_the_same_verdict(tmp_path: Path) -> None:
 
 
 def test_sprt_without_duplicate_uses_the_trinomial_model(tmp_path: Path) -> None:
-    verdict, _ = run_sprt(sprt_config(tmp_path, "tri", 'executor = "inline"\nduplicate = false\n'))
+    verdict, _ = run_sprt(
+        sprt_config(tmp_path, "tri", 'executor = "inline"\nduplicate = false\n')
+    )
     assert verdict.model == "trinomial" and len(verdict.counts) == 3
 
 
@@ -68,13 +76,25 @@ def test_sprt_without_duplicate_uses_the_trinomial_model(tmp_path: Path) -> None
     [
         ("elo0 = 10\nelo1 = 5\n", "sprt.elo1: elo1 = 5 must be above elo0 = 10"),
         ("elo1 = 5\n", "missing key 'elo0'"),
-        ("elo0 = 0\nelo1 = 5\nalpha = 0.7\n", "sprt.alpha: 0.7 is not allowed; expected a number in (0, 0.5)"),
-        ("elo0 = 0\nelo1 = 5\nbeta_ = 0.1\n", "sprt.beta_: unknown key; did you mean 'beta'?"),
-        ('elo0 = 0\nelo1 = 5\ncandidate = "serch"\n', "no entrant 'serch'; did you mean 'search'?"),
+        (
+            "elo0 = 0\nelo1 = 5\nalpha = 0.7\n",
+            "sprt.alpha: 0.7 is not allowed; expected a number in (0, 0.5)",
+        ),
+        (
+            "elo0 = 0\nelo1 = 5\nbeta_ = 0.1\n",
+            "sprt.beta_: unknown key; did you mean 'beta'?",
+        ),
+        (
+            'elo0 = 0\nelo1 = 5\ncandidate = "serch"\n',
+            "no entrant 'serch'; did you mean 'search'?",
+        ),
     ],
 )
 def test_bad_sprt_settings(tmp_path: Path, sprt: str, message: str) -> None:
-    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)").replace("?", r"\?")):
+    with pytest.raises(
+        ConfigError,
+        match=message.replace("(", r"\(").replace(")", r"\)").replace("?", r"\?"),
+    ):
         sprt_config(tmp_path, "bad", sprt=sprt)
 
 
@@ -89,7 +109,9 @@ def ladder_config(tmp_path: Path, extra: str = ""):  # type: ignore[no-untyped-d
     return load_config(path)
 
 
-def test_a_ladder_pairs_by_rating_lets_entrants_join_and_persists(tmp_path: Path) -> None:
+def test_a_ladder_pairs_by_rating_lets_entrants_join_and_persists(
+    tmp_path: Path,
+) -> None:
     config = ladder_config(tmp_path)
     with Ladder(config) as ladder:
         rounds = ladder.run(3)
@@ -103,10 +125,14 @@ def test_a_ladder_pairs_by_rating_lets_entrants_join_and_persists(tmp_path: Path
     with Ladder(config) as ladder:  # reopened from its database
         assert [e.label for e in ladder.entrants()] == ["r1", "r2", "s1", "s2"]
         fourth = ladder.run(1)[0]
-        assert fourth.number == 4 and len(fourth.tables) == 2  # four entrants: two tables
+        assert (
+            fourth.number == 4 and len(fourth.tables) == 2
+        )  # four entrants: two tables
         elo = ladder.ratings()
         assert sum(elo.games(x) for x in ("r1", "r2", "s1", "s2")) == 2 * (3 * 4 + 8)
-        assert abs(sum(elo.rating(x) for x in ("r1", "r2", "s1", "s2")) - 4 * 1500) < 1e-6
+        assert (
+            abs(sum(elo.rating(x) for x in ("r1", "r2", "s1", "s2")) - 4 * 1500) < 1e-6
+        )
 
 
 def test_ladder_rounds_are_deterministic(tmp_path: Path) -> None:
@@ -116,7 +142,9 @@ def test_ladder_rounds_are_deterministic(tmp_path: Path) -> None:
         with Ladder(ladder_config(tmp_path / name)) as ladder:
             tables.append([r.tables for r in ladder.run(4)])
             with sqlite3.connect(ladder.config.database) as con:
-                tables.append(con.execute("SELECT result FROM results ORDER BY job_id").fetchall())
+                tables.append(
+                    con.execute("SELECT result FROM results ORDER BY job_id").fetchall()
+                )
     assert tables[0] == tables[2] and tables[1] == tables[3]
 
 

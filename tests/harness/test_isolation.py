@@ -27,7 +27,9 @@ from harness.seeding import bot_seed
 from tests.conftest import TOY_PLUGIN
 
 JS_BOT = Path(__file__).parents[2] / "examples" / "bots" / "random_bot.js"
-TOY_SOURCE = PluginSource(entry_points=False, modules=("bots.random_bot",), files=(str(TOY_PLUGIN),))
+TOY_SOURCE = PluginSource(
+    entry_points=False, modules=("bots.random_bot",), files=(str(TOY_PLUGIN),)
+)
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 
 
@@ -46,7 +48,13 @@ def klaverjassen():  # type: ignore[no-untyped-def]
 def process_bots(game, seed: int, n: int, command: list[str], pool, lazy: bool = False):  # type: ignore[no-untyped-def]
     make = [
         functools.partial(
-            ProcessBot, game, seat, bot_seed(seed, seat), command=command, pool=pool, n_seats=n
+            ProcessBot,
+            game,
+            seat,
+            bot_seed(seed, seat),
+            command=command,
+            pool=pool,
+            n_seats=n,
         )
         for seat in range(n)
     ]
@@ -57,25 +65,39 @@ def test_hosted_bots_give_the_in_process_results(toy_registry, pool) -> None:  #
     toy = toy_registry.game("toy")
     command = host_command("random", TOY_SOURCE)
     for seed in range(6):
-        isolated = play_match(toy, process_bots(toy, seed, 3, command, pool), seed, keep_log=True)
-        local = play_match(toy, make_bots(toy, [RandomBot] * 3, seed), seed, keep_log=True)
+        isolated = play_match(
+            toy, process_bots(toy, seed, 3, command, pool), seed, keep_log=True
+        )
+        local = play_match(
+            toy, make_bots(toy, [RandomBot] * 3, seed), seed, keep_log=True
+        )
         assert isolated == local
     # One process per seat, kept across the six matches.
     assert pool.started == 3 and pool.idle_count() == 3
 
 
-def test_process_settings_serve_a_plugin_bot_or_run_a_command(toy_registry, pool) -> None:  # type: ignore[no-untyped-def]
+def test_process_settings_serve_a_plugin_bot_or_run_a_command(
+    toy_registry, pool
+) -> None:  # type: ignore[no-untyped-def]
     from harness.botprocess import ProcessSettings
 
     toy = toy_registry.game("toy")
     hosted = [
         ProcessSettings(memory_mb=1024).bot(
-            toy, seat, bot_seed(4, seat), {}, bot_name="random", source=TOY_SOURCE,
-            n_seats=2, pool=pool,
+            toy,
+            seat,
+            bot_seed(4, seat),
+            {},
+            bot_name="random",
+            source=TOY_SOURCE,
+            n_seats=2,
+            pool=pool,
         )
         for seat in range(2)
     ]
-    assert play_match(toy, hosted, 4) == play_match(toy, make_bots(toy, [RandomBot] * 2, 4), 4)
+    assert play_match(toy, hosted, 4) == play_match(
+        toy, make_bots(toy, [RandomBot] * 2, 4), 4
+    )
     command = ProcessSettings(command=("/nonexistent/bot",)).bot(
         toy, 0, 1, {}, bot_name="random", source=TOY_SOURCE, n_seats=2, pool=pool
     )
@@ -85,9 +107,13 @@ def test_process_settings_serve_a_plugin_bot_or_run_a_command(toy_registry, pool
 def test_klaverjassen_partners_get_their_own_processes(klaverjassen, pool) -> None:  # type: ignore[no-untyped-def]
     command = host_command("random", PluginSource())
     bots = process_bots(klaverjassen, 5, 4, command, pool)
-    assert len({b.pid for b in bots}) == 4  # seats 0 and 2 are partners, never one process
+    assert (
+        len({b.pid for b in bots}) == 4
+    )  # seats 0 and 2 are partners, never one process
     result = play_match(klaverjassen, bots, 5, keep_log=True)
-    local = play_match(klaverjassen, make_bots(klaverjassen, [RandomBot] * 4, 5), 5, keep_log=True)
+    local = play_match(
+        klaverjassen, make_bots(klaverjassen, [RandomBot] * 4, 5), 5, keep_log=True
+    )
     assert result == local
 
 
@@ -95,19 +121,28 @@ def test_interleaved_matches_give_the_sequential_results(toy_registry, pool) -> 
     toy = toy_registry.game("toy")
     command = host_command("random", TOY_SOURCE)
     seeds = range(12)
+
     # Mixed tables: a process bot in seat 0 or 1, in-process random bots elsewhere.
     def factories(seed: int):  # type: ignore[no-untyped-def]
-        made = [functools.partial(RandomBot, toy, s, bot_seed(seed, s)) for s in range(3)]
+        made = [
+            functools.partial(RandomBot, toy, s, bot_seed(seed, s)) for s in range(3)
+        ]
         if seed % 3:
             made[seed % 2] = functools.partial(
-                ProcessBot, toy, seed % 2, bot_seed(seed, seed % 2), command=command, pool=pool
+                ProcessBot,
+                toy,
+                seed % 2,
+                bot_seed(seed, seed % 2),
+                command=command,
+                pool=pool,
             )
         return made
 
     specs = [MatchSpec(toy, factories(s), s, keep_log=True) for s in seeds]
     interleaved = play_matches_interleaved(specs, in_flight=5)
     sequential = [
-        play_match(toy, make_bots(toy, [RandomBot] * 3, s), s, keep_log=True) for s in seeds
+        play_match(toy, make_bots(toy, [RandomBot] * 3, s), s, keep_log=True)
+        for s in seeds
     ]
     assert interleaved == sequential
 
@@ -127,16 +162,24 @@ def test_a_bot_factory_that_raises_forfeits_its_seat(toy_registry) -> None:  # t
 @needs_node
 def test_a_javascript_bot_plays_klaverjassen(klaverjassen, pool) -> None:  # type: ignore[no-untyped-def]
     command = ["node", str(JS_BOT)]
-    first = play_match(klaverjassen, process_bots(klaverjassen, 2, 4, command, pool), 2, keep_log=True)
-    again = play_match(klaverjassen, process_bots(klaverjassen, 2, 4, command, pool), 2, keep_log=True)
+    first = play_match(
+        klaverjassen, process_bots(klaverjassen, 2, 4, command, pool), 2, keep_log=True
+    )
+    again = play_match(
+        klaverjassen, process_bots(klaverjassen, 2, 4, command, pool), 2, keep_log=True
+    )
     assert first.forfeit is None and first.log
     assert first == again  # seeded: the same seed plays the same game
     specs = [
-        MatchSpec(klaverjassen, process_bots(klaverjassen, s, 4, command, pool, lazy=True), s)
+        MatchSpec(
+            klaverjassen, process_bots(klaverjassen, s, 4, command, pool, lazy=True), s
+        )
         for s in range(3)
     ]
     results = play_matches_interleaved(specs, in_flight=3)
-    assert results[2] == play_match(klaverjassen, process_bots(klaverjassen, 2, 4, command, pool), 2)
+    assert results[2] == play_match(
+        klaverjassen, process_bots(klaverjassen, 2, 4, command, pool), 2
+    )
     assert pool.started == 12  # 3 tables of 4 at once; every later match reuses them
 
 
@@ -200,7 +243,8 @@ def test_the_limit_of_a_decision_is_the_smaller_of_move_and_budget() -> None:
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{"move": 0}, {"match": -1.0}, {"increment": -0.1}, {"move": "1"}, {"move": True}]
+    "kwargs",
+    [{"move": 0}, {"match": -1.0}, {"increment": -0.1}, {"move": "1"}, {"move": True}],
 )
 def test_a_bad_time_control_is_refused(kwargs: dict[str, Any]) -> None:
     with pytest.raises(OptionError, match="time control"):
@@ -213,5 +257,7 @@ def test_time_controls_per_seat(toy_registry) -> None:  # type: ignore[no-untype
     with pytest.raises(OptionError, match="3 entries for 2 seats"):
         play_match(toy, bots, 1, time_controls=[None, None, None])
     generous = TimeControl(move=5.0, match=50.0)
-    result = play_match(toy, make_bots(toy, [RandomBot] * 2, 1), 1, time_controls=[generous, None])
+    result = play_match(
+        toy, make_bots(toy, [RandomBot] * 2, 1), 1, time_controls=[generous, None]
+    )
     assert result == play_match(toy, make_bots(toy, [RandomBot] * 2, 1), 1)

@@ -23,12 +23,19 @@ JS_BOT = Path(__file__).parents[2] / "examples" / "bots" / "random_bot.js"
 
 def write(tmp_path: Path, body: str) -> Path:
     path = tmp_path / "t.toml"
-    path.write_text(f'game = "toy"\nseed = 2\nplugins = ["{TOY_PLUGIN}", "{BROKEN}"]\n' + body)
+    path.write_text(
+        f'game = "toy"\nseed = 2\nplugins = ["{TOY_PLUGIN}", "{BROKEN}"]\n' + body
+    )
     return path
 
 
-def test_defaults_trust_installed_bots_and_isolate_submitted_ones(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, f"""
+def test_defaults_trust_installed_bots_and_isolate_submitted_ones(
+    tmp_path: Path,
+) -> None:
+    config = load_config(
+        write(
+            tmp_path,
+            f"""
 [entrants.builtin]
 bot = "random"
 [entrants.submitted]
@@ -42,23 +49,46 @@ prefix = ["env"]
 memory_mb = 256
 [entrants.forced.time_control]
 move = 0.5
-"""))
+""",
+        )
+    )
     by = {e.label: e for e in config.entrants}
     assert by["builtin"].isolation == "in-process"
     assert by["submitted"].isolation == "process"  # from a plugin file the config names
-    assert by["program"].isolation == "process" and by["program"].process.command == ("node", str(JS_BOT))
-    assert by["forced"].process.prefix == ("env",) and by["forced"].process.memory_mb == 256
+    assert by["program"].isolation == "process" and by["program"].process.command == (
+        "node",
+        str(JS_BOT),
+    )
+    assert (
+        by["forced"].process.prefix == ("env",)
+        and by["forced"].process.memory_mb == 256
+    )
     assert by["forced"].time_control.move == 0.5 and by["builtin"].time_control is None
 
 
 @pytest.mark.parametrize(
     ("entrant", "message"),
     [
-        ('bot = "random"\nisolation = "sandbox"', 'isolation: \'sandbox\' is not allowed; expected "in-process" or "process"'),
-        ('bot = "random"\nisolation = "in-process"\nmemory_mb = 100', 'memory_mb: only a bot with isolation = "process" takes this key'),
-        ('bot = "random"\nisolation = "process"\nmemory_mb = 2', "memory_mb: 2 is not allowed; expected an integer >= 16"),
-        ('bot = "random"\n[entrants.a.time_control]\nmove = -1', "time control 'move' is -1"),
-        ('bot = "random"\n[entrants.a.time_control]\nmoves = 1', "moves: unknown key; did you mean 'move'?"),
+        (
+            'bot = "random"\nisolation = "sandbox"',
+            'isolation: \'sandbox\' is not allowed; expected "in-process" or "process"',
+        ),
+        (
+            'bot = "random"\nisolation = "in-process"\nmemory_mb = 100',
+            'memory_mb: only a bot with isolation = "process" takes this key',
+        ),
+        (
+            'bot = "random"\nisolation = "process"\nmemory_mb = 2',
+            "memory_mb: 2 is not allowed; expected an integer >= 16",
+        ),
+        (
+            'bot = "random"\n[entrants.a.time_control]\nmove = -1',
+            "time control 'move' is -1",
+        ),
+        (
+            'bot = "random"\n[entrants.a.time_control]\nmoves = 1',
+            "moves: unknown key; did you mean 'move'?",
+        ),
         ('command = "node"\nbot = 3', "entrants.a.bot: missing or not a string"),
     ],
 )
@@ -70,7 +100,9 @@ def test_bad_isolation_settings(tmp_path: Path, entrant: str, message: str) -> N
 
 
 def test_every_fault_forfeits_and_the_tournament_plays_on(tmp_path: Path) -> None:
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
 format = "gauntlet"
 candidates = ["raises", "illegal", "hangs", "exits", "killed", "memory-hog"]
 workers = 2
@@ -92,7 +124,8 @@ bot = "killed"
 [entrants.memory-hog]
 bot = "memory-hog"
 memory_mb = 400
-""")
+""",
+    )
     summary = run_tournament(load_config(path))
     assert summary.played == summary.planned == 6 * 2
     with sqlite3.connect(tmp_path / "t.sqlite") as con:
@@ -106,8 +139,12 @@ memory_mb = 400
         ).fetchall()
     reasons = {(entrant, reason) for entrant, reason, _ in rows}
     assert reasons == {
-        ("raises", "exception"), ("illegal", "illegal-action"), ("hangs", "timeout"),
-        ("exits", "crash"), ("killed", "crash"), ("memory-hog", reasons_of(rows, "memory-hog")),
+        ("raises", "exception"),
+        ("illegal", "illegal-action"),
+        ("hangs", "timeout"),
+        ("exits", "crash"),
+        ("killed", "crash"),
+        ("memory-hog", reasons_of(rows, "memory-hog")),
     }
     assert len(rows) == 12  # every match of a broken bot, each rotation: a forfeit
     assert all(rank == 2 for _, rank in ranks)  # the forfeiting seat loses

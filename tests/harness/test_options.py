@@ -15,7 +15,10 @@ SPECS = (
 
 def test_defaults_are_filled_in() -> None:
     assert dict(resolve_options(SPECS, {"target": 500}, "game 'x'")) == {
-        "target": 500, "variant": "standard", "clubs_first": True, "weight": 0.5,
+        "target": 500,
+        "variant": "standard",
+        "clubs_first": True,
+        "weight": 0.5,
     }
 
 
@@ -29,15 +32,26 @@ def test_resolved_options_are_read_only() -> None:
     ("given", "message"),
     [
         ({"targt": 5}, "unknown option 'targt'; did you mean 'target'?"),
-        ({"variant": "leids"}, "option 'variant' = 'leids' is not allowed; expected one of 'standard', 'utrechts'"),
-        ({"target": "500"}, "option 'target' = '500' is not allowed; expected int >= 100"),
+        (
+            {"variant": "leids"},
+            "option 'variant' = 'leids' is not allowed; expected one of 'standard', 'utrechts'",
+        ),
+        (
+            {"target": "500"},
+            "option 'target' = '500' is not allowed; expected int >= 100",
+        ),
         ({"target": 50}, "expected int >= 100"),
         ({"target": True}, "option 'target' = True"),
-        ({"clubs_first": 1}, "option 'clubs_first' = 1 is not allowed; expected a bool"),
+        (
+            {"clubs_first": 1},
+            "option 'clubs_first' = 1 is not allowed; expected a bool",
+        ),
         ({"weight": 2}, "expected float from 0.0 to 1.0"),
     ],
 )
-def test_bad_options_name_the_option_and_what_is_allowed(given: dict, message: str) -> None:
+def test_bad_options_name_the_option_and_what_is_allowed(
+    given: dict, message: str
+) -> None:
     with pytest.raises(OptionError) as info:
         resolve_options(SPECS, given, "game 'klaverjassen'")
     assert str(info.value).startswith("game 'klaverjassen': ")

@@ -25,7 +25,9 @@ def test_compositions_of_two_and_three() -> None:
 
 
 def test_round_robin_three_seats_duplicate(tmp_path: Path) -> None:
-    cfg = config(tmp_path, f'game = "toy"\nseats = 3\nmatches = 2\nplugins = ["{TOY_PLUGIN}"]\n')
+    cfg = config(
+        tmp_path, f'game = "toy"\nseats = 3\nmatches = 2\nplugins = ["{TOY_PLUGIN}"]\n'
+    )
     jobs = plan(cfg)
     # 4 compositions of 3 out of 4, 3 rotations each, 2 seeds.
     assert len(jobs) == 4 * 3 * 2
@@ -49,7 +51,11 @@ def test_partnership_rotation_swaps_the_teams(tmp_path: Path) -> None:
 
 
 def test_independent_seeds_without_duplicate(tmp_path: Path) -> None:
-    cfg = config(tmp_path, f'game = "toy"\nmatches = 3\nduplicate = false\nplugins = ["{TOY_PLUGIN}"]\n', "ab")
+    cfg = config(
+        tmp_path,
+        f'game = "toy"\nmatches = 3\nduplicate = false\nplugins = ["{TOY_PLUGIN}"]\n',
+        "ab",
+    )
     jobs = plan(cfg)
     assert len(jobs) == 6
     assert len({job.seed for job in jobs}) == 6

@@ -41,12 +41,16 @@ def test_a_plugin_file_registers_like_any_plugin(toy_registry) -> None:  # type:
 
 
 def test_unknown_game_lists_close_names(toy_registry) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(UnknownNameError, match=r"no game named 'tooy'; did you mean 'toy'\? known: toy"):
+    with pytest.raises(
+        UnknownNameError, match=r"no game named 'tooy'; did you mean 'toy'\? known: toy"
+    ):
         toy_registry.game("tooy")
 
 
 def test_unknown_bot_lists_close_names(toy_registry) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(UnknownNameError, match=r"no bot named 'randon'; did you mean 'random'\?"):
+    with pytest.raises(
+        UnknownNameError, match=r"no bot named 'randon'; did you mean 'random'\?"
+    ):
         toy_registry.bot_class("randon")
 
 
@@ -56,7 +60,10 @@ def test_seat_count_the_game_does_not_take(toy_registry) -> None:  # type: ignor
 
 
 def test_two_plugins_registering_one_name_are_both_named(tmp_path: Path) -> None:
-    clash = write(tmp_path, "other_toy.py", f"""
+    clash = write(
+        tmp_path,
+        "other_toy.py",
+        f"""
         import importlib.util, sys
         from harness import hookimpl
         spec = importlib.util.spec_from_file_location("toy_copy", {str(TOY_PLUGIN)!r})
@@ -67,7 +74,8 @@ def test_two_plugins_registering_one_name_are_both_named(tmp_path: Path) -> None
         @hookimpl
         def troef_games():
             return [Other]
-        """)
+        """,
+    )
     with pytest.raises(PluginError) as info:
         load_plugins(entry_points=False, files=[TOY_PLUGIN, clash])
     message = str(info.value)
@@ -90,7 +98,10 @@ def test_a_missing_plugin_file_is_an_error(tmp_path: Path) -> None:
 
 
 def test_a_bot_naming_a_game_that_does_not_exist(tmp_path: Path) -> None:
-    bot = write(tmp_path, "picky.py", """
+    bot = write(
+        tmp_path,
+        "picky.py",
+        """
         from harness import Bot, hookimpl
         class Picky(Bot):
             name = "picky"
@@ -100,14 +111,18 @@ def test_a_bot_naming_a_game_that_does_not_exist(tmp_path: Path) -> None:
         @hookimpl
         def troef_bots():
             return [Picky]
-        """)
+        """,
+    )
     with pytest.raises(PluginError) as info:
         load_plugins(entry_points=False, files=[TOY_PLUGIN, bot])
     assert f"plugin {str(bot)!r}: bot 'picky' names game 'klaverjas'" in str(info.value)
 
 
 def test_a_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
-    bot = write(tmp_path, "only_toy.py", """
+    bot = write(
+        tmp_path,
+        "only_toy.py",
+        """
         from harness import Bot, hookimpl
         class OnlyToy(Bot):
             name = "only-toy"
@@ -117,10 +132,13 @@ def test_a_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
         @hookimpl
         def troef_bots():
             return [OnlyToy]
-        """)
+        """,
+    )
     registry = load_plugins(files=[TOY_PLUGIN, bot])
     assert registry.bot_class("only-toy", "toy").name == "only-toy"
-    with pytest.raises(UnknownNameError, match="bot 'only-toy' does not play 'klaverjassen'"):
+    with pytest.raises(
+        UnknownNameError, match="bot 'only-toy' does not play 'klaverjassen'"
+    ):
         registry.bot_class("only-toy", "klaverjassen")
 
 
@@ -129,6 +147,8 @@ def test_every_plugin_module_imports_cleanly_in_a_fresh_interpreter() -> None:
     code = "from harness.plugins import load_plugins; r = load_plugins(); print(len(r.games))"
     out = subprocess.run(
         [sys.executable, "-W", "error", "-c", code],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert int(out.stdout) >= 2

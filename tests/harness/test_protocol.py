@@ -46,14 +46,23 @@ def views(game, n_seats: int, seed: int, count: int):  # type: ignore[no-untyped
 
 def test_start_carries_the_handshake_on_one_line() -> None:
     line = encode_start(
-        game="toy", game_options={"leaky": False}, seat=1, n_seats=3,
-        bot_options={"x": 1}, seed=99,
+        game="toy",
+        game_options={"leaky": False},
+        seat=1,
+        n_seats=3,
+        bot_options={"x": 1},
+        seed=99,
     )
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert json.loads(line) == {
-        "type": "start", "protocol": PROTOCOL_VERSION, "game": "toy",
-        "game_options": {"leaky": False}, "seat": 1, "n_seats": 3,
-        "bot_options": {"x": 1}, "seed": 99,
+        "type": "start",
+        "protocol": PROTOCOL_VERSION,
+        "game": "toy",
+        "game_options": {"leaky": False},
+        "seat": 1,
+        "n_seats": 3,
+        "bot_options": {"x": 1},
+        "seed": 99,
     }
 
 
@@ -77,7 +86,9 @@ def test_end_carries_the_result_without_its_log() -> None:
     assert message["result"]["ranks"] == [1, 2] and "log" not in message["result"]
 
 
-@pytest.mark.parametrize("action", ["JC", "pass", "trump:H", "é", 'a"b', "back\\slash", 7, None, [1]])
+@pytest.mark.parametrize(
+    "action", ["JC", "pass", "trump:H", "é", 'a"b', "back\\slash", 7, None, [1]]
+)
 def test_replies_decode_to_what_the_bot_sent(action) -> None:  # type: ignore[no-untyped-def]
     assert decode_reply(encode_action(action).rstrip(b"\n"), "action") == action
 
@@ -111,15 +122,24 @@ def test_ready_checks_the_protocol_version() -> None:
 def test_the_host_answers_start_act_and_end(registry) -> None:  # type: ignore[no-untyped-def]
     host = Host("random", registry, None)
     game = registry.game("toy")
-    start = json.loads(encode_start(
-        game="toy", game_options={}, seat=0, n_seats=2, bot_options={}, seed=5,
-    ))
+    start = json.loads(
+        encode_start(
+            game="toy",
+            game_options={},
+            seat=0,
+            n_seats=2,
+            bot_options={},
+            seed=5,
+        )
+    )
     assert host.handle(start) == b'{"type":"ready"}\n'
     view = views(game, 2, 1, 1)[0]
     reply = host.handle(json.loads(encode_view_act(view)))
     assert decode_reply(reply.rstrip(), "action") in view.legal_actions
     assert host.handle({"type": "end", "result": None}) is None
-    assert b"before a successful 'start'" in host.handle(json.loads(encode_view_act(view)))
+    assert b"before a successful 'start'" in host.handle(
+        json.loads(encode_view_act(view))
+    )
     assert b"unknown message type" in host.handle({"type": "bogus"})
 
 

@@ -32,27 +32,39 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp / "rr.sqlite"
 
 
-def test_report_text_has_standings_crosstable_and_tests(capsys: pytest.CaptureFixture[str], database: Path) -> None:
+def test_report_text_has_standings_crosstable_and_tests(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
     code, out, _ = run(capsys, "report", str(database))
     assert code == 0
     assert "Elo ratings, pool mean = 0, 95% intervals" in out
-    assert "Crosstable" in out and "Pairwise tests (Holm-corrected across 3 pairs" in out
+    assert (
+        "Crosstable" in out and "Pairwise tests (Holm-corrected across 3 pairs" in out
+    )
     assert "wilcoxon" in out  # duplicate deals: the paired test
     standings = out.split("Crosstable")[0]
     assert all(name in standings for name in ("search", "random-a", "random-b"))
     assert "tiers (statistically tied within braces):" in out
 
 
-def test_report_json_and_csv_exports(capsys: pytest.CaptureFixture[str], database: Path) -> None:
+def test_report_json_and_csv_exports(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
     _, out, _ = run(capsys, "report", str(database), "--format", "json")
     data = json.loads(out)
-    assert abs(sum(row["rating"] for row in data["standings"])) < 1e-6  # anchored to the mean
+    assert (
+        abs(sum(row["rating"] for row in data["standings"])) < 1e-6
+    )  # anchored to the mean
     assert len(data["pairs"]) == 3
     # Two copies of random play hold each hand in turn with the same seeds: every
     # duplicate set is an exact tie, so the paired differences are all zero.
-    twins = next(p for p in data["pairs"] if {p["a"], p["b"]} == {"random-a", "random-b"})
+    twins = next(
+        p for p in data["pairs"] if {p["a"], p["b"]} == {"random-a", "random-b"}
+    )
     assert twins["wins"] == twins["losses"] and twins["mean_difference"] == 0
-    _, out, _ = run(capsys, "report", str(database), "--format", "csv", "--anchor", "random-a")
+    _, out, _ = run(
+        capsys, "report", str(database), "--format", "csv", "--anchor", "random-a"
+    )
     rows = list(csv.DictReader(io.StringIO(out.split("\n\n")[0])))
     assert {r["entrant"] for r in rows} == {"search", "random-a", "random-b"}
     assert float(next(r for r in rows if r["entrant"] == "random-a")["rating"]) == 0.0
@@ -63,14 +75,20 @@ def test_report_markdown(capsys: pytest.CaptureFixture[str], database: Path) -> 
     assert out.startswith("## ") and "|---" in out
 
 
-def test_report_errors(capsys: pytest.CaptureFixture[str], database: Path, tmp_path: Path) -> None:
+def test_report_errors(
+    capsys: pytest.CaptureFixture[str], database: Path, tmp_path: Path
+) -> None:
     code, _, err = run(capsys, "report", str(database), "--anchor", "serch")
-    assert code == 2 and "--anchor 'serch': no such entrant; did you mean 'search'?" in err
+    assert (
+        code == 2 and "--anchor 'serch': no such entrant; did you mean 'search'?" in err
+    )
     code, _, err = run(capsys, "report", str(tmp_path / "none.sqlite"))
     assert code == 2 and "no database at" in err
 
 
-def test_compare_two_tournaments(capsys: pytest.CaptureFixture[str], database: Path) -> None:
+def test_compare_two_tournaments(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
     code, out, _ = run(capsys, "compare", str(database), str(database))
     assert code == 0
     assert "change (95%)" in out and "+0.0 ±" in out  # the same results: no change
@@ -79,7 +97,9 @@ def test_compare_two_tournaments(capsys: pytest.CaptureFixture[str], database: P
 def test_rate_a_csv_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "games.csv"
     # A scores 4 of 6 against B: a difference of 400*log10(2) = 120.4 Elo.
-    path.write_text("white,black,result\nA,B,1\nB,A,0\nA,B,1/2\nB,A,1/2\nA,B,1\nB,A,1\n")
+    path.write_text(
+        "white,black,result\nA,B,1\nB,A,0\nA,B,1/2\nB,A,1/2\nA,B,1\nB,A,1\n"
+    )
     code, out, _ = run(capsys, "rate", str(path), "--anchor", "B")
     assert code == 0
     assert "6 games (0 skipped)" in out
@@ -87,17 +107,25 @@ def test_rate_a_csv_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert "120.4" in line
 
 
-def test_rate_reports_bad_lines(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_rate_reports_bad_lines(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "bad.csv"
     path.write_text("white,black,result\nA,B,2-0\n")
     code, _, err = run(capsys, "rate", str(path))
     assert code == 2 and "bad.csv:2" in err and "accepted" in err
 
 
-def test_report_with_bootstrap_and_seat_advantage(capsys: pytest.CaptureFixture[str], database: Path) -> None:
-    code, out, _ = run(capsys, "report", str(database), "--bootstrap", "50", "--seat-advantage")
+def test_report_with_bootstrap_and_seat_advantage(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
+    code, out, _ = run(
+        capsys, "report", str(database), "--bootstrap", "50", "--seat-advantage"
+    )
     assert code == 0
     assert "bootstrap (50 × sets)" in out
     assert "seat advantage (first seat):" in out
-    _, again, _ = run(capsys, "report", str(database), "--bootstrap", "50", "--seat-advantage")
+    _, again, _ = run(
+        capsys, "report", str(database), "--bootstrap", "50", "--seat-advantage"
+    )
     assert again == out  # seeded: the same intervals every time

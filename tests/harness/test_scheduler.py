@@ -27,8 +27,15 @@ from tests.conftest import TOY_PLUGIN
 TEST_BOTS = Path(__file__).parents[1] / "plugins" / "test_bots.py"
 
 
-def write_config(tmp_path: Path, *, matches: int = 6, extra: str = "", bot: str = "random",
-                 bot_options: str = "", name: str = "t") -> Path:
+def write_config(
+    tmp_path: Path,
+    *,
+    matches: int = 6,
+    extra: str = "",
+    bot: str = "random",
+    bot_options: str = "",
+    name: str = "t",
+) -> Path:
     path = tmp_path / f"{name}.toml"
     path.write_text(
         f'game = "toy"\nseats = 3\nmatches = {matches}\nseed = 5\n'
@@ -48,10 +55,15 @@ def stored(db: Path) -> list[tuple]:
         ).fetchall()
 
 
-def test_the_same_config_gives_identical_results_inline_and_with_1_and_2_workers(tmp_path: Path) -> None:
+def test_the_same_config_gives_identical_results_inline_and_with_1_and_2_workers(
+    tmp_path: Path,
+) -> None:
     results = []
     for executor, workers in (("inline", 1), ("process", 1), ("process", 2)):
-        path = write_config(tmp_path, extra=f'executor = "{executor}"\ndatabase = "{executor}{workers}.sqlite"\nchunk = 5\n')
+        path = write_config(
+            tmp_path,
+            extra=f'executor = "{executor}"\ndatabase = "{executor}{workers}.sqlite"\nchunk = 5\n',
+        )
         summary = run_tournament(load_config(path), workers=workers)
         assert summary.played == summary.planned == 4 * 3 * 6
         results.append(stored(tmp_path / f"{executor}{workers}.sqlite"))
@@ -68,21 +80,32 @@ def test_a_finished_tournament_is_not_played_again(tmp_path: Path) -> None:
 
 
 def test_a_changed_config_is_refused_with_what_changed(tmp_path: Path) -> None:
-    run_tournament(load_config(write_config(tmp_path, matches=2, extra='executor = "inline"\n')))
-    changed = load_config(write_config(tmp_path, matches=3, extra='executor = "inline"\n'))
-    with pytest.raises(ConfigError, match=r"holds results of a different config \(matches: 2 -> 3\); run with --fresh"):
+    run_tournament(
+        load_config(write_config(tmp_path, matches=2, extra='executor = "inline"\n'))
+    )
+    changed = load_config(
+        write_config(tmp_path, matches=3, extra='executor = "inline"\n')
+    )
+    with pytest.raises(
+        ConfigError,
+        match=r"holds results of a different config \(matches: 2 -> 3\); run with --fresh",
+    ):
         run_tournament(changed)
     fresh = run_tournament(changed, fresh=True)
     assert fresh.played == fresh.planned == 4 * 3 * 3
     # Where matches run is not part of the config's identity.
-    moved = load_config(write_config(tmp_path, matches=3, extra='executor = "process"\nworkers = 2\n'))
+    moved = load_config(
+        write_config(tmp_path, matches=3, extra='executor = "process"\nworkers = 2\n')
+    )
     assert run_tournament(moved).played == 0
 
 
 def test_a_dead_worker_is_replaced_and_its_jobs_run_again(tmp_path: Path) -> None:
     marker = tmp_path / "killed"
     path = write_config(
-        tmp_path, bot="kills-worker-once", bot_options=f'options = {{ marker = "{marker}" }}\n',
+        tmp_path,
+        bot="kills-worker-once",
+        bot_options=f'options = {{ marker = "{marker}" }}\n',
         extra="workers = 2\nchunk = 3\n",
     )
     summary = run_tournament(load_config(path))
@@ -96,7 +119,9 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "harness", *args]
 
 
-def _wait_for_results(db: Path, at_least: int, proc: subprocess.Popen, timeout: float = 60) -> int:
+def _wait_for_results(
+    db: Path, at_least: int, proc: subprocess.Popen, timeout: float = 60
+) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if db.exists():
@@ -113,20 +138,39 @@ def _wait_for_results(db: Path, at_least: int, proc: subprocess.Popen, timeout: 
 
 
 @pytest.mark.slow
-def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(tmp_path: Path) -> None:
-    path = write_config(tmp_path, matches=12, bot="sleepy", bot_options="options = { delay = 0.003 }\n",
-                        extra="workers = 2\nchunk = 2\n")
-    reference = write_config(tmp_path, matches=12, bot="sleepy", bot_options="options = { delay = 0.0 }\n",
-                             extra='executor = "inline"\n', name="reference")
+def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(
+    tmp_path: Path,
+) -> None:
+    path = write_config(
+        tmp_path,
+        matches=12,
+        bot="sleepy",
+        bot_options="options = { delay = 0.003 }\n",
+        extra="workers = 2\nchunk = 2\n",
+    )
+    reference = write_config(
+        tmp_path,
+        matches=12,
+        bot="sleepy",
+        bot_options="options = { delay = 0.0 }\n",
+        extra='executor = "inline"\n',
+        name="reference",
+    )
     db = tmp_path / "t.sqlite"
     for kill_after in (3, 40, 90):
-        proc = subprocess.Popen(_cli("run", str(path), "--quiet"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            _cli("run", str(path), "--quiet"),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         try:
             _wait_for_results(db, kill_after, proc)
         finally:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
-    done = subprocess.run(_cli("run", str(path), "--quiet"), capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        _cli("run", str(path), "--quiet"), capture_output=True, text=True, check=True
+    )
     assert "played" in done.stdout
     run_tournament(load_config(reference))
     ours = stored(db)
@@ -137,11 +181,23 @@ def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(tmp
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_cleanly_keeps_results_and_says_how_to_resume(tmp_path: Path) -> None:
-    path = write_config(tmp_path, matches=8, bot="sleepy", bot_options="options = { delay = 0.002 }\n",
-                        extra="workers = 2\nchunk = 2\n")
+def test_ctrl_c_stops_cleanly_keeps_results_and_says_how_to_resume(
+    tmp_path: Path,
+) -> None:
+    path = write_config(
+        tmp_path,
+        matches=8,
+        bot="sleepy",
+        bot_options="options = { delay = 0.002 }\n",
+        extra="workers = 2\nchunk = 2\n",
+    )
     db = tmp_path / "t.sqlite"
-    proc = subprocess.Popen(_cli("run", str(path), "--quiet"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        _cli("run", str(path), "--quiet"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     _wait_for_results(db, 10, proc)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -176,7 +232,9 @@ def test_worker_logs_reach_the_parents_handlers(tmp_path: Path) -> None:
     chatty = [r for r in collect.records if r.name == "troef.tests.chatty"]
     # One record per match the chatty entrant sat in, each from a worker process.
     assert len(chatty) == summary.played * 3 // 4
-    assert {r.process for r in chatty} and os.getpid() not in {r.process for r in chatty}
+    assert {r.process for r in chatty} and os.getpid() not in {
+        r.process for r in chatty
+    }
     # And the handlers are as they were: nothing left wrapped.
     assert all(type(h).__name__ != "MultiProcessingHandler" for h in root.handlers)
 
@@ -192,13 +250,17 @@ def test_progress_lines_on_a_terminal_and_elsewhere() -> None:
     progress.update(5, 10, lambda: "alice (60.0%)")
     progress.update(10, 10, lambda: "alice (61.0%)", final=True)
     lines = plain.getvalue().splitlines()
-    assert lines[0].startswith("5/10 matches") and lines[0].endswith("leader: alice (60.0%)")
+    assert lines[0].startswith("5/10 matches") and lines[0].endswith(
+        "leader: alice (60.0%)"
+    )
     assert "ETA" in lines[0] and len(lines) == 2
     live = io.StringIO()
     progress = Progress(stream=live, live=True)
     progress.start(0)
     progress.update(10, 10, lambda: "bob", final=True)
-    assert live.getvalue().startswith("\r\x1b[K10/10 matches") and live.getvalue().endswith("\n")
+    assert live.getvalue().startswith(
+        "\r\x1b[K10/10 matches"
+    ) and live.getvalue().endswith("\n")
 
 
 def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None:
@@ -213,7 +275,13 @@ def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None
                 (match.job["id"],),
             ).fetchall()
             assert seats == [
-                (s, match.job["seating"][s], match.result.scores[s], match.result.ranks[s], match.result.teams[s])
+                (
+                    s,
+                    match.job["seating"][s],
+                    match.result.scores[s],
+                    match.result.ranks[s],
+                    match.result.teams[s],
+                )
                 for s in range(3)
             ]
             deals = con.execute(
@@ -221,5 +289,7 @@ def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None
                 (match.job["id"],),
             ).fetchall()
             assert deals == [
-                (k, s, p) for k, row in enumerate(match.result.deal_points) for s, p in enumerate(row)
+                (k, s, p)
+                for k, row in enumerate(match.result.deal_points)
+                for s, p in enumerate(row)
             ]

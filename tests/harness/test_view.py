@@ -18,8 +18,12 @@ class TrickView(View):
 
 def example() -> TrickView:
     return TrickView(
-        seat=2, legal_actions=("JC", "9C"), hand=("JC", "9C", "AH"),
-        trick=((0, "7C"), (1, "TC")), trump=None, scores=(120, 40),
+        seat=2,
+        legal_actions=("JC", "9C"),
+        hand=("JC", "9C", "AH"),
+        trick=((0, "7C"), (1, "TC")),
+        trump=None,
+        scores=(120, 40),
     )
 
 

@@ -144,7 +144,17 @@ class Prints(Broken):
 
 @hookimpl
 def troef_bots() -> Sequence[type[Bot]]:
-    return [Raises, Illegal, ReturnsInt, ReturnsObject, Hangs, Exits, Killed, MemoryHog, Prints]
+    return [
+        Raises,
+        Illegal,
+        ReturnsInt,
+        ReturnsObject,
+        Hangs,
+        Exits,
+        Killed,
+        MemoryHog,
+        Prints,
+    ]
 
 
 # -- raw protocol bots ---------------------------------------------------------
@@ -171,7 +181,9 @@ def _raw(mode: str, marker: str) -> None:
         if acts == 2:
             breaks = mode != "good" and _first_time(marker)
         if not breaks:
-            out.write(json.dumps({"type": "action", "action": legal[0]}).encode() + b"\n")
+            out.write(
+                json.dumps({"type": "action", "action": legal[0]}).encode() + b"\n"
+            )
             out.flush()
             continue
         if mode == "not-json":

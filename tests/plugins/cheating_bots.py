@@ -33,7 +33,9 @@ def probe_parent() -> dict[str, str]:
         try:
             with open(f"/proc/{ppid}/{name}", "rb") as f:
                 data = f.read()
-            probes[name] = "read: " + data.replace(b"\0", b" ").decode("utf-8", "replace")
+            probes[name] = "read: " + data.replace(b"\0", b" ").decode(
+                "utf-8", "replace"
+            )
         except OSError as exc:
             probes[name] = f"refused: {type(exc).__name__}"
     try:
@@ -69,7 +71,9 @@ def _raw_proc_thief(report: str) -> None:
             if not reported:
                 reported = True
                 with open(report, "w") as f:
-                    json.dump({"hand": None, "how": "proc", "probes": probe_parent()}, f)
+                    json.dump(
+                        {"hand": None, "how": "proc", "probes": probe_parent()}, f
+                    )
             legal = message["view"]["legal_actions"]
             out.write(json.dumps({"type": "action", "action": legal[0]}) + "\n")
         out.flush()
@@ -129,7 +133,11 @@ class Thief(Bot):
         return self.hand_in(state, view)
 
     def is_my_state(self, obj: object, view: View) -> bool:
-        return isinstance(obj, State) and obj.to_act == self.seat and obj.view(self.seat) == view
+        return (
+            isinstance(obj, State)
+            and obj.to_act == self.seat
+            and obj.view(self.seat) == view
+        )
 
 
 class GcThief(Thief):
@@ -181,7 +189,11 @@ class ConfigThief(Thief):
             pass
         try:
             with open(f"/proc/{ppid}/cmdline", "rb") as f:
-                places += [Path(a.decode()) for a in f.read().split(b"\0") if a.endswith(b".toml")]
+                places += [
+                    Path(a.decode())
+                    for a in f.read().split(b"\0")
+                    if a.endswith(b".toml")
+                ]
         except OSError:
             pass
         probes = {"places": " ".join(str(p) for p in places)}

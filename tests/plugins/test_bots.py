@@ -16,7 +16,6 @@ class Sleepy(Bot):
     name = "sleepy"
     option_specs = (Option("delay", 0.002, "seconds per decision", minimum=0.0),)
 
-
     def act(self, view: View) -> str:
         time.sleep(self.options["delay"])
         return self.rng.choice(view.legal_actions)
@@ -29,11 +28,12 @@ class KillsWorkerOnce(Bot):
     name = "kills-worker-once"
     option_specs = (Option("marker", "", "file that records the kill"),)
 
-
     def act(self, view: View) -> str:
         try:
             # O_EXCL: of two workers racing here, exactly one dies.
-            os.close(os.open(self.options["marker"], os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            os.close(
+                os.open(self.options["marker"], os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            )
         except FileExistsError:
             pass
         else:
@@ -48,7 +48,9 @@ class Chatty(Bot):
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        logging.getLogger("troef.tests.chatty").warning("chatty seat %d in pid %d", self.seat, os.getpid())
+        logging.getLogger("troef.tests.chatty").warning(
+            "chatty seat %d in pid %d", self.seat, os.getpid()
+        )
 
     def act(self, view: View) -> str:
         return self.rng.choice(view.legal_actions)

@@ -12,7 +12,16 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from harness import Game, IllegalActionError, InvalidActionError, Option, Result, State, View, hookimpl
+from harness import (
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Option,
+    Result,
+    State,
+    View,
+    hookimpl,
+)
 from harness.seeding import deal_rng
 
 RANKS = "9TJQKA"
@@ -53,8 +62,8 @@ class ToyState(State):
         order = list(CARDS)
         deal_rng(self.seed, self.deal).shuffle(order)
         n = self.n_seats
-        self.hands = [sorted(order[i * HAND:(i + 1) * HAND]) for i in range(n)]
-        self.stock = order[n * HAND:]
+        self.hands = [sorted(order[i * HAND : (i + 1) * HAND]) for i in range(n)]
+        self.stock = order[n * HAND :]
         self.won, self.trick, self.played = [], [], []
         self.deal_points.append([0] * n)
         self.leader = self.deal % n
@@ -103,7 +112,9 @@ class ToyState(State):
         return self.to_act is None
 
     def result(self) -> Result:
-        return Result.from_scores(self.points, self.game.teams(self.n_seats), self.deal_points)
+        return Result.from_scores(
+            self.points, self.game.teams(self.n_seats), self.deal_points
+        )
 
     def view(self, seat: int) -> ToyView:
         peek = ()
@@ -132,7 +143,9 @@ class ToyState(State):
 
     def card_locations(self) -> Mapping[str, tuple[str, ...]]:
         places = {f"hand:{i}": tuple(h) for i, h in enumerate(self.hands)}
-        places.update(stock=tuple(self.stock), trick=tuple(self.trick), won=tuple(self.won))
+        places.update(
+            stock=tuple(self.stock), trick=tuple(self.trick), won=tuple(self.won)
+        )
         return places
 
     def hidden_from(self, seat: int) -> frozenset[str]:
@@ -187,7 +200,7 @@ class ToyGame(Game):
         for i in range(n):
             if hands[i] is None:
                 hands[i] = sorted(unseen[: counts[i]])
-                unseen = unseen[counts[i]:]
+                unseen = unseen[counts[i] :]
         state.hands = [sorted(h) for h in hands]
         state.stock = unseen
         state.to_act = to_act if to_act is not None else _next_to_act(view, n)
@@ -205,7 +218,9 @@ def _next_to_act(view: ToyView, n: int) -> int:
         # The last trick's winner leads; recompute it from the last n cards.
         last = view.played[-n:]
         led = last[0][1][1]
-        return max((p for p in last if p[1][1] == led), key=lambda p: RANKS.index(p[1][0]))[0]
+        return max(
+            (p for p in last if p[1][1] == led), key=lambda p: RANKS.index(p[1][0])
+        )[0]
     return view.deal % n
 
 
