@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.store import Store
 from tests.conftest import TOY_PLUGIN
 
 
@@ -129,3 +130,23 @@ def test_report_with_bootstrap_and_seat_advantage(
         capsys, "report", str(database), "--bootstrap", "50", "--seat-advantage"
     )
     assert again == out  # seeded: the same intervals every time
+
+
+def test_validate_status_and_replay(capsys: pytest.CaptureFixture[str], database: Path) -> None:
+    config = database.with_suffix(".toml")
+    code, out, _ = run(capsys, "validate", str(config))
+    assert code == 0
+    assert f"{config}: valid" in out and "plan       72 matches in 36 groups" in out
+    assert "entrant    search: search (in-process)" in out  # an installed bot is trusted
+    code, out, _ = run(capsys, "status", str(database))
+    assert code == 0 and "72 of 72 matches recorded, 0 forfeits" in out
+    code, out, _ = run(capsys, "replay", str(database), "0")
+    assert code == 0
+    assert out.startswith("Toy tricks (harness tests), seed ")
+    assert "seat  player" in out and "rank" in out
+    with Store.existing(database) as store:
+        first = next(store.matches())
+    code, again, _ = run(capsys, "replay", str(database), first.job["id"][:8])
+    assert code == 0 and again == out
+    code, _, err = run(capsys, "replay", str(database), "999")
+    assert code == 2 and "no match in" in err and "give a job id or a plan index" in err
