@@ -390,6 +390,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
     if monitor is not None:
         print()
         print(monitor.verdict().describe())
+    print(f"\nratings with intervals and significance tests: troef report {config.database}")
     return 0
 
 
