@@ -48,10 +48,8 @@ PROTOCOL_VERSION = 1
 MAX_REPLY_LINE = 64 * 1024
 
 #: The forfeit reason for a reply that breaks the protocol (not JSON, wrong
-#: shape, unknown type, a flood). ``NOT_A_STRING`` is the nearest existing
-#: reason: the bot did not answer with an action string. The detail always
-#: starts with ``protocol error:``.
-PROTOCOL_FAULT = ForfeitReason.NOT_A_STRING
+#: shape, unknown type, a flood). The detail always starts with ``protocol error:``.
+PROTOCOL_FAULT = ForfeitReason.PROTOCOL
 
 _QUIT = b'{"type":"quit"}\n'
 

@@ -23,6 +23,9 @@ class ForfeitReason(enum.Enum):
     TIMEOUT = "timeout"
     #: The bot's process died or stopped answering.
     CRASH = "crash"
+    #: The bot's process broke the protocol: a reply that is not JSON, of the
+    #: wrong shape or version, or a flood of output.
+    PROTOCOL = "protocol"
 
 
 @dataclass(frozen=True)

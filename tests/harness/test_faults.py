@@ -130,7 +130,7 @@ def test_a_bot_that_breaks_the_protocol_forfeits_and_is_restarted(
 ) -> None:  # type: ignore[no-untyped-def]
     results, pids = play_sequence(toy, raw(mode, tmp_path / "marker"), pool)
     assert_forfeit_then_recovery(
-        results, pids, pool, ForfeitReason.NOT_A_STRING, *details
+        results, pids, pool, ForfeitReason.PROTOCOL, *details
     )
 
 
@@ -209,7 +209,7 @@ def test_a_bot_that_speaks_another_protocol_version_forfeits_at_start(
     results, _ = play_sequence(toy, raw("bad-version"), pool, matches=1)
     forfeit = results[0].forfeit
     assert forfeit is not None and forfeit.seat == 1
-    assert forfeit.reason is ForfeitReason.NOT_A_STRING
+    assert forfeit.reason is ForfeitReason.PROTOCOL
     assert "bot speaks protocol 99" in forfeit.detail
     assert results[0].log == ()
 
