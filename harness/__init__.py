@@ -20,6 +20,7 @@ from harness.errors import (
 from harness.game import Action, Game, Seat, State
 from harness.hookspecs import hookimpl
 from harness.options import Option
+from harness.referee import TimeControl
 from harness.result import Forfeit, ForfeitReason, Result
 from harness.view import View
 
@@ -40,6 +41,7 @@ __all__ = [
     "Seat",
     "SeatCountError",
     "State",
+    "TimeControl",
     "TroefError",
     "UnknownNameError",
     "View",
