@@ -16,6 +16,12 @@ from harness.result import Result
 __all__ = ["Standing", "pairwise_outcomes", "standings"]
 
 
+class _Table(dict[str, "Standing"]):
+    def __missing__(self, entrant: str) -> Standing:
+        row = self[entrant] = Standing(entrant)
+        return row
+
+
 @dataclass
 class Standing:
     """One entrant's line in the standings."""
@@ -64,8 +70,14 @@ def pairwise_outcomes(
 def standings(
     entrants: Iterable[str], matches: Iterable[tuple[Sequence[str], Result]]
 ) -> list[Standing]:
-    """Standings sorted by pairwise score, then mean score."""
-    table = {e: Standing(e) for e in entrants}
+    """Standings sorted by pairwise score, then mean score.
+
+    Entrants that played but are not in ``entrants`` (a ladder's later
+    joiners) get a line too.
+    """
+    table: dict[str, Standing] = _Table()
+    for e in entrants:
+        table[e] = Standing(e)
     for seating, result in matches:
         seen: dict[str, int] = defaultdict(int)
         for seat, label in enumerate(seating):
