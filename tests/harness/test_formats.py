@@ -153,3 +153,19 @@ def test_a_ladder_config_is_not_run_as_a_tournament(tmp_path: Path) -> None:
 
     config = ladder_config(tmp_path)
     assert main(["run", str(config.path)]) == 2
+
+
+def test_status_and_report_of_a_ladder_include_later_joiners(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness.cli import main
+
+    config = ladder_config(tmp_path)
+    with Ladder(config) as ladder:
+        ladder.run(1)
+        ladder.add("late", "random")
+        ladder.run(2)
+    capsys.readouterr()
+    for command in ("status", "report"):
+        assert main([command, str(config.database)]) == 0
+        assert "late" in capsys.readouterr().out
