@@ -379,7 +379,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
         return 130
     if summary.played == 0:
         print(
-            f"all {summary.planned} matches were already recorded in {config.database}"
+            f"nothing left to play: {summary.already_done} matches are recorded in "
+            f"{config.database}"
+            + (" and the SPRT has decided" if monitor is not None and monitor.done() else "")
         )
     else:
         print(

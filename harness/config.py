@@ -187,9 +187,11 @@ class TournamentConfig:
         """What decides the results: stored with them, compared on resume.
 
         Where and how the matches run (workers, executor, chunk, database path)
-        is not part of it: changing those never changes a result.
+        is not part of it: changing those never changes a result. Settings of
+        formats a config does not use are left out, so that a new optional
+        setting never makes an existing database look like another config's.
         """
-        return {
+        snapshot = {
             "game": self.game,
             "options": dict(self.options),
             "seats": self.seats,
@@ -201,9 +203,12 @@ class TournamentConfig:
             "plugins": list(self.plugins),
             "entrants": {e.label: _entrant_snapshot(e) for e in self.entrants},
             "candidates": list(self.candidates),
-            "sprt": None if self.sprt is None else dataclasses.asdict(self.sprt),
-            "ladder": None if self.ladder is None else dataclasses.asdict(self.ladder),
         }
+        if self.sprt is not None:
+            snapshot["sprt"] = dataclasses.asdict(self.sprt)
+        if self.ladder is not None:
+            snapshot["ladder"] = dataclasses.asdict(self.ladder)
+        return snapshot
 
     def snapshot_json(self) -> str:
         """:meth:`snapshot` as canonical JSON."""
