@@ -381,7 +381,11 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
         print(
             f"nothing left to play: {summary.already_done} matches are recorded in "
             f"{config.database}"
-            + (" and the SPRT has decided" if monitor is not None and monitor.done() else "")
+            + (
+                " and the SPRT has decided"
+                if monitor is not None and monitor.done()
+                else ""
+            )
         )
     else:
         print(
@@ -392,7 +396,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
     if monitor is not None:
         print()
         print(monitor.verdict().describe())
-    print(f"\nratings with intervals and significance tests: troef report {config.database}")
+    print(
+        f"\nratings with intervals and significance tests: troef report {config.database}"
+    )
     return 0
 
 

@@ -23,8 +23,8 @@ from harness.game import Game
 from harness.multiplex import MatchSpec, play_matches_interleaved
 from harness.plan import Job
 from harness.plugins import PluginSource, Registry, load_plugins
-from harness.referee import forfeit_result, play_match
-from harness.result import Forfeit, ForfeitReason, Result
+from harness.referee import abandon_bots, forfeit_before_start, play_match
+from harness.result import ForfeitReason, Result
 from harness.seeding import bot_seed
 
 __all__ = ["InlineExecutor", "make_executor", "run_jobs"]
@@ -124,12 +124,18 @@ def _play(spec: MatchSpec) -> Result:
         try:
             bots.append(factory())
         except Exception:
-            # A bot that cannot even be built forfeits before the first move.
-            state = spec.game.new_match(len(spec.bots), spec.seed)
-            forfeit = Forfeit(
-                seat, ForfeitReason.EXCEPTION, traceback.format_exc(limit=-8)
+            # A bot that cannot even be built forfeits before the first move; the
+            # bots built so far give their processes back (as multiplex does).
+            abandon_bots(bots)
+            return forfeit_before_start(
+                spec.game,
+                len(spec.bots),
+                spec.seed,
+                seat,
+                ForfeitReason.EXCEPTION,
+                traceback.format_exc(limit=-8),
+                spec.keep_log,
             )
-            return forfeit_result(state, forfeit, () if spec.keep_log else None)
     return play_match(
         spec.game,
         bots,

@@ -24,7 +24,7 @@ from harness.config import Entrant, TournamentConfig
 from harness.elo import OnlineElo
 from harness.errors import ConfigError, UnknownNameError
 from harness.options import resolve_options
-from harness.plan import Job, _digest, _seatings
+from harness.plan import Job, content_id, seatings
 from harness.plugins import load_plugins
 from harness.scheduler import Progress, _Tracker, execute
 from harness.seeding import derive_seed
@@ -63,7 +63,7 @@ class Ladder:
         self.config = config
         self.settings = config.ladder
         self.store = Store.open(config.database, config)
-        self.store._db.executescript(_ENTRANTS_TABLE)
+        self.store.db.executescript(_ENTRANTS_TABLE)
         known = {e.label for e in self.entrants()}
         for entrant in config.entrants:
             if entrant.label not in known:
@@ -83,7 +83,7 @@ class Ladder:
 
     def entrants(self) -> list[Entrant]:
         """Everyone on the ladder, in joining order."""
-        rows = self.store._db.execute(
+        rows = self.store.db.execute(
             "SELECT label, bot, options FROM ladder_entrants ORDER BY joined, label"
         )
         configured = {e.label: e for e in self.config.entrants}
@@ -118,8 +118,8 @@ class Ladder:
         return entrant
 
     def _insert(self, entrant: Entrant, joined: int) -> None:
-        with self.store._db:
-            self.store._db.execute(
+        with self.store.db:
+            self.store.db.execute(
                 "INSERT INTO ladder_entrants VALUES (?, ?, ?, ?)",
                 (entrant.label, entrant.bot, json.dumps(dict(entrant.options)), joined),
             )
@@ -140,7 +140,7 @@ class Ladder:
 
     def rounds_played(self) -> int:
         """How many rounds have been planned (the last may be unfinished)."""
-        row = self.store._db.execute("SELECT MAX(round) FROM ladder_rounds").fetchone()
+        row = self.store.db.execute("SELECT MAX(round) FROM ladder_rounds").fetchone()
         return int(row[0] or 0)
 
     # -- rounds -----------------------------------------------------------
@@ -154,7 +154,7 @@ class Ladder:
     ) -> list[LadderRound]:
         """Finish an interrupted round if any, then play ``rounds`` new ones."""
         played = []
-        unfinished = self._unfinished_jobs()
+        unfinished = self.store.unfinished_jobs()
         if unfinished:
             played.append(
                 self._play(self.rounds_played(), unfinished, workers, progress)
@@ -163,19 +163,13 @@ class Ladder:
             number = self.rounds_played() + 1
             jobs = self._plan_round(number)
             self.store.add_jobs(jobs)
-            with self.store._db:
-                self.store._db.execute(
+            with self.store.db:
+                self.store.db.execute(
                     "INSERT INTO ladder_rounds VALUES (?, ?, ?)",
                     (number, jobs[0].index if jobs else 0, len(jobs)),
                 )
             played.append(self._play(number, jobs, workers, progress))
         return played
-
-    def _unfinished_jobs(self) -> list[Job]:
-        rows = self.store._db.execute(
-            "SELECT spec FROM jobs WHERE id NOT IN (SELECT job_id FROM results) ORDER BY idx"
-        )
-        return [Job.from_dict(json.loads(spec)) for (spec,) in rows]
 
     def _play(
         self,
@@ -219,14 +213,14 @@ class Ladder:
         for t, table in enumerate(tables):
             for s in range(self.settings.sets):
                 seed = derive_seed("ladder", config.seed, number, t, s)
-                group = _digest(["ladder group", number, t, s])
+                group = content_id(["ladder group", number, t, s])
                 for rotation, seating in enumerate(
-                    _seatings(table, config.seats, config.partnerships)
+                    seatings(table, config.seats, config.partnerships)
                 ):
                     bots = tuple(
                         (by_label[x].bot, by_label[x].options) for x in seating
                     )
-                    job_id = _digest(
+                    job_id = content_id(
                         [
                             "ladder",
                             config.game,
@@ -256,7 +250,7 @@ class Ladder:
         return jobs
 
     def _joined(self, label: str) -> int:
-        row = self.store._db.execute(
+        row = self.store.db.execute(
             "SELECT joined FROM ladder_entrants WHERE label = ?", (label,)
         ).fetchone()
         return int(row[0])

@@ -25,7 +25,7 @@ from harness.config import Entrant, TournamentConfig
 from harness.referee import TimeControl
 from harness.seeding import derive_seed
 
-__all__ = ["Job", "compositions", "plan"]
+__all__ = ["Job", "compositions", "content_id", "plan", "seatings"]
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def _gauntlet_compositions(
     ]
 
 
-def _seatings(
+def seatings(
     composition: tuple[str, ...], seats: int, partnerships: bool
 ) -> list[tuple[str, ...]]:
     """The cyclic rotations of a composition, spread over the seats."""
@@ -148,8 +148,8 @@ def plan(config: TournamentConfig) -> tuple[Job, ...]:
     for m in range(config.matches):
         shared_seed = derive_seed("match", config.seed, m)
         for composition in tables:
-            seatings = _seatings(composition, config.seats, config.partnerships)
-            for rotation, seating in enumerate(seatings):
+            rotations = seatings(composition, config.seats, config.partnerships)
+            for rotation, seating in enumerate(rotations):
                 seed = (
                     shared_seed
                     if config.duplicate
@@ -159,7 +159,7 @@ def plan(config: TournamentConfig) -> tuple[Job, ...]:
                 )
                 # Only a shared seed makes rotations comparable hand for hand;
                 # without it every match is its own group.
-                group = _digest(
+                group = content_id(
                     ["group", seed, list(composition)]
                     if config.duplicate
                     else ["group", seed, list(composition), rotation]
@@ -206,7 +206,7 @@ def _job(
             ]
         )
     return Job(
-        _digest(content),
+        content_id(content),
         index,
         config.game,
         config.options,
@@ -220,6 +220,7 @@ def _job(
     )
 
 
-def _digest(content: Any) -> str:
+def content_id(content: Any) -> str:
+    """A short stable id of JSON-able ``content``: the same content, the same id."""
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()

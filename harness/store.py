@@ -114,6 +114,11 @@ class Store:
             raise TroefError(f"{path} is not a troef results database")
         return store
 
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for a format that keeps tables of its own (the ladder)."""
+        return self._db
+
     def close(self) -> None:
         """Close the connection."""
         self._db.close()
@@ -224,6 +229,13 @@ class Store:
     def config_snapshot(self) -> dict[str, Any]:
         """The stored config snapshot."""
         return dict(json.loads(self.meta("config") or "{}"))
+
+    def unfinished_jobs(self) -> list[Job]:
+        """The planned jobs without a result, in plan order."""
+        rows = self._db.execute(
+            "SELECT spec FROM jobs WHERE id NOT IN (SELECT job_id FROM results) ORDER BY idx"
+        )
+        return [Job.from_dict(json.loads(spec)) for (spec,) in rows]
 
     def done_ids(self) -> set[str]:
         """The ids of the jobs that have a result."""

@@ -293,3 +293,16 @@ def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None
                 for k, row in enumerate(match.result.deal_points)
                 for s, p in enumerate(row)
             ]
+
+
+def test_a_bot_that_cannot_be_built_forfeits_before_the_first_move(tmp_path: Path) -> None:
+    path = write_config(tmp_path, matches=1, bot="fails-to-build", extra='executor = "inline"\n')
+    summary = run_tournament(load_config(path))
+    assert summary.played == summary.planned and summary.forfeits == 3 * 3
+    with Store.existing(tmp_path / "t.sqlite") as store:
+        forfeited = [m.result for m in store.matches() if "a" in m.job["seating"]]
+    assert len(forfeited) == 9
+    for result in forfeited:
+        assert result.forfeit is not None and result.forfeit.reason.value == "exception"
+        assert "no table for this seat" in result.forfeit.detail
+        assert result.log == ()  # not one move was played

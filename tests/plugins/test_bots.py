@@ -56,6 +56,19 @@ class Chatty(Bot):
         return self.rng.choice(view.legal_actions)
 
 
+class FailsToBuild(Bot):
+    """Raises in its constructor: it forfeits before the first move."""
+
+    name = "fails-to-build"
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        raise RuntimeError("no table for this seat")
+
+    def act(self, view: View) -> str:
+        return view.legal_actions[0]
+
+
 @hookimpl
 def troef_bots() -> Sequence[type[Bot]]:
-    return [Sleepy, KillsWorkerOnce, Chatty]
+    return [Sleepy, KillsWorkerOnce, Chatty, FailsToBuild]
