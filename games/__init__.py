@@ -1,1 +1,1 @@
-"""troef's own games, one subpackage per family, shared card and trick code beside them."""
+"""troef's own games: one subpackage per family, shared card and trick code beside."""

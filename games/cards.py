@@ -1,27 +1,41 @@
-"""Card notation and bitmask hands, shared by every family.
+"""Decks, card notation and bitmask card sets, shared by every family.
 
 A card is written rank+suit: ``"JC"`` is the jack of clubs, ``"TH"`` the ten
-of hearts. Suits are ``C D H S`` (klaveren, ruiten, harten, schoppen). Inside
-a game a card is a small int (its index in a :class:`Deck`) and a hand is an
-``int`` bitmask over those indices, so that following suit, trick winners and
-meld search are a few integer operations (python-chess's bitboards).
-Index = suit * len(ranks) + rank position, so each suit is one contiguous run
-of bits.
+of hearts, ``"10D"`` the ten of diamonds in a tarot pack, ``"21T"`` its
+highest trump; a card outside every suit has a name of its own (``"EX"``, the
+excuse). Suits are ``C D H S`` (klaveren, ruiten, harten, schoppen).
+
+A :class:`Deck` is described once (its suits, the ranks of each suit in index
+order, cards outside the suits, how many copies of each card) and gives a game
+small-int card indices, bitmask sets over them and names. Each suit is one
+contiguous run of bits, so following suit, trick winners and meld search are a
+few integer operations (python-chess's bitboards); :class:`CardSet` wraps a
+mask for people (python-chess's ``SquareSet``).
+
+Double decks are multisets: every physical card has its own index, and the
+copies of a card (its *face*) sit side by side, ``index = face * copies +
+copy``. A hand is still an ``int`` mask; :meth:`Deck.counts` gives the multiset
+view and :meth:`Deck.mask` takes repeated names as more copies.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeAlias
 
 from harness.errors import InvalidActionError
 
 __all__ = [
+    "BEZIQUE",
     "FULL52",
     "PIQUET",
+    "PIQUET24",
+    "RUBICON",
     "SUITS",
+    "TAROT",
     "CardMask",
+    "CardSet",
     "Deck",
     "iter_bits",
     "lowest_bit",
@@ -30,7 +44,11 @@ __all__ = [
 #: A set of cards of one :class:`Deck`, bit i set when card index i is in it.
 CardMask: TypeAlias = int
 
+#: The four suits of the French pack, in index order.
 SUITS = "CDHS"
+
+#: Cards named per chunk of this many index bits in :meth:`Deck.names`.
+_CHUNK = 8
 
 
 def iter_bits(mask: CardMask) -> Iterator[int]:
@@ -47,61 +65,221 @@ def lowest_bit(mask: CardMask) -> int:
 
 
 class Deck:
-    """One pack: its cards in index order and the tables to convert them.
+    """One pack: which cards it has, their indices, names and masks.
 
-    :param ranks: the ranks of one suit in index order, e.g. ``"789TJQKA"``.
+    :param suits: ``(letter, ranks)`` per suit in index order; ``ranks`` lists
+        the suit's ranks in index order (a string of one-letter ranks or a
+        sequence of longer ones). The order is only the indexing: what beats
+        what is a game's business (:mod:`games.tricks`).
+    :param extras: names of cards that belong to no suit (the tarot excuse),
+        indexed after the suits.
+    :param copies: how many copies of every card the pack holds.
+    :param name: how :func:`repr` and error messages call the deck.
+    :raises ValueError: a name repeats, a suit is empty, or ``copies < 1``.
     """
 
-    __slots__ = ("cards", "full", "index", "n_ranks", "ranks", "suit_masks")
+    __slots__ = (
+        "cards",
+        "copies",
+        "extras",
+        "extras_mask",
+        "face_masks",
+        "faces",
+        "full",
+        "index",
+        "n_ranks",
+        "name",
+        "name_chunks",
+        "rank_index",
+        "ranks",
+        "suit_index",
+        "suit_masks",
+        "suit_ranks",
+        "suits",
+    )
 
-    def __init__(self, ranks: str) -> None:
-        self.ranks = ranks
-        self.n_ranks = len(ranks)
-        #: Card strings in index order.
-        self.cards: tuple[str, ...] = tuple(r + s for s in SUITS for r in ranks)
-        #: Card string -> index.
-        self.index: dict[str, int] = {c: i for i, c in enumerate(self.cards)}
-        #: The mask of every card of suit ``s`` (0..3).
-        self.suit_masks: tuple[CardMask, ...] = tuple(
-            ((1 << self.n_ranks) - 1) << (s * self.n_ranks) for s in range(4)
+    def __init__(
+        self,
+        suits: Sequence[tuple[str, Sequence[str]]],
+        *,
+        extras: Sequence[str] = (),
+        copies: int = 1,
+        name: str = "",
+    ) -> None:
+        if copies < 1:
+            raise ValueError(f"a deck holds at least one copy of a card, not {copies}")
+        if any(not ranks for _, ranks in suits):
+            raise ValueError("every suit of a deck needs at least one rank")
+        #: The suit letters in index order, e.g. ``("C", "D", "H", "S")``.
+        self.suits: tuple[str, ...] = tuple(letter for letter, _ in suits)
+        #: The ranks of each suit in index order.
+        self.suit_ranks: tuple[tuple[str, ...], ...] = tuple(
+            tuple(ranks) for _, ranks in suits
         )
+        #: The ranks every suit shares (empty when the suits differ, as in tarot).
+        self.ranks: tuple[str, ...] = (
+            self.suit_ranks[0]
+            if suits and all(r == self.suit_ranks[0] for r in self.suit_ranks)
+            else ()
+        )
+        #: Cards per suit when the suits are alike, else 0.
+        self.n_ranks = len(self.ranks)
+        self.extras: tuple[str, ...] = tuple(extras)
+        self.copies = copies
+        self.name = name or f"{len(self.suits)}-suit deck"
+        #: Every distinct card name, suits first, then the extras.
+        self.faces: tuple[str, ...] = (
+            tuple(
+                rank + letter
+                for letter, ranks in zip(self.suits, self.suit_ranks, strict=True)
+                for rank in ranks
+            )
+            + self.extras
+        )
+        if len(set(self.faces)) != len(self.faces):
+            raise ValueError(f"deck {self.name!r} names a card twice: {self.faces}")
+        #: The name of every physical card, in index order (repeats for copies).
+        self.cards: tuple[str, ...] = tuple(
+            f for f in self.faces for _ in range(copies)
+        )
+        #: Card name -> index of its first copy.
+        self.index: dict[str, int] = {f: i * copies for i, f in enumerate(self.faces)}
+        #: The mask of every copy of each face.
+        self.face_masks: tuple[CardMask, ...] = tuple(
+            ((1 << copies) - 1) << (i * copies) for i in range(len(self.faces))
+        )
+        suit_masks, suit_index, rank_index = [], [], []
+        start = 0
+        for s, ranks in enumerate(self.suit_ranks):
+            width = len(ranks) * copies
+            suit_masks.append(((1 << width) - 1) << start)
+            suit_index += [s] * width
+            rank_index += [r for r in range(len(ranks)) for _ in range(copies)]
+            start += width
+        extra_width = len(self.extras) * copies
+        suit_index += [-1] * extra_width
+        rank_index += [r for r in range(len(self.extras)) for _ in range(copies)]
+        #: The mask of every card of each suit.
+        self.suit_masks: tuple[CardMask, ...] = tuple(suit_masks)
+        #: The mask of the cards outside the suits.
+        self.extras_mask: CardMask = ((1 << extra_width) - 1) << start
+        #: Suit number of each card index; -1 for an extra.
+        self.suit_index: tuple[int, ...] = tuple(suit_index)
+        #: Position of each card's rank in its suit's ranks (or in the extras).
+        self.rank_index: tuple[int, ...] = tuple(rank_index)
         self.full: CardMask = (1 << len(self.cards)) - 1
+        #: ``name_chunks[k][b]``: the names of the cards whose bits within the
+        #: k-th byte of a mask are ``b`` (at least four bytes, for hot loops that
+        #: name a mask inline as :meth:`names` does).
+        self.name_chunks: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+            tuple(
+                tuple(
+                    self.cards[k + i]
+                    for i in range(_CHUNK)
+                    if b >> i & 1 and k + i < len(self.cards)
+                )
+                for b in range(1 << _CHUNK)
+            )
+            for k in range(0, max(len(self.cards), 4 * _CHUNK), _CHUNK)
+        )
+
+    @classmethod
+    def standard(
+        cls, ranks: str | Sequence[str], *, copies: int = 1, name: str = ""
+    ) -> Deck:
+        """The four suits ``C D H S``, each with ``ranks`` in index order."""
+        return cls([(s, tuple(ranks)) for s in SUITS], copies=copies, name=name)
 
     def __repr__(self) -> str:
-        return f"Deck({self.ranks!r})"
+        return f"<Deck {self.name}: {len(self.cards)} cards>"
 
     def __len__(self) -> int:
         return len(self.cards)
 
+    def describe(self) -> str:
+        """The ranks and suits in words, for error messages."""
+        suits = ", ".join(
+            f"{letter} ({' '.join(ranks)})"
+            for letter, ranks in zip(self.suits, self.suit_ranks, strict=True)
+        )
+        extras = f"; and {' '.join(self.extras)}" if self.extras else ""
+        copies = f"; {self.copies} copies of each" if self.copies > 1 else ""
+        return f"suits {suits}{extras}{copies}"
+
     def parse(self, card: str) -> int:
-        """The index of ``card``; :class:`InvalidActionError` if no such card."""
+        """The index of (the first copy of) ``card``.
+
+        :raises InvalidActionError: the deck has no such card.
+        """
         try:
             return self.index[card]
         except KeyError:
             raise InvalidActionError(
-                f"{card!r} is not a card of this deck (ranks {self.ranks}, "
-                f"suits {SUITS}, e.g. {self.cards[-1]!r})"
+                f"{card!r} is not a card of the {self.name} ({self.describe()}); "
+                f"a card is rank+suit, e.g. {self.faces[0]!r}"
             ) from None
 
+    def face_of(self, index: int) -> int:
+        """The face (distinct card) number of card ``index``."""
+        return index // self.copies
+
     def suit_of(self, index: int) -> int:
-        """Suit number 0..3 (C D H S) of card ``index``."""
-        return index // self.n_ranks
+        """Suit number of card ``index`` (its place in :attr:`suits`); -1: extra."""
+        return self.suit_index[index]
 
     def rank_of(self, index: int) -> int:
-        """Rank position of card ``index`` in :attr:`ranks`."""
-        return index % self.n_ranks
+        """Position of card ``index``'s rank in its suit's ranks."""
+        return self.rank_index[index]
+
+    def rank_name(self, index: int) -> str:
+        """The rank of card ``index`` as written (its whole name for an extra)."""
+        suit = self.suit_index[index]
+        if suit < 0:
+            return self.cards[index]
+        return self.suit_ranks[suit][self.rank_index[index]]
 
     def mask(self, cards: Iterable[str]) -> CardMask:
-        """The mask of card strings (checked)."""
+        """The mask of card names; a name given twice takes a second copy.
+
+        :raises InvalidActionError: an unknown name, or more copies of a card
+            than the deck holds.
+        """
         m = 0
         for card in cards:
-            m |= 1 << self.parse(card)
+            free = self.face_masks[self.face_of(self.parse(card))] & ~m
+            if not free:
+                raise InvalidActionError(
+                    f"{card!r} appears more often than the {self.copies} "
+                    f"{'copy' if self.copies == 1 else 'copies'} the {self.name} holds"
+                )
+            m |= free & -free
         return m
 
     def names(self, mask: CardMask) -> tuple[str, ...]:
-        """The card strings in ``mask``, in index order."""
-        cards = self.cards
-        return tuple(cards[i] for i in iter_bits(mask))
+        """The card names in ``mask``, in index order (repeats for copies)."""
+        chunks = self.name_chunks
+        if len(chunks) == 4:  # up to 32 cards, the commonest packs: unrolled
+            c0, c1, c2, c3 = chunks
+            return (
+                c0[mask & 255]
+                + c1[mask >> 8 & 255]
+                + c2[mask >> 16 & 255]
+                + c3[mask >> 24]
+            )
+        out: tuple[str, ...] = ()
+        k = 0
+        while mask:
+            out += chunks[k][mask & 0xFF]
+            mask >>= _CHUNK
+            k += 1
+        return out
+
+    def counts(self, mask: CardMask) -> dict[str, int]:
+        """How many copies of each card ``mask`` holds (cards it holds only)."""
+        out: dict[str, int] = {}
+        for name in self.names(mask):
+            out[name] = out.get(name, 0) + 1
+        return out
 
     def shuffled(self, rng: random.Random) -> list[int]:
         """Every card index once, in an order drawn from ``rng``."""
@@ -110,7 +288,112 @@ class Deck:
         return order
 
 
-#: The 32-card piquet pack (7 to ace), used by the jass and bezique families.
-PIQUET = Deck("789TJQKA")
+class CardSet:
+    """A readable, immutable set of cards over a :class:`Deck` mask.
+
+    For tests and debugging; hot loops use the bare ``int``. Set operations
+    take another CardSet of the same deck or a mask::
+
+        >>> hand = CardSet.of(PIQUET, "JC 9C AH")
+        >>> "JC" in hand, len(hand), hand & PIQUET.suit_masks[0]
+        (True, 3, CardSet(PIQUET, '9C JC'))
+    """
+
+    __slots__ = ("deck", "mask")
+
+    def __init__(self, deck: Deck, mask: CardMask = 0) -> None:
+        if mask & ~deck.full:
+            raise ValueError(f"mask {mask:#x} has bits outside the {deck.name}")
+        self.deck = deck
+        self.mask = mask
+
+    @classmethod
+    def of(cls, deck: Deck, cards: str | Iterable[str]) -> CardSet:
+        """The set of ``cards``: names, or one string of space-separated names."""
+        names = cards.split() if isinstance(cards, str) else cards
+        return cls(deck, deck.mask(names))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.deck.names(self.mask))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return bool(self.mask)
+
+    def __contains__(self, card: object) -> bool:
+        if isinstance(card, int):
+            return bool(self.mask >> card & 1)
+        if isinstance(card, str) and card in self.deck.index:
+            face = self.deck.face_of(self.deck.index[card])
+            return bool(self.mask & self.deck.face_masks[face])
+        return False
+
+    def _other(self, other: CardSet | CardMask) -> CardMask:
+        if isinstance(other, CardSet):
+            if other.deck is not self.deck:
+                raise ValueError(
+                    f"cannot combine cards of the {self.deck.name} and the "
+                    f"{other.deck.name}"
+                )
+            return other.mask
+        return other
+
+    def __or__(self, other: CardSet | CardMask) -> CardSet:
+        return CardSet(self.deck, self.mask | self._other(other))
+
+    def __and__(self, other: CardSet | CardMask) -> CardSet:
+        return CardSet(self.deck, self.mask & self._other(other))
+
+    def __sub__(self, other: CardSet | CardMask) -> CardSet:
+        return CardSet(self.deck, self.mask & ~self._other(other))
+
+    def __xor__(self, other: CardSet | CardMask) -> CardSet:
+        return CardSet(self.deck, self.mask ^ self._other(other))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.deck is other.deck and self.mask == other.mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((id(self.deck), self.mask))
+
+    def __str__(self) -> str:
+        return " ".join(self)
+
+    def __repr__(self) -> str:
+        label = _DECK_LABELS.get(id(self.deck), repr(self.deck))
+        return f"CardSet({label}, {str(self)!r})"
+
+
+# -- the decks of the seed texts ------------------------------------------------
+
+_TAROT_RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
+
+#: The 32-card piquet pack (7 to ace): jass and bezique families.
+PIQUET = Deck.standard("789TJQKA", name="piquet pack")
+#: The 24-card pack from 9 to ace: Klapper.
+PIQUET24 = Deck.standard("9TJQKA", name="24-card pack")
 #: The 52-card pack with aces low, as rummy counts them.
-FULL52 = Deck("A23456789TJQK")
+FULL52 = Deck.standard("A23456789TJQK", name="52-card pack")
+#: Two piquet packs, 64 cards: Bezique and Fildinski.
+BEZIQUE = Deck.standard("789TJQKA", copies=2, name="bezique pack")
+#: Four piquet packs, 128 cards: Rubicon bezique.
+RUBICON = Deck.standard("789TJQKA", copies=4, name="rubicon pack")
+#: The 78-card tarot pack: four suits of 14 (1-10, J, N, Q, K), trumps 1T-21T, EX.
+TAROT = Deck(
+    [*((s, _TAROT_RANKS) for s in SUITS), ("T", tuple(str(n) for n in range(1, 22)))],
+    extras=("EX",),
+    name="tarot pack",
+)
+
+_DECK_LABELS = {
+    id(PIQUET): "PIQUET",
+    id(PIQUET24): "PIQUET24",
+    id(FULL52): "FULL52",
+    id(BEZIQUE): "BEZIQUE",
+    id(RUBICON): "RUBICON",
+    id(TAROT): "TAROT",
+}

@@ -20,7 +20,7 @@ suit turned for bidding and the second suit turned if everybody passes (R2).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import NoReturn
 
@@ -37,10 +37,11 @@ from games.jass.scoring import (
     deal_score,
 )
 from games.tricks import (
-    beats_table,
+    ROTTERDAM,
+    TrickRecord,
+    TrickRules,
+    TrickState,
     deal_constrained,
-    points_table,
-    revealed_voids,
 )
 from harness import (
     Game,
@@ -48,7 +49,6 @@ from harness import (
     InvalidActionError,
     Option,
     Result,
-    State,
     View,
 )
 from harness.seeding import deal_rng
@@ -58,27 +58,23 @@ __all__ = ["Klaverjassen", "KlaverjassenState", "KlaverjassenView"]
 # -- tables -----------------------------------------------------------------
 
 PLAY, PASS = "play", "pass"
-_BID, _PLAYING, _OVER = 0, 1, 2
+#: How the cards rank and score in tricks (seed lines 104-105).
+RULES = TrickRules(
+    PIQUET,
+    plain_order=PLAIN_ORDER,
+    trump_order=TRUMP_ORDER,
+    plain_points=PLAIN_POINTS,
+    trump_points=TRUMP_POINTS,
+    last_trick=LAST_TRICK,
+)
+#: The trick tables with each suit as trump.
+_TABLES = tuple(RULES.tables(t) for t in range(4))
 _CARDS = PIQUET.cards
 _INDEX = PIQUET.index
-_SUIT_MASK = PIQUET.suit_masks
 _FULL = PIQUET.full
-#: ``_BEATS[trump][b]``: the cards that take the trick from best card ``b``.
-_BEATS = tuple(beats_table(PIQUET, PLAIN_ORDER, TRUMP_ORDER, t) for t in range(4))
-#: ``_POINTS[trump][c]``: the card points of card ``c``.
-_POINTS = tuple(points_table(PIQUET, PLAIN_POINTS, TRUMP_POINTS, t) for t in range(4))
-#: ``_BYTE_NAMES[s][b]``: the names of the cards of suit ``s`` whose bits are ``b``.
-_BYTE_NAMES = tuple(
-    tuple(tuple(_CARDS[s * 8 + r] for r in range(8) if b >> r & 1) for b in range(256))
-    for s in range(4)
-)
-_N0, _N1, _N2, _N3 = _BYTE_NAMES
+_NAMES = PIQUET.names
+_N0, _N1, _N2, _N3 = PIQUET.name_chunks
 _BID_ACTIONS = (PLAY, PASS)
-#: ``_SEAT_CARD[seat][card]``: the 1-tuple ``((seat, name),)`` added to a trick view.
-_SEAT_CARD = tuple(tuple(((s, _CARDS[c]),) for c in range(32)) for s in range(4))
-_HIDDEN = tuple(
-    frozenset(f"hand:{s}" for s in range(4) if s != seat) for seat in range(4)
-)
 #: The steps of ``random.Random.shuffle`` on the 32 cards, ``(i, i + 1, bits)``
 #: for ``i`` from 31 down to 1 (``bits`` is ``(i + 1).bit_length()``), grouped by
 #: the seat that gets position ``i``: seat 3 (31..24) first, seat 0 (7..1) last.
@@ -135,13 +131,6 @@ def _deal_hands(rng: random.Random) -> list[CardMask]:
     return hands
 
 
-def _names(mask: CardMask) -> tuple[str, ...]:
-    """The card names of ``mask`` in index order (suits C D H S, 7 up to A)."""
-    return (
-        _N0[mask & 255] + _N1[mask >> 8 & 255] + _N2[mask >> 16 & 255] + _N3[mask >> 24]
-    )
-
-
 # -- the view ---------------------------------------------------------------
 
 
@@ -173,7 +162,7 @@ class KlaverjassenView(View):
     trick: tuple[tuple[int, str], ...]
     #: This deal's finished tricks: ``(leader, cards in play order, winner,
     #: points, roem)``; points include the 10 for the last trick.
-    tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...]
+    tricks: tuple[TrickRecord, ...]
     #: Each finished deal's rounded points: ``(team 0, team 1)``.
     deal_scores: tuple[tuple[int, int], ...]
     #: The match totals: ``(team 0, team 1)``.
@@ -204,8 +193,12 @@ if tuple(f.name for f in fields(KlaverjassenView)) != (
 # -- the state --------------------------------------------------------------
 
 
-class KlaverjassenState(State):
-    """The referee's truth of one klaverjassen match (see the module docstring)."""
+class KlaverjassenState(TrickState):
+    """The referee's truth of one klaverjassen match (see the module docstring).
+
+    The card play is :class:`~games.tricks.TrickState`'s; this class deals,
+    bids, claims roem and scores.
+    """
 
     game: Klaverjassen
 
@@ -217,41 +210,24 @@ class KlaverjassenState(State):
         """Set every attribute to the start of a match, before deal 0 is dealt."""
         self.game = game
         self.n_seats = 4
+        self.teams = (0, 1, 0, 1)
         self.seed = seed
         self._target: int = game.options["target"]
         self._clubs_first: bool = game.options["clubs_first"]
         self.deal = 0
         self.dealer = 3
         self.to_act: int | None = 0
-        self._phase = _BID
-        #: Cards in each seat's hand.
-        self.hands: list[CardMask] = [0, 0, 0, 0]
+        self._use_rules(RULES, 4)
+        self._over = False
         self.trump = -1
         self.player = -1
         self._suits = (0, 1)  # first and second suit to turn (R2)
         self._turned: tuple[str, ...] = ()
         self._bids: tuple[tuple[int, str], ...] = ()
-        # The trick on the table: card indices in play order, the same as the
-        # view shows it, its leader, the seat of its best card so far, and the
-        # cards that would beat that card (``_BEATS[trump][best]``; it is all
-        # that legal moves and the next winner need to know of the best card).
-        self._trick: list[int] = []
-        self._trick_view: tuple[tuple[int, str], ...] = ()
-        self._leader = 0
-        self._winner = 0
-        self._top: CardMask = 0
-        #: This deal's finished tricks, as the view shows them; the team
-        #: tallies of the deal are summed from them at its end.
-        self._tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...] = ()
         self._deal_scores: tuple[tuple[int, int], ...] = ()
         self._totals = (0, 0)
         #: How each deal this State played was scored (a sampled state has none).
         self.history: list[DealSummary] = []
-        # The legal actions of the seat to act, computed when first asked for
-        # and dropped by every action; while cards are played, also their mask
-        # (else -1, a mask no hand has).
-        self._legal: tuple[str, ...] | None = None
-        self._legal_mask: CardMask = -1
         #: The view's fields that change only with a bid or a deal (see view()).
         self._public: dict[str, object] = {}
 
@@ -259,6 +235,7 @@ class KlaverjassenState(State):
         """Shuffle and deal deal ``self.deal``, turn a suit, open the bidding."""
         k = self.deal
         rng = deal_rng(self.seed, k)
+        self._reset_tricks(4)
         self.hands = _deal_hands(rng)
         getrandbits = rng.getrandbits
         first = _randbelow(getrandbits, 4)  # rng.randrange(4)
@@ -268,108 +245,30 @@ class KlaverjassenState(State):
         voorhand = k % 4
         self.to_act = voorhand
         self._bids = ()
-        self._trick = []
-        self._trick_view = ()
-        self._tricks = ()
-        self._legal = None
         if k == 0 and self._clubs_first:
             # R3: the first deal is played in clubs by voorhand, nothing turned.
             self._turned = ()
-            self.trump = 0
-            self.player = voorhand
-            self._phase = _PLAYING
+            self._begin_play(voorhand, 0)
         else:
             self._turned = (SUITS[first],)
             self.trump = -1
             self.player = -1
-            self._phase = _BID
         self._publish()
 
-    # -- the contract ------------------------------------------------------
+    # -- bidding (the engine plays the cards) ----------------------------------
 
-    def legal_actions(self) -> tuple[str, ...]:
-        """The legal actions of the seat to act: ``("play", "pass")`` or cards in
-        deck order; ``()`` when the match is over. Cached until the next action."""
-        legal = self._legal
-        if legal is not None:
-            return legal
-        if self._phase != _PLAYING:
-            self._legal_mask = -1
-            legal = self._legal = _BID_ACTIONS if self._phase == _BID else ()
-            return legal
-        # R5, as games.tricks.legal_plays with Rotterdam's duties (follow suit,
-        # else trump; always over-trump if possible, else under-trump), written
-        # out because it runs at every card played;
-        # test_legal_moves_are_legal_plays holds the two equal. Unless the
-        # hand leads or may play anything, the legal cards are of one suit and
-        # their names are one look-up.
-        hand = self.hands[self.to_act]  # type: ignore[index]
-        trick = self._trick
-        if trick:
-            suit = trick[0] >> 3
-            mask = hand & _SUIT_MASK[suit]
-            if mask:
-                if suit == self.trump:  # trump led: over-trump if possible
-                    mask = (mask & self._top) or mask
-            else:
-                suit = self.trump
-                mask = hand & _SUIT_MASK[suit]
-                # _top holds every trump while no trump is in the trick.
-                mask = (mask & self._top) or mask
-            if mask:
-                self._legal_mask = mask
-                legal = self._legal = _BYTE_NAMES[suit][mask >> 8 * suit]
-                return legal
-        # Leading, or void in the suit led and in trumps: any card.
-        self._legal_mask = hand
-        legal = self._legal = _names(hand)
-        return legal
+    def _other_actions(self) -> tuple[str, ...]:
+        return () if self._over else _BID_ACTIONS
 
-    def apply(self, action: str) -> None:
-        """Play ``action`` (a bid or a card) for the seat to act."""
-        if self._phase != _PLAYING:
-            self._apply_bid(action)
-            return
-        card = _INDEX.get(action)
-        if card is None:
-            self._bad_action(action)
-        if self._legal is None:
-            self.legal_actions()  # computes _legal_mask
-        if not self._legal_mask >> card & 1:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not play {action!r} now; legal: "
-                f"{', '.join(self.legal_actions())}"
-            )
-        # Play the card (written here rather than in a method of its own: a
-        # call costs as much as a few of these lines).
-        seat: int = self.to_act  # type: ignore[assignment]
-        self.hands[seat] ^= 1 << card
-        trick = self._trick
-        trick.append(card)
-        self._trick_view += _SEAT_CARD[seat][card]
-        self._legal = None
-        n = len(trick)
-        if n == 1:
-            self._leader = self._winner = seat
-            self._top = _BEATS[self.trump][card]
-        elif self._top >> card & 1:
-            self._winner = seat
-            self._top = _BEATS[self.trump][card]
-        if n < 4:
-            self.to_act = (seat + 1) & 3
-        else:
-            self._finish_trick()
-
-    def _apply_bid(self, action: str) -> None:
-        if self._phase == _BID:
-            if action == PLAY or action == PASS:
-                self._bid(action)
-            else:
-                self._bad_action(action)
-        else:
+    def _apply_other(self, action: str) -> None:
+        if self._over:
             raise IllegalActionError(f"the match is over; {action!r} comes too late")
+        if action == PLAY or action == PASS:
+            self._bid(action)
+        else:
+            self._bad_action(action)
 
-    def _bad_action(self, action: str) -> NoReturn:
+    def _bad_action(self, action: object) -> NoReturn:
         if not isinstance(action, str):
             raise InvalidActionError(f"an action is a string, not {action!r}")
         legal = ", ".join(self.legal_actions())
@@ -402,28 +301,17 @@ class KlaverjassenState(State):
     def _begin_play(self, player: int, trump: int) -> None:
         self.player = player
         self.trump = trump
-        self._phase = _PLAYING
-        self.to_act = self.deal % 4  # voorhand leads the first trick (seed line 102)
+        # R5: Rotterdam's duties; voorhand leads the first trick (seed line 102).
+        self._begin_tricks(_TABLES[trump], ROTTERDAM, self.deal % 4)
 
-    def _finish_trick(self) -> None:
-        trick, trump, winner = self._trick, self.trump, self._winner
-        points_of = _POINTS[trump]
-        a, b, c, d = trick
-        points = points_of[a] + points_of[b] + points_of[c] + points_of[d]
-        tricks = self._tricks
-        last = len(tricks) == 7
-        if last:
-            points += LAST_TRICK
+    def _trick_complete(self) -> None:
+        a, b, c, d = self._trick
         # R7: roem is claimed for the trick's winner automatically.
-        roem = trick_roem(1 << a | 1 << b | 1 << c | 1 << d, trump)
-        cards = (_CARDS[a], _CARDS[b], _CARDS[c], _CARDS[d])
-        self._tricks = (*tricks, (self._leader, cards, winner, points, roem))
-        self._trick = []
-        self._trick_view = ()
-        if last:
-            self._finish_deal()
+        self._close_trick(trick_roem(1 << a | 1 << b | 1 << c | 1 << d, self.trump))
+        if self.hands[0]:
+            self.to_act = self._winner
         else:
-            self.to_act = winner
+            self._finish_deal()
 
     def _tallies(self) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
         """This deal's card points, roem and tricks won so far, per team."""
@@ -458,7 +346,9 @@ class KlaverjassenState(State):
         self._totals = totals
         if max(totals) >= self._target:
             # R11: the match ends after the deal in which a team reaches the target.
-            self._phase = _OVER
+            self._over = True
+            self._playing = False
+            self._legal = None
             self.to_act = None
             self._publish()
         else:
@@ -467,7 +357,7 @@ class KlaverjassenState(State):
 
     def is_over(self) -> bool:
         """True when a team has reached the target (R11)."""
-        return self._phase == _OVER
+        return self._over
 
     def result(self) -> Result:
         """Team totals per seat; ``deal_points[k]`` is each seat's team's deal k."""
@@ -523,7 +413,7 @@ class KlaverjassenState(State):
             # When the seat may play any card, the names are those of its hand.
             if hand == self._legal_mask:
                 names = legal
-            else:  # _names(hand), written out to save a call
+            else:  # _NAMES(hand), written out to save a call
                 names = (
                     _N0[hand & 255]
                     + _N1[hand >> 8 & 255]
@@ -532,7 +422,7 @@ class KlaverjassenState(State):
                 )
         else:
             legal = ()
-            names = _names(hand)
+            names = _NAMES(hand)
         view = _new_view(KlaverjassenView)
         fields = view.__dict__
         fields.update(self._public)
@@ -546,32 +436,9 @@ class KlaverjassenState(State):
 
     def clone(self) -> KlaverjassenState:
         """An independent copy (the mutable lists copied, the rest shared)."""
-        twin = object.__new__(KlaverjassenState)
-        twin.__dict__.update(self.__dict__)
-        twin.hands = self.hands[:]
-        twin._trick = self._trick[:]
+        twin = super().clone()
         twin.history = self.history[:]
         return twin
-
-    def card_locations(self) -> Mapping[str, tuple[str, ...]]:
-        """Every card by place: ``hand:0..3``, ``trick`` (play order), ``won:0..1``."""
-        hands = self.hands
-        won = [0, 0]
-        for _, cards, winner, _, _ in self._tricks:
-            won[winner & 1] |= PIQUET.mask(cards)
-        return {
-            "hand:0": _names(hands[0]),
-            "hand:1": _names(hands[1]),
-            "hand:2": _names(hands[2]),
-            "hand:3": _names(hands[3]),
-            "trick": tuple(_CARDS[c] for c in self._trick),
-            "won:0": _names(won[0]),
-            "won:1": _names(won[1]),
-        }
-
-    def hidden_from(self, seat: int) -> frozenset[str]:
-        """The other three hands; tricks on the table and won are open (R13)."""
-        return _HIDDEN[seat]
 
     def deck(self) -> tuple[str, ...]:
         """The 32 cards of the piquet pack."""
@@ -581,12 +448,12 @@ class KlaverjassenState(State):
 
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell what happened: bids, cards, tricks, deals."""
-        seat, deal, phase = self.to_act, self.deal, self._phase
+        seat, deal, bidding = self.to_act, self.deal, not self._playing
         n_tricks, n_deals = len(self._tricks), len(self._deal_scores)
         turned = self._turned
         self.apply(action)
         lines: list[str] = []
-        if phase == _BID:
+        if bidding:
             suit = turned[0]
             if action == PLAY:
                 lines.append(
@@ -594,7 +461,7 @@ class KlaverjassenState(State):
                 )
             else:
                 lines.append(f"seat {seat} passes on {suit}")
-                if self._phase == _PLAYING:
+                if self._playing:
                     lines.append(
                         f"all pass; second suit turned: {self._turned[1]}; seat "
                         f"{self.player} (voorhand) must play it"
@@ -619,7 +486,7 @@ class KlaverjassenState(State):
             f"deal {self.deal}: dealer seat {self.dealer}, "
             f"voorhand seat {self.deal % 4}"
         )
-        if self._phase == _PLAYING:
+        if self._playing:
             return [head, f"clubs is trump without turning; seat {self.player} plays"]
         return [head, f"turned: {self._turned[0]}"]
 
@@ -668,9 +535,7 @@ class KlaverjassenState(State):
         return state
 
 
-def _trick_line(
-    trick: tuple[int, tuple[str, ...], int, int, int], number: int, trump: int
-) -> str:
+def _trick_line(trick: TrickRecord, number: int, trump: int) -> str:
     _, cards, winner, points, roem = trick
     line = f"trick {number} to seat {winner} (team {winner % 2}): {points} points"
     if roem:
@@ -777,45 +642,24 @@ def _sample(
         second = (first + 1 + rng.randrange(3)) % 4
     state._suits = (first, second)
     state._bids = view.bids
-    state._phase = _OVER if view.to_act is None else _BID if trump < 0 else _PLAYING
+    state._over = view.to_act is None
     state._deal_scores = view.deal_scores
     state._totals = view.scores
-
     # Replay the public tricks: cards seen, and what each seat lacks (R14).
-    forbidden = [0, 0, 0, 0]
-    played = [0, 0, 0, 0]
-    seen = 0
-    for leader, cards, _, _, _ in view.tricks:
-        idx = [_INDEX[c] for c in cards]
-        revealed_voids(leader, idx, PIQUET, _BEATS[trump], trump, forbidden)
-        for i in range(4):
-            played[(leader + i) % 4] += 1
-        seen |= sum(1 << c for c in idx)
-    trick = [_INDEX[c] for _, c in view.trick]
-    if trick:
-        leader = view.trick[0][0]
-        best = revealed_voids(leader, trick, PIQUET, _BEATS[trump], trump, forbidden)
-        for i in range(len(trick)):
-            played[(leader + i) % 4] += 1
-        state._leader = leader
-        state._winner = (leader + best) % 4
-        state._top = _BEATS[trump][trick[best]]
-    state._trick = trick
-    state._trick_view = view.trick
-    state._tricks = view.tricks
+    tables = _TABLES[trump] if trump >= 0 else RULES.tables()
+    public = state._restore_tricks(tables, ROTTERDAM, view.tricks, view.trick)
+    state._playing = trump >= 0 and not state._over
 
     me = view.seat
     own = PIQUET.mask(view.hand)
-    seen |= own | sum(1 << c for c in trick)
     hands = [0, 0, 0, 0]
     hands[me] = own
-    if state._phase != _OVER:
+    if not state._over:
         others = [s for s in range(4) if s != me]
-        need = [8 - played[s] for s in others]
-        unseen = list(iter_bits(_FULL & ~seen))
-        for j, mask in enumerate(
-            deal_constrained(unseen, [forbidden[s] for s in others], need, rng)
-        ):
+        need = [8 - public.played[s] for s in others]
+        unseen = list(iter_bits(_FULL & ~(public.seen | own)))
+        forbidden = [public.forbidden[s] for s in others]
+        for j, mask in enumerate(deal_constrained(unseen, forbidden, need, rng)):
             hands[others[j]] = mask
     state.hands = hands
     state._publish()

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from games.tricks import TrickRecord
+
 __all__ = [
     "CARD_TOTAL",
     "LAST_TRICK",
@@ -64,7 +66,7 @@ class DealSummary(NamedTuple):
     #: Each team's points for the deal after rounding: added to the match.
     scores: tuple[int, int]
     #: The eight tricks as in :attr:`KlaverjassenView.tricks`.
-    tricks: tuple[tuple[int, tuple[str, ...], int, int, int], ...]
+    tricks: tuple[TrickRecord, ...]
 
 
 def deal_score(

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.referee import replay
 from harness.plugins import load_plugins
+from harness.referee import replay
 
 REGISTRY = load_plugins()
 GAMES = sorted(REGISTRY.games)

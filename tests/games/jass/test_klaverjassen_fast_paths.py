@@ -2,7 +2,7 @@
 
 The state writes out, for speed, a few things that exist elsewhere in plain
 form: the shuffle (``Random.shuffle`` on ``PIQUET``), the legal cards
-(:func:`games.tricks.legal_plays`) and the view (the dataclass constructor).
+(:func:`games.tricks.legal_cards`) and the view (the dataclass constructor).
 These tests hold them equal, and a golden digest of whole matches holds the
 game's behaviour to what it was before the fast paths (results, logs, views).
 """
@@ -18,14 +18,13 @@ import pytest
 from games.cards import PIQUET
 from games.jass import Klaverjassen
 from games.jass.klaverjassen import (
-    _BEATS,
     _INDEX,
-    _PLAYING,
+    _TABLES,
     KlaverjassenView,
     _deal_hands,
     _randbelow,
 )
-from games.tricks import legal_plays
+from games.tricks import ROTTERDAM, legal_cards
 from harness.seeding import deal_rng
 
 GAME = Klaverjassen()
@@ -45,27 +44,31 @@ def test_deal_draws_like_random_shuffle(seed: int) -> None:
 
 
 def test_legal_moves_are_legal_plays() -> None:
-    """The state's legal cards are tricks.legal_plays with Rotterdam's duties."""
+    """The state's legal cards are tricks.legal_cards with Rotterdam's duties."""
     rng = random.Random(3)
     checked = 0
     for seed in range(30):
         state = GAME.new_match(4, seed)
         while not state.is_over():
             legal = state.legal_actions()
-            if state._phase == _PLAYING and state.to_act is not None:
+            if state._playing and state.to_act is not None:
                 hand = state.hands[state.to_act]
                 trick = state._trick
                 if trick:
-                    beats = _BEATS[state.trump]
+                    tables = _TABLES[state.trump]
+                    beats = tables.beats
                     best = trick[0]
                     for card in trick[1:]:
                         if beats[best] >> card & 1:
                             best = card
-                    expected = legal_plays(
+                    led = trick[0] >> 3
+                    expected = legal_cards(
                         hand,
-                        PIQUET.suit_masks[trick[0] >> 3],
-                        PIQUET.suit_masks[state.trump],
+                        PIQUET.suit_masks[led],
                         beats[best],
+                        tables.above[led],
+                        ROTTERDAM,
+                        trump_led=led == state.trump,
                     )
                 else:
                     expected = hand

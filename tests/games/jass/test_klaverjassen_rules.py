@@ -348,10 +348,10 @@ def _fill_and_build(
 
 def test_card_points_total_152_under_every_trump() -> None:
     """Seed line 105: 152 points on the cards, whatever the trump."""
-    from games.jass.klaverjassen import _POINTS
+    from games.jass.klaverjassen import RULES
 
-    assert all(sum(table) == 152 for table in _POINTS)
-    hearts = _POINTS[H]
+    assert all(sum(RULES.tables(trump).points) == 152 for trump in range(4))
+    hearts = RULES.tables(H).points
     assert hearts[PIQUET.index["JH"]] == 20 and hearts[PIQUET.index["9H"]] == 14
     assert hearts[PIQUET.index["JS"]] == 2 and hearts[PIQUET.index["9S"]] == 0
     assert [hearts[PIQUET.index[r + "C"]] for r in "AKQT87"] == [11, 4, 3, 10, 0, 0]
