@@ -66,12 +66,21 @@ def standings_table(rows: Sequence[Standing]) -> str:
 
 
 def result_table(result: Result, names: Sequence[str]) -> str:
-    """One match's result per seat."""
+    """One match's result per seat: team, score, rank and utility."""
     rows = [
-        [seat, names[seat], result.teams[seat], result.scores[seat], result.ranks[seat]]
+        [
+            seat,
+            names[seat],
+            result.teams[seat],
+            result.scores[seat],
+            result.ranks[seat],
+            f"{result.utilities[seat]:+g}",
+        ]
         for seat in range(len(names))
     ]
-    return tabulate(rows, headers=["seat", "player", "team", "score", "rank"])
+    return tabulate(
+        rows, headers=["seat", "player", "team", "score", "rank", "utility"]
+    )
 
 
 @dataclass(frozen=True)
