@@ -74,7 +74,7 @@ def team_count(layout: Sequence[int]) -> int:
 
 
 def team_seats(layout: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """The seats of each team, team 0 first: ``(0, 1, 0, 1)`` -> ``((0, 2), (1, 3))``."""
+    """The seats of each team, team 0 first: (0, 1, 0, 1) -> ((0, 2), (1, 3))."""
     return tuple(
         tuple(s for s, t in enumerate(layout) if t == team)
         for team in range(team_count(layout))
