@@ -217,9 +217,7 @@ def test_paired_differences_follow_ranks_not_scores() -> None:
     """Fewest points win: the paired difference favours the low scorer."""
 
     def low(scores: tuple[int, ...]) -> Result:
-        return Result.from_scores(
-            scores, (0, 1, 2), (scores,), higher_is_better=False
-        )
+        return Result.from_scores(scores, (0, 1, 2), (scores,), higher_is_better=False)
 
     matches = [
         (("a", "b", "c"), low((2, 5, 3)), "g"),
