@@ -214,7 +214,7 @@ def paired_differences(
     (:func:`harness.standings.pairwise_outcomes`, so 2·score - 1), summed over
     the matches of the group. Ranks are in the game's own order, so this holds
     for games won on fewest points, lives or chips alike; raw scores are never
-    compared (docs/STATISTICS.md, R6). Matches without a group are groups of
+    compared (docs/STATISTICS.md, R7). Matches without a group are groups of
     one.
     """
     totals: dict[tuple[str, str], dict[object, float]] = defaultdict(
