@@ -46,6 +46,18 @@ def test_layouts_of_the_games() -> None:
     assert describe_teams((0, 1, 0, 1)) == "teams 0,1,0,1"
 
 
+def test_only_the_default_teams_reads_partnerships() -> None:
+    """Game.teams is the one source: no other code derives teams from the flag."""
+    root = Path(__file__).parents[2]
+    readers = [
+        str(path.relative_to(root))
+        for package in ("harness", "games", "bots")
+        for path in sorted((root / package).rglob("*.py"))
+        if re.search(r"\.partnerships\b", path.read_text(encoding="utf-8"))
+    ]
+    assert readers == ["harness/game.py"]
+
+
 @pytest.mark.parametrize(
     ("layout", "message"),
     [
