@@ -67,16 +67,7 @@ def standings_table(rows: Sequence[Standing]) -> str:
             "mean utility",
             "forfeits",
         ],
-        colalign=(
-            "right",
-            "left",
-            "right",
-            "right",
-            "right",
-            "right",
-            "right",
-            "right",
-        ),
+        colalign=("right", "left", *["right"] * 6),
     )
 
 

@@ -217,7 +217,7 @@ def rank_utilities(ranks: Sequence[int], teams: Sequence[int]) -> tuple[float, .
     out = []
     for team in teams:
         mine = rank_of[team]
-        above = sum(1 for t, r in rank_of.items() if t != team and r > mine)
-        below = sum(1 for t, r in rank_of.items() if t != team and r < mine)
-        out.append((above - below) / others)
+        beaten = sum(1 for r in rank_of.values() if r > mine)
+        beaten_by = sum(1 for r in rank_of.values() if r < mine)
+        out.append((beaten - beaten_by) / others)
     return tuple(out)
