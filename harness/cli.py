@@ -34,6 +34,7 @@ from harness.scheduler import Interrupted, Progress, run_tournament
 from harness.sprt import SprtMonitor
 from harness.standings import standings
 from harness.store import Store
+from harness.teams import describe_teams, team_count, team_layout
 
 __all__ = ["main"]
 
@@ -303,9 +304,12 @@ def _cmd_games(registry: Registry, args: argparse.Namespace) -> int:
         options = "\n".join(
             f"{o.name}={o.default!r} ({o.allowed()})" for o in cls.option_specs
         )
-        seats = ",".join(str(n) for n in sorted(cls.seat_counts))
-        if cls.partnerships:
-            seats += " (partners)"
+        game = cls()
+        layouts = [(n, team_layout(game, n)) for n in sorted(cls.seat_counts)]
+        seats = ",".join(
+            str(n) if team_count(t) == n else f"{n} ({describe_teams(t)})"
+            for n, t in layouts
+        )
         rows.append([name, cls.title, seats, options or "-"])
     print(tabulate(rows, headers=["game", "title", "seats", "options (default)"]))
     return 0

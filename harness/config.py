@@ -41,6 +41,7 @@ from harness.errors import (
 from harness.options import resolve_options
 from harness.plugins import Registry, load_plugins
 from harness.referee import TimeControl
+from harness.teams import describe_teams, team_count, team_layout
 
 __all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
 
@@ -162,7 +163,9 @@ class TournamentConfig:
     game: str
     options: tuple[tuple[str, Any], ...]
     seats: int
-    partnerships: bool
+    #: The team of each seat (``Game.teams(seats)``); not in the snapshot,
+    #: which has the game, its options and the seats it follows from.
+    teams: tuple[int, ...]
     format: str
     matches: int
     seed: int
@@ -182,6 +185,11 @@ class TournamentConfig:
     sprt: SprtSettings | None = None
     ladder: LadderSettings | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def sides(self) -> int:
+        """Teams at a table: the entrants of one table composition."""
+        return team_count(self.teams)
 
     def snapshot(self) -> dict[str, Any]:
         """What decides the results: stored with them, compared on resume.
@@ -348,6 +356,7 @@ class _Validator:
         seats = self.get("seats", int, default_seats, "an integer number of seats")
         try:
             game.check_seats(seats)
+            teams = team_layout(game, seats)
         except TroefError as exc:
             raise self.error("", "seats", str(exc)) from None
 
@@ -384,15 +393,14 @@ class _Validator:
         ladder = self.ladder_settings(fmt)
         entrants = self.entrants(registry, game_name, allow_few=ladder is not None)
         candidates = self.candidates(fmt, entrants)
-        sides = seats // 2 if game_cls.partnerships else seats
-        sprt = self.sprt_settings(fmt, entrants, sides)
+        sprt = self.sprt_settings(fmt, entrants, teams)
         return TournamentConfig(
             path=self.path,
             name=self.get("name", str, self.path.stem, "a string"),
             game=game_name,
             options=tuple(sorted(game.options.items())),
             seats=seats,
-            partnerships=game_cls.partnerships,
+            teams=teams,
             format=fmt,
             matches=matches,
             seed=seed,
@@ -578,7 +586,7 @@ class _Validator:
         return float(value)
 
     def sprt_settings(
-        self, fmt: str, entrants: tuple[Entrant, ...], sides: int
+        self, fmt: str, entrants: tuple[Entrant, ...], teams: tuple[int, ...]
     ) -> SprtSettings | None:
         raw = self.table("sprt", fmt, _SPRT_KEYS)
         if raw is None:
@@ -606,11 +614,12 @@ class _Validator:
                 "entrants",
                 f"an SPRT is a head-to-head of exactly 2 entrants, not {len(entrants)}",
             )
-        if sides != 2:
+        if team_count(teams) != 2:
             raise self.error(
                 "",
                 "seats",
-                f"an SPRT needs a table of two sides (2 seats, or 4 in partnerships), not {sides}",
+                f"an SPRT needs a table of two teams; {len(teams)} seats of this game "
+                f"make {team_count(teams)} ({describe_teams(teams)})",
             )
         labels = [e.label for e in entrants]
         candidate = raw.get("candidate", labels[0])

@@ -17,6 +17,7 @@ __all__ = [
     "OptionError",
     "PluginError",
     "SeatCountError",
+    "TeamLayoutError",
     "TroefError",
     "UnknownNameError",
     "close_names",
@@ -41,6 +42,10 @@ class OptionError(TroefError, ValueError):
 
 class SeatCountError(TroefError, ValueError):
     """A game was asked to seat a number of players it does not take."""
+
+
+class TeamLayoutError(TroefError, ValueError):
+    """A game's ``teams(n)`` is not a team layout: the game plugin has a bug."""
 
 
 class PluginError(TroefError):

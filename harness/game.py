@@ -37,8 +37,15 @@ class Game(ABC):
     title: ClassVar[str]
     #: The numbers of seats this game takes.
     seat_counts: ClassVar[frozenset[int]]
-    #: True when seats i and i+2 (i+n/2) are fixed partners.
+    #: Shorthand read only by the default :meth:`teams`: True pairs seat i
+    #: with seat i + n/2 as fixed partners. Nothing else may read it; a game
+    #: with another layout overrides :meth:`teams`.
     partnerships: ClassVar[bool] = False
+    #: True when more points in a deal are better for the seat that scores
+    #: them (most trick games); False when points are penalties (fewest
+    #: wins). Search bots sign deal margins with it. The match's ranks are
+    #: the Result's own and need not follow points at all (lives, chips).
+    points_higher_is_better: ClassVar[bool] = True
     #: The options this game accepts (variants, match length, ...).
     option_specs: ClassVar[tuple[Option, ...]] = ()
 
@@ -73,7 +80,14 @@ class Game(ABC):
             )
 
     def teams(self, n_seats: int) -> tuple[int, ...]:
-        """Team index of each seat: partners share one; otherwise seat = team."""
+        """Team index of each seat at a table of ``n_seats``: the one source of teams.
+
+        Teams are numbered 0..m-1 (m >= 2), each with at least one seat:
+        ``(0, 1, 2)`` every seat for itself (the default), ``(0, 1, 0, 1)``
+        two pairs of partners (``partnerships = True``), ``(0, 1, 0, 1, 0, 1)``
+        two teams of three sitting alternately. Plans, standings and ratings
+        treat a team as one entrant (``harness.teams`` checks the layout).
+        """
         if self.partnerships:
             half = n_seats // 2
             return tuple(seat % half for seat in range(n_seats))

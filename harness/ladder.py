@@ -200,7 +200,7 @@ class Ladder:
     def _plan_round(self, number: int) -> list[Job]:
         config = self.config
         entrants = [e for e in self.entrants() if self._joined(e.label) <= number]
-        sides = config.seats // 2 if config.partnerships else config.seats
+        sides = config.sides
         if len(entrants) < 2:
             raise UnknownNameError(
                 f"the ladder {config.database} has {len(entrants)} entrant(s); add some with "
@@ -214,9 +214,7 @@ class Ladder:
             for s in range(self.settings.sets):
                 seed = derive_seed("ladder", config.seed, number, t, s)
                 group = content_id(["ladder group", number, t, s])
-                for rotation, seating in enumerate(
-                    seatings(table, config.seats, config.partnerships)
-                ):
+                for rotation, seating in enumerate(seatings(table, config.teams)):
                     bots = tuple(
                         (by_label[x].bot, by_label[x].options) for x in seating
                     )

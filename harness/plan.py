@@ -5,9 +5,13 @@ ids. With duplicate deals each match seed is played once per seat rotation, so
 every entrant holds every hand; the jobs of one seed and composition form a
 *group* that the statistics can pair.
 
-Seat rotations are cyclic. In partnership games a table has two sides of two
-copies of one entrant each (seats 0 and 2, seats 1 and 3); rotating by one
-side makes the teams change sides.
+Teams come from ``Game.teams(n)`` (``TournamentConfig.teams``). A composition
+names one entrant per team, and every seat of a team gets that entrant: in
+Klaverjassen seats 0 and 2 are one entrant, 1 and 3 the other; in a game of
+two teams of three sitting alternately, seats 0, 2, 4 and 1, 3, 5. Seat
+rotations are cyclic over the teams: rotation r gives team t the entrant
+``composition[(t + r) % m]``, so over a duplicate group every entrant holds
+every team's seats (every seat when each seat is its own team).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from harness.botprocess import ProcessSettings
 from harness.config import Entrant, TournamentConfig
 from harness.referee import TimeControl
 from harness.seeding import derive_seed
+from harness.teams import team_count
 
 __all__ = ["Job", "compositions", "content_id", "plan", "seatings"]
 
@@ -124,19 +129,28 @@ def _gauntlet_compositions(
 
 
 def seatings(
-    composition: tuple[str, ...], seats: int, partnerships: bool
+    composition: tuple[str, ...], teams: Sequence[int]
 ) -> list[tuple[str, ...]]:
-    """The cyclic rotations of a composition, spread over the seats."""
+    """The cyclic rotations of a composition, spread over the seats of the teams.
+
+    :param composition: one entrant per team, team 0 first.
+    :param teams: the team of each seat (``Game.teams(n)``).
+    :returns: one seating (an entrant per seat) per rotation; in rotation r
+        every seat of team t gets ``composition[(t + r) % m]``.
+    """
     sides = len(composition)
+    if sides != team_count(teams):
+        raise ValueError(
+            f"a composition of {sides} entrants for the {team_count(teams)} "
+            f"teams of {tuple(teams)}"
+        )
     rotations = [composition[r:] + composition[:r] for r in range(sides)]
-    if partnerships:
-        return [tuple(rot[s % sides] for s in range(seats)) for rot in rotations]
-    return rotations
+    return [tuple(rot[team] for team in teams) for rot in rotations]
 
 
 def plan(config: TournamentConfig) -> tuple[Job, ...]:
     """The jobs of ``config``'s tournament, in a deterministic order."""
-    sides = config.seats // 2 if config.partnerships else config.seats
+    sides = config.sides
     labels = [e.label for e in config.entrants]
     if config.format == "gauntlet":
         pool = [label for label in labels if label not in config.candidates]
@@ -148,7 +162,7 @@ def plan(config: TournamentConfig) -> tuple[Job, ...]:
     for m in range(config.matches):
         shared_seed = derive_seed("match", config.seed, m)
         for composition in tables:
-            rotations = seatings(composition, config.seats, config.partnerships)
+            rotations = seatings(composition, config.teams)
             for rotation, seating in enumerate(rotations):
                 seed = (
                     shared_seed

@@ -119,7 +119,7 @@ def pair_results_from_matches(
     :param weighting: ``"entrant"`` (default) weighs each of the k(k-1)/2
         results of a k-team match 1/(k-1), so the match counts once for every
         entrant; ``"pair"`` gives each weight 1, as ``harness.standings`` counts
-        them. Two-team matches (all partnership games) have weight 1 either way.
+        them. Two-team matches (two pairs, two teams of three) weigh 1 either way.
         Why "entrant" is the default: docs/STATISTICS.md, "Weighting".
     """
     if weighting not in WEIGHTINGS:

@@ -21,6 +21,7 @@ from harness.game import Game, State
 from harness.protocol import BotFault
 from harness.result import Forfeit, ForfeitReason, Result, competition_ranks
 from harness.seeding import bot_seed
+from harness.teams import team_layout
 
 if TYPE_CHECKING:
     from harness.view import View
@@ -337,14 +338,18 @@ def forfeit_result(
     """The Result of a match that ``forfeit`` ended in ``state``.
 
     Ruling: scores and deal points stand as they were when the match ended;
-    the forfeiting team ranks below every other team, which are ranked among
-    themselves by their scores so far.
+    the forfeiting team ranks below every other team, which keep their order
+    among themselves from the game's own Result so far (its ranks, so lives,
+    chips or fewest points rank as the game ranks them, not by raw score).
+    Utilities are the default ones of these final ranks (the forfeiting team
+    lowest), whatever utilities the game gives: the game's own measure of an
+    unfinished match (chips of a pot not yet won) is not a result.
     """
     partial = state.result()
-    teams = state.game.teams(state.n_seats)
+    teams = team_layout(state.game, state.n_seats)
     losing_team = teams[forfeit.seat]
     keys = [
-        float("-inf") if teams[s] == losing_team else partial.scores[s]
+        float("-inf") if teams[s] == losing_team else -partial.ranks[s]
         for s in range(state.n_seats)
     ]
     return Result(

@@ -37,7 +37,11 @@ FORMATS = ("text", "markdown", "json", "csv")
 
 
 def standings_table(rows: Sequence[Standing]) -> str:
-    """Rank, entrant, matches, pairwise score %, wins, mean match score, forfeits."""
+    """Rank, entrant, matches, pairwise score %, wins, mean score and utility, forfeits.
+
+    The mean score is the game's own count (fewer may be better); the mean
+    utility is higher-is-better in every game.
+    """
     body = [
         [
             i,
@@ -46,6 +50,7 @@ def standings_table(rows: Sequence[Standing]) -> str:
             f"{100 * s.score:.1f}",
             s.wins,
             f"{s.mean_score:.1f}",
+            f"{s.mean_utility:+.2f}",
             s.forfeits,
         ]
         for i, s in enumerate(rows, 1)
@@ -59,19 +64,29 @@ def standings_table(rows: Sequence[Standing]) -> str:
             "score %",
             "wins",
             "mean score",
+            "mean utility",
             "forfeits",
         ],
-        colalign=("right", "left", "right", "right", "right", "right", "right"),
+        colalign=("right", "left", *["right"] * 6),
     )
 
 
 def result_table(result: Result, names: Sequence[str]) -> str:
-    """One match's result per seat."""
+    """One match's result per seat: team, score, rank and utility."""
     rows = [
-        [seat, names[seat], result.teams[seat], result.scores[seat], result.ranks[seat]]
+        [
+            seat,
+            names[seat],
+            result.teams[seat],
+            result.scores[seat],
+            result.ranks[seat],
+            f"{result.utilities[seat]:+g}",
+        ]
         for seat in range(len(names))
     ]
-    return tabulate(rows, headers=["seat", "player", "team", "score", "rank"])
+    return tabulate(
+        rows, headers=["seat", "player", "team", "score", "rank", "utility"]
+    )
 
 
 @dataclass(frozen=True)

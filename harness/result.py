@@ -1,13 +1,28 @@
-"""The outcome of one match: scores, ranks, teams, deal points, forfeit, log."""
+"""The outcome of one match: scores, ranks, utilities, teams, deal points, forfeit, log.
+
+Ranks are in the game's own order, which is not always "more points": a game
+ranks by lives left, by chips won, or by the fewest points. A game says which
+through the rank keys it passes to :meth:`Result.from_rank_keys` (higher key,
+better rank) or the direction it passes to :meth:`Result.from_scores`; the
+displayed scores stay as the game counts them. Everything that compares seats
+(standings, ratings, paired tests, forfeits) reads the ranks or the utilities,
+never the raw scores.
+"""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Forfeit", "ForfeitReason", "Result", "competition_ranks"]
+__all__ = [
+    "Forfeit",
+    "ForfeitReason",
+    "Result",
+    "competition_ranks",
+    "rank_utilities",
+]
 
 
 class ForfeitReason(enum.Enum):
@@ -41,15 +56,20 @@ class Forfeit:
 class Result:
     """The result of one match, per seat in playing order.
 
-    A partnership's score is the score of each of its seats. Rank 1 is best;
-    equal ranks are ties (competition ranking: 1, 1, 3).
+    A team's score is the score of each of its seats. Rank 1 is best, in the
+    game's own order; equal ranks are ties (competition ranking: 1, 1, 3).
+    Build one with :meth:`from_scores` (ranks follow the scores, higher or
+    lower first) or :meth:`from_rank_keys` (ranks follow keys of the game's
+    choosing). Left empty, ``utilities`` are derived from the ranks
+    (:func:`rank_utilities`).
     """
 
-    #: Final match score of each seat.
+    #: Final match score of each seat, as the game counts and shows it.
     scores: tuple[int, ...]
-    #: Final rank of each seat, 1 = best.
+    #: Final rank of each seat in the game's own order, 1 = best.
     ranks: tuple[int, ...]
-    #: Team index of each seat (every seat its own team unless partnerships).
+    #: Team index of each seat (``Game.teams(n)``: every seat its own team,
+    #: pairs of partners, two teams of three, ...).
     teams: tuple[int, ...]
     #: Points each seat scored in each deal: ``deal_points[k][seat]``.
     deal_points: tuple[tuple[int, ...], ...]
@@ -57,6 +77,32 @@ class Result:
     forfeit: Forfeit | None = None
     #: Every action of the match in order, when the referee was asked to keep it.
     log: tuple[str, ...] | None = None
+    #: What the match is worth to each seat (OpenSpiel's ``returns()``), higher
+    #: better: by default :func:`rank_utilities` of the ranks (+1 / -1 / 0
+    #: with two teams); a game may give its own (chips won from a pot, ...).
+    utilities: tuple[float, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        n = len(self.ranks)
+        if not (len(self.scores) == len(self.teams) == n):
+            raise ValueError(
+                f"a Result needs one score, rank and team per seat; got scores "
+                f"{self.scores}, ranks {self.ranks}, teams {self.teams}"
+            )
+        if not self.utilities:
+            # Frozen: the one place a derived field is filled in.
+            object.__setattr__(
+                self, "utilities", rank_utilities(self.ranks, self.teams)
+            )
+        elif len(self.utilities) != n:
+            raise ValueError(
+                f"utilities {self.utilities} do not give one value per seat "
+                f"for {n} seats"
+            )
+        else:
+            object.__setattr__(
+                self, "utilities", tuple(float(u) for u in self.utilities)
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready) for process boundaries and storage."""
@@ -64,6 +110,7 @@ class Result:
             "scores": list(self.scores),
             "ranks": list(self.ranks),
             "teams": list(self.teams),
+            "utilities": list(self.utilities),
             "deal_points": [list(d) for d in self.deal_points],
             "forfeit": None
             if self.forfeit is None
@@ -77,7 +124,11 @@ class Result:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Result:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of :meth:`to_dict`.
+
+        Results stored before utilities existed have no ``"utilities"`` key;
+        theirs are derived from the ranks, as the default is.
+        """
         forfeit = data["forfeit"]
         return cls(
             scores=tuple(data["scores"]),
@@ -90,6 +141,34 @@ class Result:
                 forfeit["seat"], ForfeitReason(forfeit["reason"]), forfeit["detail"]
             ),
             log=None if data["log"] is None else tuple(data["log"]),
+            utilities=tuple(data.get("utilities") or ()),
+        )
+
+    @classmethod
+    def from_rank_keys(
+        cls,
+        scores: Sequence[int],
+        rank_keys: Sequence[float],
+        teams: Sequence[int],
+        deal_points: Sequence[Sequence[int]],
+        *,
+        utilities: Sequence[float] | None = None,
+    ) -> Result:
+        """Build a Result ranked by ``rank_keys`` in the game's own order.
+
+        :param scores: what the game shows per seat (points, lives, chips).
+        :param rank_keys: per seat, higher is better: lives left, chips won,
+            or ``-score`` in a game where fewer points win. Partners must
+            share a key.
+        :param utilities: per seat, when the game has its own measure (chips
+            won from a pot, ...); by default derived from the ranks.
+        """
+        return cls(
+            scores=tuple(scores),
+            ranks=competition_ranks(rank_keys, teams),
+            teams=tuple(teams),
+            deal_points=tuple(tuple(d) for d in deal_points),
+            utilities=() if utilities is None else tuple(utilities),
         )
 
     @classmethod
@@ -100,15 +179,11 @@ class Result:
         deal_points: Sequence[Sequence[int]],
         *,
         higher_is_better: bool = True,
+        utilities: Sequence[float] | None = None,
     ) -> Result:
-        """Build a Result whose ranks follow the scores."""
+        """Build a Result whose ranks follow the scores, higher (or lower) first."""
         keys = [s if higher_is_better else -s for s in scores]
-        return cls(
-            scores=tuple(scores),
-            ranks=competition_ranks(keys, teams),
-            teams=tuple(teams),
-            deal_points=tuple(tuple(d) for d in deal_points),
-        )
+        return cls.from_rank_keys(scores, keys, teams, deal_points, utilities=utilities)
 
 
 def competition_ranks(
@@ -123,3 +198,26 @@ def competition_ranks(
         teams = range(len(keys))
     by_team = {team: key for team, key in zip(teams, keys, strict=True)}
     return tuple(1 + sum(1 for other in by_team.values() if other > k) for k in keys)
+
+
+def rank_utilities(ranks: Sequence[int], teams: Sequence[int]) -> tuple[float, ...]:
+    """The default utilities: zero-sum over teams, from the ranks alone.
+
+    A seat's utility is (other teams its team ranks above - other teams
+    ranking above it) / (teams - 1): +1 / -1 with two teams (0 for a tie);
+    +1, 0, -1 for first, second and third of three. With a single team,
+    every utility is 0.
+    """
+    rank_of: dict[int, int] = {}
+    for team, rank in zip(teams, ranks, strict=True):
+        rank_of.setdefault(team, rank)
+    others = len(rank_of) - 1
+    if others <= 0:
+        return tuple(0.0 for _ in ranks)
+    out = []
+    for team in teams:
+        mine = rank_of[team]
+        beaten = sum(1 for r in rank_of.values() if r > mine)
+        beaten_by = sum(1 for r in rank_of.values() if r < mine)
+        out.append((beaten - beaten_by) / others)
+    return tuple(out)

@@ -2,7 +2,9 @@
 
 A match of n seats is decomposed into pairwise results between the entrants
 of different teams: 1 for the better rank, ½ for equal ranks, 0 for the worse.
-In partnership games each team is one entrant, so a match is one pair.
+A team (``Game.teams``: partners, two teams of three, ...) is one entrant, so
+a two-team match is one pair. Ranks are in the game's own order; raw scores
+are shown, never compared.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class Standing:
     wins: int = 0
     forfeits: int = 0
     total_score: int = 0
+    #: Sum of the entrant's utilities (``Result.utilities``, the game's order).
+    total_utility: float = 0.0
 
     @property
     def score(self) -> float:
@@ -45,6 +49,11 @@ class Standing:
     def mean_score(self) -> float:
         """Mean match score (game points) per match."""
         return self.total_score / self.matches if self.matches else 0.0
+
+    @property
+    def mean_utility(self) -> float:
+        """Mean utility per match: higher is better in every game."""
+        return self.total_utility / self.matches if self.matches else 0.0
 
 
 def pairwise_outcomes(
@@ -70,7 +79,10 @@ def pairwise_outcomes(
 def standings(
     entrants: Iterable[str], matches: Iterable[tuple[Sequence[str], Result]]
 ) -> list[Standing]:
-    """Standings sorted by pairwise score, then mean score.
+    """Standings sorted by pairwise score, then mean utility, then name.
+
+    Not by mean score: in a game won on fewest points that would reward the
+    worst.
 
     Entrants that played but are not in ``entrants`` (a ladder's later
     joiners) get a line too.
@@ -87,6 +99,7 @@ def standings(
             row = table[label]
             row.matches += 1
             row.total_score += result.scores[seat]
+            row.total_utility += result.utilities[seat]
             if result.ranks[seat] == 1 and list(result.ranks).count(1) == sum(
                 1 for s in range(len(seating)) if result.teams[s] == result.teams[seat]
             ):
@@ -101,4 +114,4 @@ def standings(
             table[a].games += 1
             table[b].points += 1.0 - score
             table[b].games += 1
-    return sorted(table.values(), key=lambda s: (-s.score, -s.mean_score, s.entrant))
+    return sorted(table.values(), key=lambda s: (-s.score, -s.mean_utility, s.entrant))

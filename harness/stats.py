@@ -28,6 +28,7 @@ from scipy import stats as st  # type: ignore[import-untyped]
 
 from harness.ratings import PairResult
 from harness.result import Result
+from harness.standings import pairwise_outcomes
 
 __all__ = [
     "SPRT",
@@ -184,11 +185,12 @@ class PairStats:
     los: float
     #: Two-sided sign test over samples (binomial on decisive games when ungrouped).
     p_sign: float
-    #: Wilcoxon signed-rank and one-sample t-test on paired point differences (None
-    #: without them).
+    #: Wilcoxon signed-rank and one-sample t-test on the paired differences
+    #: (None without them).
     p_wilcoxon: float | None
     p_ttest: float | None
-    #: Mean paired point difference a - b per group (None without them).
+    #: Mean paired difference a - b per group (None without them): from
+    #: :func:`paired_differences`, a's pairwise wins minus losses against b.
     mean_difference: float | None
     #: The primary test ("wilcoxon" when paired differences were given, else "sign").
     test: str
@@ -205,24 +207,24 @@ class PairStats:
 def paired_differences(
     matches: Iterable[tuple[Sequence[str], Result, str | None]],
 ) -> dict[tuple[str, str], list[float]]:
-    """Per duplicate group, a's total match score minus b's, for every pair a < b.
+    """Per duplicate group, a's pairwise wins minus losses against b, for each a < b.
 
-    Sums ``result.scores`` over the matches of the group in which both sat
-    (an entrant's score is that of its first seat; partners share it). Matches
-    without a group are groups of one.
+    Each match in which a and b sat in different teams adds +1 when a's team
+    ranked above b's, -1 when below and 0 for a tie
+    (:func:`harness.standings.pairwise_outcomes`, so 2·score - 1), summed over
+    the matches of the group. Ranks are in the game's own order, so this holds
+    for games won on fewest points, lives or chips alike; raw scores are never
+    compared (docs/STATISTICS.md, R7). Matches without a group are groups of
+    one.
     """
     totals: dict[tuple[str, str], dict[object, float]] = defaultdict(
         lambda: defaultdict(float)
     )
     for number, (seating, result, group) in enumerate(matches):
         key: object = group if group is not None else ("match", number)
-        score: dict[str, int] = {}
-        for seat, entrant in enumerate(seating):
-            score.setdefault(entrant, result.scores[seat])
-        names = sorted(score)
-        for x, a in enumerate(names):
-            for b in names[x + 1 :]:
-                totals[(a, b)][key] += score[a] - score[b]
+        for x, y, score in pairwise_outcomes(seating, result):
+            a, b, s = (x, y, score) if x < y else (y, x, 1.0 - score)
+            totals[(a, b)][key] += 2 * s - 1
     return {pair: list(groups.values()) for pair, groups in totals.items()}
 
 
@@ -246,7 +248,7 @@ def pair_statistics(
 ) -> list[PairStats]:
     """Statistics for every pair that met, with Holm-adjusted p-values.
 
-    :param paired: per pair, paired point differences (one per duplicate group,
+    :param paired: per pair, paired differences (one per duplicate group,
         e.g. from :func:`paired_differences`); a key (b, a) is read negated.
         With them the primary test is Wilcoxon's signed-rank test; without, the
         exact sign test over samples.

@@ -208,7 +208,33 @@ def test_paired_differences_from_matches() -> None:
         (("ns", "ew", "ns", "ew"), match((50, 112, 50, 112)), "g2"),
         (("ew", "ns", "ew", "ns"), match((80, 82, 80, 82)), None),
     ]
-    assert paired_differences(matches) == {("ew", "ns"): [-38 + 18, 62, -2]}
+    # Per group, ew's wins minus losses against ns (by rank): g1 one each way,
+    # g2 an ew win, the ungrouped match an ns win. Margins do not count.
+    assert paired_differences(matches) == {("ew", "ns"): [0, 1, -1]}
+
+
+def test_paired_differences_follow_ranks_not_scores() -> None:
+    """Fewest points win: the paired difference favours the low scorer."""
+
+    def low(scores: tuple[int, ...]) -> Result:
+        return Result.from_scores(scores, (0, 1, 2), (scores,), higher_is_better=False)
+
+    matches = [
+        (("a", "b", "c"), low((2, 5, 3)), "g"),
+        (("b", "c", "a"), low((4, 1, 0)), "g"),
+        (("c", "a", "b"), low((3, 3, 6)), "g"),
+    ]
+    # a against b: a ranks above in all three; a against c: above, above, tie;
+    # b against c: below in all three.
+    assert paired_differences(matches) == {
+        ("a", "b"): [3],
+        ("a", "c"): [2],
+        ("b", "c"): [-3],
+    }
+    # Differences of raw scores would have favoured b over a (more points).
+    assert sum(r.scores[s.index("a")] for s, r, _ in matches) < sum(
+        r.scores[s.index("b")] for s, r, _ in matches
+    )
 
 
 def test_significance_predicate_feeds_tiers() -> None:

@@ -110,6 +110,8 @@ def _digest(n_matches: int) -> str:
             log.append(action)
             state.apply(action)
         result = state.result().to_dict()
+        # Utilities came later and follow from the ranks; the play is the subject.
+        del result["utilities"]
         digest.update(json.dumps([log, result, state.history]).encode())
     return digest.hexdigest()
 
