@@ -589,7 +589,8 @@ class TrickState(State):
     # -- set-up, for subclasses ---------------------------------------------------
 
     def _use_rules(self, rules: TrickRules, n_seats: int) -> None:
-        """Play by ``rules`` with ``n_seats``: once per State, before dealing.
+        """Play by ``rules`` with ``n_seats``: once per State (after setting
+        :attr:`game`), before dealing.
 
         It copies from the rules the tables the hot path reads into the state
         itself (an instance's attributes are read faster than its class's).
@@ -603,6 +604,7 @@ class TrickState(State):
         self._excuse = rules.excuse_mask
         self._multi_copy = rules.deck.copies > 1
         self._next_seat = (*range(1, n_seats), 0)
+        self.teams = self.game.teams(n_seats)
         self._reset_tricks(n_seats)
 
     def _reset_tricks(self, n_seats: int) -> None:

@@ -210,7 +210,6 @@ class KlaverjassenState(TrickState):
         """Set every attribute to the start of a match, before deal 0 is dealt."""
         self.game = game
         self.n_seats = 4
-        self.teams = (0, 1, 0, 1)
         self.seed = seed
         self._target: int = game.options["target"]
         self._clubs_first: bool = game.options["clubs_first"]
