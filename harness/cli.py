@@ -13,7 +13,7 @@ from tabulate import tabulate
 
 from harness import ratings as rt
 from harness.config import load_config
-from harness.conformance import check_game
+from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
 from harness.game import Game
 from harness.ladder import Ladder
@@ -115,12 +115,26 @@ def _parser() -> argparse.ArgumentParser:
         help="run the conformance suite on a game",
         description="Play random matches of GAME and check every contract of the "
         "design: conservation, clones, determinism, replay, views, information sets, "
-        "duplicate deals. Exit status 1 when a check fails.",
+        "duplicate deals. By default the matches are short (the game's check "
+        "options, a budget of actions per match); --full plays whole matches of the "
+        "game's default options. Exit status 1 when a check fails.",
     )
     check.add_argument("game", help="registry name of the game")
     check.add_argument("--matches", type=int, default=5, help="matches per seat count")
     check.add_argument("--seed", type=int, default=0, help="seed of the random matches")
-    _option_argument(check, "a game option")
+    length = check.add_mutually_exclusive_group()
+    length.add_argument(
+        "--full",
+        action="store_true",
+        help="whole matches with the game's default options, no budget (slow)",
+    )
+    length.add_argument(
+        "--budget",
+        type=int,
+        metavar="N",
+        help=f"actions after which a short match is cut (default {DEFAULT_BUDGET})",
+    )
+    _option_argument(check, "a game option (over the check options unless --full)")
     check.set_defaults(run=_cmd_check)
 
     run = sub.add_parser(
@@ -354,9 +368,14 @@ def account(game: Game, n_seats: int, seed: int, result: Result) -> list[str]:
 
 
 def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
-    game = registry.game(args.game, _parse_options(args.option))
     report = check_game(
-        game, matches=args.matches, seed=args.seed, raise_on_failure=False
+        registry.game_class(args.game),
+        options=_parse_options(args.option),
+        full=args.full,
+        budget=args.budget,
+        matches=args.matches,
+        seed=args.seed,
+        raise_on_failure=False,
     )
     print(report.summary())
     return 0 if report.passed else 1

@@ -14,6 +14,23 @@ view is probed. What is checked:
 - information sets: ``sample_state(view_p).view(p) == view_p`` and, across
   samples, what p cannot see varies (a leaked fact never would);
 - duplicate deals: the same seed deals the same cards whatever is played.
+
+Short and full checks. By default the check is short: it plays the game that
+:meth:`Game.for_checks <harness.game.Game.for_checks>` builds (the game's
+``check_options``, a low target or few deals, with any options given laid over
+them), and it stops a match that reaches ``budget`` actions
+(:data:`DEFAULT_BUDGET`). A match cut there has had every check made at each
+action and each probe up to the cut, and its deals take part in the duplicate
+deal check; it has no Result, so the checks that need a whole match (a
+well-formed Result, repeatability, replay to the same Result) are skipped for
+it, and the report counts it as cut. ``full=True`` (``troef check --full``)
+plays the game's default options (with the options given) and has no budget
+beyond the endless-match guard, :data:`MAX_ACTIONS`, which is a failure.
+
+Ruling: a seat count whose every match is cut is a **failure**, not a warning.
+Its whole-match checks would otherwise pass without having run once, and a game
+whose matches never end would pass the short check. The failure names the way
+out: shorter ``check_options``, a larger budget, or the full check.
 """
 
 from __future__ import annotations
@@ -22,23 +39,29 @@ import dataclasses
 import pickle
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from harness.errors import ConformanceError
+from harness.errors import ConformanceError, OptionError
 from harness.game import Game, State
 from harness.referee import replay
 from harness.result import Result, competition_ranks
 from harness.seeding import derive_seed
 from harness.view import View
 
-__all__ = ["ConformanceReport", "check_game"]
+__all__ = ["DEFAULT_BUDGET", "MAX_ACTIONS", "ConformanceReport", "check_game"]
 
 #: A hidden place must be probed this often before "never varies" counts; a card
 #: three times as often, since a card can be known for a while (taken from a pile).
 MIN_PROBES = 5
-#: Actions after which a match is declared endless.
+#: Actions after which a match is declared endless (a failure, in either mode).
 MAX_ACTIONS = 200_000
+#: Actions after which the short check stops a match (it is cut, not failed).
+#: Random gin rummy needs thousands of actions to finish one scoring hand; with
+#: this budget about two matches in three finish, and the short check of any
+#: registered game costs a few seconds.
+DEFAULT_BUDGET = 10_000
 
 
 @dataclass
@@ -46,7 +69,18 @@ class ConformanceReport:
     """What :func:`check_game` did and what it found."""
 
     game: str
+    #: True for the full check (``--full``), False for the short one.
+    full: bool = False
+    #: The options of the game that was checked, every default filled in.
+    options: dict[str, Any] = field(default_factory=dict)
+    #: Most actions a match may take before it is cut; None: no budget.
+    budget: int | None = None
+    #: Matches played to their end or to the budget (not those that failed).
     matches: int = 0
+    #: Of those, the matches stopped at the budget.
+    cut: int = 0
+    #: Deals each match reached (started), in the order played.
+    deals: list[int] = field(default_factory=list)
     actions: int = 0
     probes: int = 0
     samples: int = 0
@@ -57,11 +91,24 @@ class ConformanceReport:
         """True when no check failed."""
         return not self.failures
 
+    def mode(self) -> str:
+        """Which check ran, with its options and budget, in a few words."""
+        options = ", ".join(f"{k}={v!r}" for k, v in self.options.items()) or "none"
+        if self.full:
+            return f"full check (options {options}; no budget)"
+        return (
+            f"short check (options {options}; "
+            f"at most {self.budget} actions a match; --full for whole matches)"
+        )
+
     def summary(self) -> str:
         """A few lines for a person."""
+        cut = f" ({self.cut} cut at the budget)" if self.cut else ""
         head = (
-            f"{self.game}: {self.matches} matches, {self.actions} actions, "
-            f"{self.probes} view probes, {self.samples} sampled states: "
+            f"{self.game}, {self.mode()}\n"
+            f"{self.game}: {self.matches} matches{cut}, {sum(self.deals)} deals, "
+            f"{self.actions} actions, {self.probes} view probes, "
+            f"{self.samples} sampled states: "
         )
         if self.passed:
             return head + "all checks passed"
@@ -75,8 +122,11 @@ class ConformanceReport:
 
 
 def check_game(
-    game: Game,
+    game: Game | type[Game],
     *,
+    options: Mapping[str, Any] | None = None,
+    full: bool = False,
+    budget: int | None = None,
     matches: int = 5,
     seed: int = 0,
     seat_counts: Iterable[int] | None = None,
@@ -84,17 +134,42 @@ def check_game(
     samples: int = 6,
     raise_on_failure: bool = True,
 ) -> ConformanceReport:
-    """Run the conformance suite on ``game``.
+    """Run the conformance suite on a game (the module docstring says what).
 
+    :param game: a Game class, built with its ``check_options`` (short check)
+        or its defaults (``full``), and ``options`` over them; or a Game built
+        already, checked with exactly its own options.
+    :param options: game options laid over the check options or the defaults;
+        only with a class.
+    :param full: play whole matches of the game's default options, no budget.
+    :param budget: actions after which the short check cuts a match;
+        default :data:`DEFAULT_BUDGET`. Not with ``full``.
     :param matches: random matches per seat count.
     :param probe_rate: share of decision points where every seat's view is probed.
     :param samples: states drawn by ``sample_state`` per probed view.
     :raises ConformanceError: when a check fails and ``raise_on_failure``.
+    :raises OptionError: a check option or a given option is not allowed; a
+        budget below 1, or one with ``full``.
     """
-    report = ConformanceReport(game.name)
+    if isinstance(game, type):
+        given = dict(options or {})
+        game = game(**given) if full else game.for_checks(**given)
+    elif options:
+        raise TypeError(
+            "check_game takes options only with a Game class; "
+            f"{game!r} has its options already"
+        )
+    if full and budget is not None:
+        raise OptionError("the full check has no budget: give full or budget")
+    if budget is not None and budget < 1:
+        raise OptionError(f"budget {budget}: give a positive number of actions")
+    limit = None if full else budget or DEFAULT_BUDGET
+    report = ConformanceReport(
+        game.name, full=full, options=dict(game.options), budget=limit
+    )
     _check_pickle(game, report)
     for n_seats in sorted(seat_counts or game.seat_counts):
-        _Run(game, n_seats, seed, probe_rate, samples, report).run(matches)
+        _Run(game, n_seats, seed, probe_rate, samples, limit, report).run(matches)
     if raise_on_failure and not report.passed:
         raise ConformanceError(report.summary())
     return report
@@ -120,6 +195,7 @@ class _Run:
         seed: int,
         probe_rate: float,
         samples: int,
+        budget: int | None,
         report: ConformanceReport,
     ) -> None:
         self.game = game
@@ -127,6 +203,7 @@ class _Run:
         self.seed = seed
         self.probe_rate = probe_rate
         self.samples = samples
+        self.budget = budget
         self.report = report
         # (seat, place) and (seat, card) -> [probes with freedom, probes that varied]
         self.place_tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -136,11 +213,12 @@ class _Run:
         self.report.failures.append(f"[{self.n} seats] {message}")
 
     def run(self, matches: int) -> None:
+        played = cut = 0
         for m in range(matches):
             match_seed = derive_seed("conformance", self.seed, self.n, m)
             choice_seed = derive_seed("choices", self.seed, self.n, m)
             try:
-                outcome = self.play(match_seed, choice_seed, probe=True)
+                match = self.play(match_seed, choice_seed, probe=True)
             except ConformanceError as exc:
                 self.fail(f"match seed {match_seed}: {exc}")
                 continue
@@ -149,18 +227,36 @@ class _Run:
                     f"match seed {match_seed}: raised {type(exc).__name__}: {exc}"
                 )
                 continue
+            played += 1
             self.report.matches += 1
-            self.check_repeatable(match_seed, choice_seed, *outcome)
+            self.report.deals.append(match.deals)
+            if match.result is None:
+                cut += 1
+                self.report.cut += 1
+            else:
+                self.check_repeatable(match_seed, choice_seed, match)
             if m < 2:
-                self.check_duplicate_deals(match_seed, choice_seed, outcome[2])
+                self.check_duplicate_deals(match_seed, choice_seed, match.openings)
+        if played and cut == played:
+            self.fail(
+                f"every match ({played}) reached the budget of {self.budget} actions "
+                "and was cut, so results, replay and repeatability went unchecked: "
+                "give the game shorter check_options, a larger budget (--budget), "
+                "or run the full check (--full)"
+            )
         self.check_hidden_places_vary()
 
     # -- one match --------------------------------------------------------
 
     def play(
-        self, match_seed: int, choice_seed: int, *, probe: bool
-    ) -> tuple[list[str], Result, dict[int, dict[str, tuple[str, ...]]]]:
-        """Play one random match; return its log, Result and deal openings."""
+        self, match_seed: int, choice_seed: int, *, probe: bool, conserve: bool = True
+    ) -> _Match:
+        """Play one random match to its end or to the budget.
+
+        :param probe: check views, clones and information sets on the way.
+        :param conserve: check conservation after every action (the repeat of
+            a match skips it: it retraces the probed play, or fails anyway).
+        """
         game, n = self.game, self.n
         state = game.new_match(n, match_seed)
         choices = random.Random(choice_seed)
@@ -172,6 +268,9 @@ class _Run:
         }
         self.check_conservation(state, deck, "at the start")
         while not state.is_over():
+            if self.budget is not None and len(log) >= self.budget:
+                self.report.actions += len(log)
+                return _Match(log, None, openings, state.deal + 1)
             if len(log) >= MAX_ACTIONS:
                 raise ConformanceError(f"no end after {MAX_ACTIONS} actions")
             seat = state.to_act
@@ -191,7 +290,10 @@ class _Run:
             deal_before = state.deal
             state.apply(action)
             log.append(action)
-            self.check_conservation(state, deck, f"after action {len(log)} {action!r}")
+            if conserve:
+                self.check_conservation(
+                    state, deck, f"after action {len(log)} {action!r}"
+                )
             if state.deal != deal_before and not state.is_over():
                 openings[state.deal] = dict(state.card_locations())
         if state.to_act is not None:
@@ -199,13 +301,14 @@ class _Run:
         result = state.result()
         self.check_result(result)
         self.report.actions += len(log)
-        return log, result, openings
+        return _Match(log, result, openings, state.deal + 1)
 
     def check_conservation(self, state: State, deck: Counter[str], when: str) -> None:
         held: Counter[str] = Counter()
         for cards in state.card_locations().values():
             held.update(cards)
-        if held != deck:
+        # Neither counter holds a zero, so plain dict equality (in C) will do.
+        if dict.__ne__(held, deck):
             missing = deck - held
             extra = held - deck
             raise ConformanceError(
@@ -229,7 +332,8 @@ class _Run:
             raise ConformanceError(f"Result has not one entry per seat: {result}")
         if result.teams != self.game.teams(n):
             raise ConformanceError(
-                f"Result.teams {result.teams} differ from Game.teams {self.game.teams(n)}"
+                f"Result.teams {result.teams} differ from Game.teams "
+                f"{self.game.teams(n)}"
             )
         up = competition_ranks(list(result.scores), result.teams)
         down = competition_ranks([-s for s in result.scores], result.teams)
@@ -342,17 +446,14 @@ class _Run:
     # -- across matches ---------------------------------------------------
 
     def check_repeatable(
-        self,
-        match_seed: int,
-        choice_seed: int,
-        log: list[str],
-        result: Result,
-        openings: dict[int, dict[str, tuple[str, ...]]],
+        self, match_seed: int, choice_seed: int, match: _Match
     ) -> None:
-        log2, result2, _ = self.play(match_seed, choice_seed, probe=False)
-        if log2 != log or result2 != result:
+        log, result = match.log, match.result
+        again = self.play(match_seed, choice_seed, probe=False, conserve=False)
+        if again.log != log or again.result != result:
             self.fail(
-                f"match seed {match_seed}: the same seed and choices gave a different match"
+                f"match seed {match_seed}: the same seed and choices gave a "
+                "different match"
             )
         try:
             replayed = replay(self.game, self.n, match_seed, log)
@@ -361,7 +462,8 @@ class _Run:
             return
         if dataclasses.replace(replayed, log=None) != result:
             self.fail(
-                f"match seed {match_seed}: the replayed log gave {replayed}, not {result}"
+                f"match seed {match_seed}: the replayed log gave {replayed}, "
+                f"not {result}"
             )
 
     def check_duplicate_deals(
@@ -371,7 +473,7 @@ class _Run:
         openings: dict[int, dict[str, tuple[str, ...]]],
     ) -> None:
         other_choices = derive_seed("other bots", choice_seed)
-        _, _, other = self.play(match_seed, other_choices, probe=False)
+        other = self.play(match_seed, other_choices, probe=False).openings
         for deal in sorted(set(openings) & set(other)):
             if openings[deal] != other[deal]:
                 self.fail(
@@ -396,6 +498,19 @@ class _Run:
                     f"card {card} is hidden from seat {p}, yet it never moved in "
                     f"{probes} probes: the view reveals where it is (a leak)"
                 )
+
+
+@dataclass
+class _Match:
+    """One random match as played: to its end, or cut at the budget."""
+
+    log: list[str]
+    #: None when the match was cut at the budget.
+    result: Result | None
+    #: The cards' places at the start of each deal reached.
+    openings: dict[int, dict[str, tuple[str, ...]]]
+    #: Deals reached (started).
+    deals: int
 
 
 def _first_difference(a: View, b: View) -> str:

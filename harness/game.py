@@ -48,11 +48,24 @@ class Game(ABC):
     points_higher_is_better: ClassVar[bool] = True
     #: The options this game accepts (variants, match length, ...).
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    #: Options that make a short match for conformance checks (a low target, a
+    #: few deals): used by ``troef check`` without ``--full``, the test suite and
+    #: the golden playthroughs. Checked against :attr:`option_specs` by
+    #: :meth:`for_checks`.
+    check_options: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, Any] = resolve_options(
             self.option_specs, options, f"game {self.name!r}"
         )
+
+    @classmethod
+    def for_checks(cls, **options: Any) -> Self:
+        """This game with :attr:`check_options`, overridden by ``options``.
+
+        :raises OptionError: a check option or a given one is not allowed.
+        """
+        return cls(**{**cls.check_options, **options})
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The options live in a read-only proxy, which does not pickle itself.

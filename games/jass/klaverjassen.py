@@ -578,6 +578,7 @@ class Klaverjassen(Game):
     title = "Klaverjassen (4 players, fixed partnerships)"
     seat_counts = frozenset({4})
     partnerships = True
+    check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
     option_specs = (
         Option(
             "variant",

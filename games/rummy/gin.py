@@ -190,6 +190,7 @@ class GinRummy(Game):
     name = "gin-rummy"
     title = "Gin Rummy (Oklahoma)"
     seat_counts = frozenset({2})
+    check_options = {"target": 30}  # noqa: RUF012 - short: 1-2 scoring hands
     option_specs = (
         Option(
             "variant",

@@ -77,10 +77,24 @@ def test_check_passes_a_sound_game_and_fails_a_leaking_one(
 ) -> None:
     code, out, _ = run(capsys, *TOY, "check", "toy", "--matches", "3")
     assert code == 0 and "all checks passed" in out
+    assert "toy, short check (options leaky=False; at most 10000 actions" in out
     code, out, _ = run(
         capsys, *TOY, "check", "toy", "--matches", "3", "-o", "leaky=true"
     )
     assert code == 1 and "never varied" in out
+
+
+def test_check_full_and_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *TOY, "check", "toy", "--full", "--seed", "4")
+    assert code == 0 and "toy, full check (options leaky=False; no budget)" in out
+    assert "toy: 10 matches, 20 deals" in out
+    # Three seats play 18 actions a match: a budget of 15 cuts them all.
+    code, out, _ = run(capsys, *TOY, "check", "toy", "--budget", "15")
+    assert code == 1 and "(5 cut at the budget)" in out
+    assert "[3 seats] every match (5) reached the budget of 15 actions" in out
+    with pytest.raises(SystemExit):
+        main([*TOY, "check", "toy", "--full", "--budget", "15"])
+    assert "not allowed with argument --full" in capsys.readouterr().err
 
 
 def test_the_console_script_is_installed() -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from harness.conformance import check_game
-from harness.errors import ConformanceError
+from harness.errors import ConformanceError, OptionError
 from tests.plugins.toy_game import ToyGame, ToyState
 
 
@@ -112,3 +112,136 @@ def test_a_mutable_view_fails() -> None:
 
 def test_toy_state_is_a_state() -> None:
     assert issubclass(ToyState, __import__("harness").State)
+
+
+# -- the short check: check options and a budget of actions per match ---------
+
+
+class LongToy(ToyGame):
+    """A sound toy whose matches last 2 to 5 deals (12 to 30 actions for two)."""
+
+    def deals(self, seed: int) -> int:
+        return 2 + seed % 4
+
+
+#: Cuts the 3- to 5-deal matches of LongToy for two seats, not the 2-deal ones.
+BUDGET = 20
+
+
+def test_a_budget_cuts_long_matches_and_counts_them() -> None:
+    report = check_game(LongToy(), matches=8, seed=3, seat_counts=[2], budget=BUDGET)
+    assert report.passed, report.summary()
+    assert report.matches == 8 and 0 < report.cut < 8
+    assert report.budget == BUDGET and not report.full
+    assert f"{report.cut} cut at the budget" in report.summary()
+    assert min(report.deals) >= 2 and max(report.deals) <= 5
+    # Cut matches have no result: only the finished ones were replayed.
+    whole = check_game(LongToy(), matches=8, seed=3, seat_counts=[2], full=True)
+    assert whole.passed and whole.cut == 0 and whole.budget is None
+    assert whole.actions > report.actions
+
+
+def test_every_match_cut_is_a_failure() -> None:
+    """The module's ruling: a seat count with no whole match fails the check."""
+    report = check_game(ToyGame(), matches=3, seed=1, budget=15, raise_on_failure=False)
+    # Two seats play 12 actions and finish; three seats play 18 and are all cut.
+    assert report.cut == 3
+    assert report.failures == [
+        "[3 seats] every match (3) reached the budget of 15 actions and was cut, so "
+        "results, replay and repeatability went unchecked: give the game shorter "
+        "check_options, a larger budget (--budget), or run the full check (--full)"
+    ]
+
+
+class Endless(ToyGame):
+    def deals(self, seed: int) -> int:
+        return 10**9
+
+
+def test_an_endless_game_fails_the_short_check_too() -> None:
+    report = check_game(Endless(), matches=2, seed=1, budget=50, raise_on_failure=False)
+    assert report.cut == 4 and len(report.failures) == 2
+    assert all("every match (2) reached the budget" in f for f in report.failures)
+
+
+class LongSamplerIgnoresView(SamplerIgnoresView, LongToy):
+    pass
+
+
+class LongSharedClone(SharedClone, LongToy):
+    pass
+
+
+class LongDealsFromPlay(DealsFromPlay, LongToy):
+    pass
+
+
+class LongLosesACard(LosesACard, LongToy):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("game", "failure", "ends_matches"),
+    [
+        (
+            LongToy(leaky=True),
+            "place 'hand:1' is hidden from seat 0, yet its cards never varied",
+            False,
+        ),
+        (LongDealsFromPlay(), "duplicate deals break", False),
+        # These stop the match they are found in: no match lasts to the budget.
+        (LongSamplerIgnoresView(), "differs from the view", True),
+        (LongSharedClone(), "playing on a clone changed the original", True),
+        (LongLosesACard(), "cards not conserved at the start: missing", True),
+    ],
+    ids=lambda x: type(x).__name__ if isinstance(x, ToyGame) else "",
+)
+def test_broken_games_fail_under_a_budget_that_cuts_matches(
+    game: ToyGame, failure: str, ends_matches: bool
+) -> None:
+    report = check_game(
+        game, matches=8, seed=3, seat_counts=[2], budget=BUDGET, raise_on_failure=False
+    )
+    assert any(failure in f for f in report.failures), report.summary()
+    if ends_matches:
+        assert report.matches == 0
+    else:
+        assert report.cut > 0
+
+
+class LeakyWhenChecked(ToyGame):
+    """Check options that break the game: they must reach the checked game."""
+
+    check_options = {"leaky": True}  # noqa: RUF012
+
+
+def test_the_short_check_plays_the_check_options_under_given_options() -> None:
+    short = check_game(LeakyWhenChecked, matches=4, seed=2, raise_on_failure=False)
+    assert not short.passed and short.options == {"leaky": True}
+    assert "short check (options leaky=True" in short.summary()
+    given = check_game(LeakyWhenChecked, options={"leaky": False}, matches=4, seed=2)
+    assert given.passed and given.options == {"leaky": False}
+    full = check_game(LeakyWhenChecked, full=True, matches=4, seed=2)
+    assert full.passed and full.full and full.options == {"leaky": False}
+    assert "full check (options leaky=False; no budget)" in full.summary()
+    assert LeakyWhenChecked.for_checks() == LeakyWhenChecked(leaky=True)
+
+
+class BadCheckOptions(ToyGame):
+    check_options = {"leek": True}  # noqa: RUF012
+
+
+def test_check_options_are_validated_by_the_option_specs() -> None:
+    with pytest.raises(OptionError, match="unknown option 'leek'"):
+        check_game(BadCheckOptions)
+    with pytest.raises(OptionError, match="option 'leaky' = 3"):
+        check_game(ToyGame, options={"leaky": 3})
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(TypeError, match="options only with a Game class"):
+        check_game(ToyGame(), options={"leaky": True})
+    with pytest.raises(OptionError, match="no budget"):
+        check_game(ToyGame, full=True, budget=100)
+    with pytest.raises(OptionError, match="positive number of actions"):
+        check_game(ToyGame, budget=0)

@@ -2,8 +2,9 @@
 
 Two or three seats; a 12-card pack (9 to ace in four suits); three cards each,
 the rest a hidden stock; follow suit, highest card of the led suit wins;
-a match is two deals; a trick is worth one point. ``leaky = True`` makes the
-view show the next seat's hand: the conformance suite must catch that.
+a match is two deals (``ToyGame.deals``: a subclass may vary it by seed);
+a trick is worth one point. ``leaky = True`` makes the view show the next
+seat's hand: the conformance suite must catch that.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class ToyState(State):
         self.game = game
         self.n_seats = n_seats
         self.seed = seed
+        self.deals = game.deals(seed)
         self.deal = -1
         self.points = [0] * n_seats
         self.deal_points: list[list[int]] = []
@@ -103,7 +105,7 @@ class ToyState(State):
         self.trick = []
         self.leader = self.to_act = winner
         if not self.hands[winner]:
-            if self.deal + 1 < DEALS:
+            if self.deal + 1 < self.deals:
                 self._next_deal()
             else:
                 self.to_act = None
@@ -165,6 +167,10 @@ class ToyGame(Game):
         Option("leaky", False, "show the next seat's hand (a deliberate leak)"),
     )
 
+    def deals(self, seed: int) -> int:
+        """The number of deals in the match of ``seed``."""
+        return DEALS
+
     def new_match(self, n_seats: int, seed: int) -> ToyState:
         self.check_seats(n_seats)
         return ToyState(self, n_seats, seed)
@@ -176,6 +182,7 @@ class ToyGame(Game):
         state = object.__new__(ToyState)
         state.game, state.n_seats, state.seed = self, n, 0
         state.deal = view.deal
+        state.deals = max(DEALS, view.deal + 1)  # later deals are not in the view
         state.points = list(view.points)
         state.deal_points = [[0] * n for _ in range(view.deal + 1)]
         state.trick = list(view.trick)
