@@ -389,6 +389,17 @@ class BotProcess:
         )
 
 
+def die_with_parent(parent: int) -> None:
+    """Have Linux kill this process when its parent ``parent`` dies.
+
+    For worker processes: a ``troef run`` killed with SIGKILL must not leave
+    its pool behind. If the parent died before this took effect, exit now.
+    """
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 class _ChildLimits:
     """Runs in the child between fork and exec (after the user switch)."""
 

@@ -19,6 +19,7 @@ from dataclasses import asdict
 from typing import Any
 
 from harness.bot import Bot
+from harness.botprocess import die_with_parent
 from harness.game import Game
 from harness.multiplex import MatchSpec, play_matches_interleaved
 from harness.plan import Job
@@ -35,9 +36,17 @@ _registry: Registry | None = None
 _games: dict[tuple[str, tuple[tuple[str, Any], ...]], Game] = {}
 
 
-def init_worker(source: PluginSource, *, ignore_sigint: bool = True) -> None:
-    """Load the plugins once in a worker process."""
+def init_worker(
+    source: PluginSource, parent: int | None = None, *, ignore_sigint: bool = True
+) -> None:
+    """Load the plugins once in a worker process.
+
+    :param parent: the pid of the process that owns the pool; the worker dies
+        with it (so a killed ``troef run`` leaves no workers behind).
+    """
     global _registry
+    if parent is not None:
+        die_with_parent(parent)
     if ignore_sigint:
         # The parent handles Ctrl-C and stops the pool; workers must not die mid-write.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -174,5 +183,5 @@ def make_executor(
             "fork" if os.name == "posix" else "spawn"
         ),
         initializer=init_worker,
-        initargs=(source,),
+        initargs=(source, os.getpid()),
     )

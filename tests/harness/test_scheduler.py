@@ -168,6 +168,8 @@ def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(
         finally:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
+        # The killed run's pool workers die with it: none is left behind.
+        assert _processes_running(str(path), within=10.0) == []
     done = subprocess.run(
         _cli("run", str(path), "--quiet"), capture_output=True, text=True, check=True
     )
@@ -178,6 +180,25 @@ def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(
     # The delay is not part of a result: the interrupted run equals an uninterrupted one.
     theirs = stored(tmp_path / "reference.sqlite")
     assert [r[1:] for r in ours] == [r[1:] for r in theirs]
+
+
+def _processes_running(marker: str, within: float) -> list[int]:
+    """Pids whose command line names ``marker``, once none is left or after ``within`` s."""
+    deadline = time.monotonic() + within
+    while True:
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline:
+                pids.append(int(entry.name))
+        if not pids or time.monotonic() > deadline:
+            return pids
+        time.sleep(0.05)
 
 
 @pytest.mark.slow
