@@ -5,7 +5,8 @@ the test suite can run them for every registered game. Random matches are
 played with seeded uniform choices; at random decision points every seat's
 view is probed. What is checked:
 
-- matches finish with well-formed Results (ranks agree with scores, teams);
+- matches finish with well-formed Results (ranks rank the teams and follow the
+  scores unless the game ranks by something else; utilities agree with ranks);
 - every card is in exactly one place after every action (conservation);
 - ``clone()`` is independent; the same seed gives the same log and Result;
   a log replays to the same Result; the Game pickles;
@@ -335,11 +336,26 @@ class _Run:
                 f"Result.teams {result.teams} differ from Game.teams "
                 f"{self.game.teams(n)}"
             )
-        up = competition_ranks(list(result.scores), result.teams)
-        down = competition_ranks([-s for s in result.scores], result.teams)
-        if result.ranks not in (up, down):
+        if competition_ranks([-r for r in result.ranks], result.teams) != result.ranks:
             raise ConformanceError(
-                f"ranks {result.ranks} do not follow scores {result.scores}"
+                f"ranks {result.ranks} are not a competition ranking of the teams "
+                f"{result.teams} (1 = best, partners share a rank, ties 1, 1, 3)"
+            )
+        if self.game.ranks_follow_scores:
+            up = competition_ranks(list(result.scores), result.teams)
+            down = competition_ranks([-s for s in result.scores], result.teams)
+            if result.ranks not in (up, down):
+                raise ConformanceError(
+                    f"ranks {result.ranks} do not follow scores {result.scores}"
+                )
+        if len(result.utilities) != n or any(
+            result.ranks[a] < result.ranks[b]
+            and result.utilities[a] < result.utilities[b]
+            for a in range(n)
+            for b in range(n)
+        ):
+            raise ConformanceError(
+                f"utilities {result.utilities} do not agree with ranks {result.ranks}"
             )
         for k, row in enumerate(result.deal_points):
             if len(row) != n:

@@ -46,6 +46,11 @@ class Game(ABC):
     #: wins). Search bots sign deal margins with it. The match's ranks are
     #: the Result's own and need not follow points at all (lives, chips).
     points_higher_is_better: ClassVar[bool] = True
+    #: True when a match's ranks follow its final scores (higher or lower is
+    #: better); False when they follow something else, such as lives left or
+    #: elimination order (the conformance suite checks ranks against scores
+    #: only when this is True).
+    ranks_follow_scores: ClassVar[bool] = True
     #: The options this game accepts (variants, match length, ...).
     option_specs: ClassVar[tuple[Option, ...]] = ()
     #: Options that make a short match for conformance checks (a low target, a

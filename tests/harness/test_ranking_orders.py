@@ -30,7 +30,7 @@ from harness.result import Result
 from harness.standings import standings
 from harness.stats import paired_differences
 from harness.store import Store
-from tests.plugins.ranking_games import LowGame, TeamsGame
+from tests.plugins.ranking_games import EliminationGame, LowGame, TeamsGame
 
 RANKING_PLUGIN = Path(__file__).parents[1] / "plugins" / "ranking_games.py"
 
@@ -64,6 +64,21 @@ def test_the_test_games_pass_the_conformance_suite() -> None:
     for game in (TeamsGame(), LowGame(), LowGame(deals=3)):
         report = check_game(game, matches=3, seed=5)
         assert report.passed and report.samples > 0, report.summary()
+
+
+def test_a_game_ranked_by_something_else_than_scores_passes_when_it_says_so() -> None:
+    """Ranks by elimination, not points: the suite checks them as a ranking
+    (and against the utilities), and against the scores only if the game
+    says its ranks follow them."""
+    game = EliminationGame(deals=3)
+    report = check_game(game, matches=6, seed=2)
+    assert report.passed, report.summary()
+
+    class Claims(EliminationGame):
+        ranks_follow_scores = True
+
+    claimed = check_game(Claims(deals=3), matches=6, seed=2, raise_on_failure=False)
+    assert any("do not follow scores" in f for f in claimed.failures)
 
 
 # -- two teams of three sitting alternately -------------------------------------------

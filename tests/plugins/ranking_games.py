@@ -141,7 +141,7 @@ class TrickState(State):
         )
 
     def clone(self) -> TrickState:
-        twin = object.__new__(TrickState)
+        twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin.points = list(self.points)
         twin.deal_points = [list(d) for d in self.deal_points]
@@ -168,18 +168,19 @@ class TrickState(State):
 class TrickGame(Game):
     """The shared rules; subclasses set the seats, the teams and the order."""
 
+    state_class: ClassVar[type[TrickState]] = TrickState
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("deals", 2, "deals in a match", minimum=1),
     )
 
     def new_match(self, n_seats: int, seed: int) -> TrickState:
         self.check_seats(n_seats)
-        return TrickState(self, n_seats, seed)
+        return self.state_class(self, n_seats, seed)
 
     def sample_state(self, view: View, rng: random.Random) -> TrickState:
         assert isinstance(view, TrickView)
         n = len(view.points)
-        state = object.__new__(TrickState)
+        state = object.__new__(self.state_class)
         state.game, state.n_seats, state.seed = self, n, 0
         state.teams = self.teams(n)
         state.deal = view.deal
@@ -272,6 +273,32 @@ class LowGame(TrickGame):
     points_higher_is_better = False
 
 
+class EliminationState(TrickState):
+    """Ranks by the deal in which a seat first took no trick (its "life"),
+    whatever its points: a later first blank ranks higher."""
+
+    game: EliminationGame
+
+    def result(self) -> Result:
+        done = self.deal if self.to_act is not None else self.deal + 1
+        rows = self.deal_points[:done]
+        n = len(self.points)
+        life = [
+            next((k for k, row in enumerate(rows) if not row[s]), done)
+            for s in range(n)
+        ]
+        return Result.from_rank_keys(self.points, life, self.teams, rows)
+
+
+class EliminationGame(TrickGame):
+    name = "toy-elimination"
+    title = "Toy tricks ranked by the deal a seat first takes no trick"
+    seat_counts = frozenset({3})
+    ranks_follow_scores = False
+
+    state_class = EliminationState
+
+
 @hookimpl
 def troef_games() -> Sequence[type[Game]]:
-    return [TeamsGame, LowGame]
+    return [TeamsGame, LowGame, EliminationGame]
