@@ -299,8 +299,8 @@ class _Driver:
             )
             self.forfeit_at_start(match, seat, fault.reason, fault.detail)
             return
+        assert match.waiting is not None
         seat = match.waiting
-        assert seat is not None
         bot = match.bots[seat]
         assert isinstance(bot, ProcessBot)
         self.unregister_bot(match, seat)

@@ -364,20 +364,19 @@ def _clean(value: Any) -> Any:
 
 def _as_json(report: Report) -> dict[str, Any]:
     fit = report.fit
-    return _clean(
-        {
-            "title": report.title,
-            "matches": report.matches,
-            "anchor": fit.anchor,
-            "anchor_rating": fit.anchor_rating,
-            "confidence": fit.confidence,
-            "seat_advantage": fit.seat_advantage,
-            "notes": list(fit.notes),
-            "standings": _standings_rows(report),
-            "pairs": _pair_rows(report),
-            "tiers": [list(t) for t in report.tiers],
-        }
-    )
+    data: dict[str, Any] = {
+        "title": report.title,
+        "matches": report.matches,
+        "anchor": fit.anchor,
+        "anchor_rating": fit.anchor_rating,
+        "confidence": fit.confidence,
+        "seat_advantage": fit.seat_advantage,
+        "notes": list(fit.notes),
+        "standings": _standings_rows(report),
+        "pairs": _pair_rows(report),
+        "tiers": [list(t) for t in report.tiers],
+    }
+    return {key: _clean(value) for key, value in data.items()}
 
 
 def _as_csv(report: Report) -> str:
