@@ -72,7 +72,7 @@ def _pool_pids(pool: ProcessPool) -> list[int]:
 
 
 def timed(run: Callable[[], list[Any]], pool: ProcessPool | None) -> dict[str, float]:
-    """Run once; wall seconds, decisions, CPU seconds of this process and of the bots."""
+    """Run once; wall seconds, decisions, CPU seconds of this process and the bots."""
     pids = _pool_pids(pool) if pool else []
     bots_before = {pid: _cpu_of(pid) for pid in pids}
     own_before = _own_cpu()
@@ -166,8 +166,6 @@ def measure(
         run = in_process if make is None else make(pool)  # type: ignore[arg-type]
         if pool is not None:
             # Start the bot processes before timing: a tournament keeps them.
-            warm = (lambda: sync(pool, registry_source)) if k == 1 else (lambda: None)
-            del warm
             first = range(max(k, 1))
             if name.startswith("process, sync"):
                 for s in first:
@@ -234,7 +232,8 @@ def main() -> None:
     ]
     node = shutil.which("node") is not None
     print(
-        f"bench_isolation: {os.cpu_count()} cpus, load {os.getloadavg()[0]:.1f}, repeats {repeats}"
+        f"bench_isolation: {os.cpu_count()} cpus, "
+        f"load {os.getloadavg()[0]:.1f}, repeats {repeats}"
     )
     report: dict[str, Any] = {
         "goal_added_us": GOAL_US,
@@ -248,7 +247,8 @@ def main() -> None:
             f"\n{title}: {matches} matches, {rows[0]['runs'][0]['decisions']} decisions"
         )
         print(
-            f"{'mode':<24}{'us/decision':>12}{'added us':>10}{'matches/s':>11}{'worker cpu':>12}{'bot cpu':>9}"
+            f"{'mode':<24}{'us/decision':>12}{'added us':>10}{'matches/s':>11}"
+            f"{'worker cpu':>12}{'bot cpu':>9}"
         )
         for row in rows:
             print(
@@ -258,7 +258,8 @@ def main() -> None:
         best = min(rows[2:], key=lambda r: r["added_us"])
         verdict = "met" if best["added_us"] <= GOAL_US else "NOT met"
         print(
-            f"goal: added cost <= {GOAL_US:g} us/decision: {verdict} (best: {best['mode']}, {best['added_us']:.1f} us)"
+            f"goal: added cost <= {GOAL_US:g} us/decision: {verdict} "
+            f"(best: {best['mode']}, {best['added_us']:.1f} us)"
         )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))

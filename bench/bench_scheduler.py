@@ -80,7 +80,8 @@ def main() -> None:
         "--matches",
         type=int,
         default=200,
-        help="seeds per pairing (200: runs of a few seconds, so pool start-up does not dominate)",
+        help="seeds per pairing "
+        "(200: runs of a few seconds, so pool start-up does not dominate)",
     )
     args = parser.parse_args()
     print(
@@ -92,7 +93,8 @@ def main() -> None:
         overhead_us = (1 / m["one"] - 1 / m["loop"]) * 1e6
         print(
             f"{label:<22}{m['jobs']:>6}{1000 / m['loop']:>10.2f}{m['loop']:>9.0f}"
-            f"{m['one']:>12.0f}{m['two']:>13.0f}{overhead_us:>13.0f} µs{m['two'] / m['one']:>9.2f}"
+            f"{m['one']:>12.0f}{m['two']:>13.0f}{overhead_us:>13.0f} µs"
+            f"{m['two'] / m['one']:>9.2f}"
         )
 
 

@@ -1,1 +1,1 @@
-"""troef's own bots, each module a plugin registered under the ``troef`` entry points."""
+"""troef's own bots: each module is a plugin under the ``troef`` entry points."""

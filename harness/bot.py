@@ -56,7 +56,7 @@ class Bot(ABC):
     # The three hooks below are for the referee. A plugin bot needs none of
     # them; bots that run elsewhere (harness.botprocess.ProcessBot) use them.
 
-    def prepare(self) -> None:
+    def prepare(self) -> None:  # noqa: B027 - optional hook
         """Finish setting up before the match's first decision, off the clock.
 
         Called by the referee once per match, before any ``act``. The default
@@ -73,7 +73,7 @@ class Bot(ABC):
         """
         return self.act(view)
 
-    def match_over(self, result: Result) -> None:
+    def match_over(self, result: Result) -> None:  # noqa: B027 - optional hook
         """Hear the result of the match; called by the referee once it is decided.
 
         Called for every seat, forfeits included. Errors raised here are

@@ -116,7 +116,8 @@ class Host:
             return _error(self.load_error)
         if message.get("protocol") != PROTOCOL_VERSION:
             return _error(
-                f"host speaks protocol {PROTOCOL_VERSION}, not {message.get('protocol')!r}"
+                f"host speaks protocol {PROTOCOL_VERSION}, "
+                f"not {message.get('protocol')!r}"
             )
         assert self.registry is not None
         try:

@@ -95,7 +95,8 @@ class Launch:
     prefix: tuple[str, ...] = ()
     #: Address-space limit (``RLIMIT_AS``) in MiB; ``None``: no limit.
     memory_mb: int | None = None
-    #: Run the bot as this user (name or uid); needs a root harness. ``None``: as the harness.
+    #: Run the bot as this user (name or uid); needs a root harness.
+    #: ``None``: as the harness.
     user: str | int | None = None
     #: Environment variables set for the bot, beyond :data:`KEPT_ENV`.
     env: tuple[tuple[str, str], ...] = ()
@@ -146,7 +147,8 @@ class BotProcess:
                 cwd=self.cwd,
                 env=_bot_env(launch.env),
                 close_fds=True,
-                start_new_session=True,  # its own process group: killpg takes its children
+                # Its own process group: killpg takes its children.
+                start_new_session=True,
                 preexec_fn=_ChildLimits(launch.memory_mb),
                 user=user,
                 group=group,
@@ -727,7 +729,8 @@ class ProcessBot(Bot):
             self._fail(
                 BotFault(
                     PROTOCOL_FAULT,
-                    f"protocol error: output nobody asked for: {bytes(process.out[:80])!r}",
+                    "protocol error: output nobody asked for: "
+                    f"{bytes(process.out[:80])!r}",
                 )
             )
         if process.eof:
@@ -797,7 +800,10 @@ class ProcessSettings:
         n_seats: int,
         pool: ProcessPool | None = None,
     ) -> ProcessBot:
-        """A ProcessBot for ``seat``; plugin bot ``bot_name`` is served from ``source``."""
+        """A ProcessBot for ``seat``.
+
+        Without a ``command``, plugin bot ``bot_name`` is served from ``source``.
+        """
         from harness.bothost import host_command
 
         command = self.command or tuple(host_command(bot_name, source))

@@ -67,7 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="troef",
-        description="A tournament harness for AI bots that play traditional card games.",
+        description=(
+            "A tournament harness for AI bots that play traditional card games."
+        ),
     )
     parser.add_argument(
         "--plugin",
@@ -207,7 +209,8 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="N",
-        help="also percentile intervals from N bootstrap rounds resampling whole duplicate sets",
+        help="also percentile intervals from N bootstrap rounds "
+        "resampling whole duplicate sets",
     )
     report.add_argument(
         "--seed", type=int, default=1, help="bootstrap seed (default 1)"
@@ -217,8 +220,9 @@ def _parser() -> argparse.ArgumentParser:
     compare = sub.add_parser(
         "compare",
         help="compare the same entrants across tournaments",
-        description="Rate each database, then show how the ratings of the entrants they "
-        "share changed from the first to each later one, with intervals and p-values.",
+        description="Rate each database, then show how the ratings of the entrants "
+        "they share changed from the first to each later one, with intervals and "
+        "p-values.",
     )
     compare.add_argument(
         "databases", nargs="+", help="two or more tournament databases"
@@ -413,14 +417,16 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
     else:
         print(
             f"played {summary.played} matches in {summary.seconds:.1f}s "
-            f"({summary.already_done} were already recorded; {summary.forfeits} forfeits)"
+            f"({summary.already_done} were already recorded; "
+            f"{summary.forfeits} forfeits)"
         )
     _print_standings(config.database)
     if monitor is not None:
         print()
         print(monitor.verdict().describe())
     print(
-        f"\nratings with intervals and significance tests: troef report {config.database}"
+        "\nratings with intervals and significance tests: "
+        f"troef report {config.database}"
     )
     return 0
 
@@ -519,7 +525,8 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
     entrants = list(snapshot.get("entrants", {}))
     if args.anchor is not None and args.anchor not in entrants:
         raise ConfigError(
-            f"--anchor {args.anchor!r}: no such entrant; {close_names(args.anchor, entrants)}"
+            f"--anchor {args.anchor!r}: no such entrant; "
+            f"{close_names(args.anchor, entrants)}"
         )
     report = build_report(
         title,
@@ -606,7 +613,8 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
     if fit.seat_advantage is not None and fit.seat_advantage_interval is not None:
         lo, hi = fit.seat_advantage_interval
         print(
-            f"first seat (White) advantage: {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+            f"first seat (White) advantage: {fit.seat_advantage:+.1f} "
+            f"[{lo:+.1f}, {hi:+.1f}]"
         )
     for note in fit.notes:
         print(f"note: {note}")
@@ -617,7 +625,8 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
     with Ladder(load_config(args.config)) as ladder:
         entrant = ladder.add(args.label, args.bot, _parse_options(args.option))
         print(
-            f"{entrant.label} ({entrant.bot}) joins the ladder from round {ladder.rounds_played() + 1}"
+            f"{entrant.label} ({entrant.bot}) joins the ladder "
+            f"from round {ladder.rounds_played() + 1}"
         )
     return 0
 

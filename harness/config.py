@@ -67,7 +67,9 @@ _TOP_KEYS = {
     "candidates": "gauntlet: the entrants that play against the pool",
     "entrants": "one table per entrant: [entrants.LABEL]",
     "sprt": "the [sprt] table of an SPRT head-to-head (elo0, elo1, alpha, beta)",
-    "time_control": "the default [time_control] of every entrant (move, match, increment)",
+    "time_control": (
+        "the default [time_control] of every entrant (move, match, increment)"
+    ),
     "in_flight": "matches a worker keeps in flight when bots run in processes (>= 1)",
     "ladder": "the [ladder] table of an Elo-rated ladder (k, initial, explore, ...)",
 }
@@ -77,7 +79,10 @@ _SPRT_KEYS = {
     "alpha": "false positive rate, 0 < alpha < 0.5",
     "beta": "false negative rate, 0 < beta < 0.5",
     "candidate": "label of the entrant under test (default: the first entrant)",
-    "elo_model": 'what elo0/elo1 mean: "normalized" (default, as fishtest/fastchess) or "logistic"',
+    "elo_model": (
+        'what elo0/elo1 mean: "normalized" (default, as fishtest/fastchess) '
+        'or "logistic"'
+    ),
 }
 _LADDER_KEYS = {
     "k": "K factor of the online Elo update (> 0)",
@@ -114,7 +119,10 @@ class LadderSettings:
 _ENTRANT_KEYS = {
     "bot": "registry name of a bot",
     "options": "a table of the bot's options",
-    "isolation": '"in-process" (trusted, fastest) or "process" (its own process, sees only views)',
+    "isolation": (
+        '"in-process" (trusted, fastest) '
+        'or "process" (its own process, sees only views)'
+    ),
     "command": "a bot program speaking the protocol, as a list of arguments",
     "prefix": "a command put in front of the bot's (e.g. a sandbox program)",
     "memory_mb": "address-space limit of the bot process in MiB",
@@ -459,7 +467,8 @@ class _Validator:
             raise self.error(
                 "",
                 "entrants",
-                'no entrants; expected one table per entrant, e.g. [entrants.alice] bot = "random"',
+                "no entrants; expected one table per entrant, "
+                'e.g. [entrants.alice] bot = "random"',
             )
         default_tc = self.time_control("time_control", self.data.get("time_control"))
         result = []
@@ -476,7 +485,8 @@ class _Validator:
                 raise self.error(
                     where,
                     "bot",
-                    f"missing or not a string; expected a bot name, known: {', '.join(sorted(registry.bots))}, or a command",
+                    "missing or not a string; expected a bot name, known: "
+                    f"{', '.join(sorted(registry.bots))}, or a command",
                 )
             options = spec.get("options", {})
             if not isinstance(options, dict):
@@ -667,7 +677,8 @@ class _Validator:
             raise self.error(
                 where,
                 key,
-                f'{raw!r} is not allowed; expected a list of strings, e.g. ["node", "bot.js"]',
+                f"{raw!r} is not allowed; expected a list of strings, "
+                'e.g. ["node", "bot.js"]',
             )
         # A bot process starts in an empty directory: paths become absolute here.
         return tuple(

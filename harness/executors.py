@@ -174,7 +174,7 @@ class InlineExecutor(concurrent.futures.Executor):
 def make_executor(
     kind: str, workers: int, source: PluginSource
 ) -> concurrent.futures.Executor:
-    """An executor of ``kind`` (``process`` or ``inline``) with ``workers`` processes."""
+    """An executor of ``kind``: ``process`` (``workers`` processes) or ``inline``."""
     if kind == "inline":
         return InlineExecutor(source)
     return concurrent.futures.ProcessPoolExecutor(

@@ -203,8 +203,8 @@ class Ladder:
         sides = config.sides
         if len(entrants) < 2:
             raise UnknownNameError(
-                f"the ladder {config.database} has {len(entrants)} entrant(s); add some with "
-                "'troef ladder add'"
+                f"the ladder {config.database} has {len(entrants)} entrant(s); "
+                "add some with 'troef ladder add'"
             )
         tables = self.pair(number, entrants, sides)
         by_label = {e.label: e for e in entrants}

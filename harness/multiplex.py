@@ -141,7 +141,8 @@ class _Driver:
                 )
             else:
                 try:
-                    bot.prepare()  # a ProcessBot that failed to start raises its fault here
+                    # A ProcessBot that failed to start raises its fault here.
+                    bot.prepare()
                 except BotFault as fault:
                     return self.forfeit_at_start(
                         match, seat, fault.reason, fault.detail
@@ -204,7 +205,7 @@ class _Driver:
     # -- playing -------------------------------------------------------------------
 
     def advance(self, match: _Match, answer: tuple[object, Any, float] | None) -> None:
-        """Feed ``answer`` to the referee; play on until a process bot owes an action."""
+        """Feed ``answer`` to the referee; play on till a process bot owes an action."""
         steps = match.steps
         bots = match.bots
         while True:
@@ -299,8 +300,8 @@ class _Driver:
             )
             self.forfeit_at_start(match, seat, fault.reason, fault.detail)
             return
+        assert match.waiting is not None
         seat = match.waiting
-        assert seat is not None
         bot = match.bots[seat]
         assert isinstance(bot, ProcessBot)
         self.unregister_bot(match, seat)

@@ -71,11 +71,7 @@ class Job:
             group=data["group"],
             rotation=data["rotation"],
             process=tuple(
-                None
-                if p is None
-                else ProcessSettings(
-                    **{k: tuple(v) if isinstance(v, list) else v for k, v in p.items()}
-                )
+                None if p is None else _process_settings(p)
                 for p in data.get("process", ())
             ),
             time_controls=tuple(
@@ -103,6 +99,17 @@ class Job:
                 None if t is None else dataclasses.asdict(t) for t in self.time_controls
             ],
         }
+
+
+def _process_settings(data: dict[str, Any]) -> ProcessSettings:
+    """Inverse of ``dataclasses.asdict`` on a ProcessSettings read back from JSON.
+
+    JSON turns its tuples into lists; they become tuples again.
+    """
+    fields: dict[str, Any] = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in data.items()
+    }
+    return ProcessSettings(**fields)
 
 
 def compositions(labels: Sequence[str], sides: int) -> list[tuple[str, ...]]:

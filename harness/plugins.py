@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 
@@ -162,7 +162,9 @@ def _collect(pm: pluggy.PluginManager, source: PluginSource) -> Registry:
         for impl in hook.get_hookimpls():
             plugin_name = impl.plugin_name
             try:
-                classes = impl.function()
+                # pluggy types every hook implementation as returning object;
+                # hookspecs promises a sequence of classes, checked below.
+                classes = cast("Iterable[Any]", impl.function())
             except Exception as exc:
                 raise PluginError(
                     f"plugin {plugin_name!r} failed in {hook.name}(): "

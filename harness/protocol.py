@@ -57,10 +57,11 @@ _QUIT = b'{"type":"quit"}\n'
 class BotFault(TroefError):
     """A bot broke its side of the boundary; the referee turns it into a forfeit.
 
-    Raised by harness-side bots that run elsewhere (:class:`~harness.botprocess.ProcessBot`)
-    from ``prepare``/``act_within``: it carries the :class:`ForfeitReason` and
-    the detail (what the bot sent, its exit status, its stderr tail), where a
-    plain exception would be recorded as the bot's own ``EXCEPTION``.
+    Raised by harness-side bots that run elsewhere
+    (:class:`~harness.botprocess.ProcessBot`) from ``prepare``/``act_within``:
+    it carries the :class:`ForfeitReason` and the detail (what the bot sent, its
+    exit status, its stderr tail), where a plain exception would be recorded as
+    the bot's own ``EXCEPTION``.
     """
 
     def __init__(self, reason: ForfeitReason, detail: str) -> None:
@@ -103,7 +104,7 @@ def encode_act(view_json: str) -> bytes:
 
 
 def encode_view_act(view: View) -> bytes:
-    """The ``act`` request for ``view``: the same bytes as ``encode_act(view.to_json())``.
+    """The ``act`` request for ``view``; same bytes as ``encode_act(view.to_json())``.
 
     Faster in the hot loop: the field names of each View class are looked up
     once, and one compact encoder is reused.
@@ -117,9 +118,8 @@ def encode_view_act(view: View) -> bytes:
     values = get(view)
     if len(names) == 1:
         values = (values,)
-    return (
-        b'{"type":"act","view":' + _encode(dict(zip(names, values))).encode() + b"}\n"
-    )
+    body = _encode(dict(zip(names, values, strict=True)))
+    return b'{"type":"act","view":' + body.encode() + b"}\n"
 
 
 _getters: dict[type, tuple[tuple[str, ...], Any]] = {}

@@ -69,7 +69,8 @@ class TimeControl:
             ):
                 raise OptionError(
                     f"time control {name!r} is {value!r}: it takes a positive "
-                    f"number of seconds{' or 0' if name == 'increment' else ''}, or None"
+                    "number of seconds"
+                    f"{' or 0' if name == 'increment' else ''}, or None"
                 )
 
 
@@ -101,10 +102,13 @@ class Clock:
                 f"the limit per move is {control.move:g} s"
             )
         if elapsed > self.remaining:
+            per_move = (
+                f" + {control.increment:g} s per move" if control.increment else ""
+            )
             return (
-                f"decision {self.moves} took {elapsed:.3f} s with {self.remaining:.3f} s "
-                f"left of the match budget ({control.match:g} s"
-                f"{f' + {control.increment:g} s per move' if control.increment else ''})"
+                f"decision {self.moves} took {elapsed:.3f} s "
+                f"with {self.remaining:.3f} s left of the match budget "
+                f"({control.match:g} s{per_move})"
             )
         self.remaining -= elapsed
         if control.increment:
@@ -120,7 +124,7 @@ TimeControls: TypeAlias = "TimeControl | Sequence[TimeControl | None] | None"
 
 
 def make_clocks(time_controls: TimeControls, n_seats: int) -> list[Clock | None]:
-    """One fresh :class:`Clock` per seat (or ``None``) from ``play_match``'s argument."""
+    """A fresh :class:`Clock` (or ``None``) per seat from ``play_match``'s argument."""
     if time_controls is None:
         return [None] * n_seats
     if isinstance(time_controls, TimeControl):
@@ -259,7 +263,10 @@ def referee_steps(
 def prepare_bots(
     game: Game, bots: Sequence[Bot], seed: int, keep_log: bool
 ) -> Result | None:
-    """Call every bot's ``prepare``; the forfeit Result of the first that fails, if any."""
+    """Call every bot's ``prepare``; the forfeit Result of the first that fails.
+
+    ``None`` when every bot is ready.
+    """
     n_seats = len(bots)
     for seat, bot in enumerate(bots):
         try:

@@ -260,7 +260,8 @@ def render(report: Report, fmt: str = "text") -> str:
     conf = f"{100 * fit.confidence:.0f}%"
     heading = "## " if fmt == "markdown" else ""
     out = [
-        f"{heading}{report.title}: {report.matches} matches; Elo ratings, {anchor}, {conf} intervals",
+        f"{heading}{report.title}: {report.matches} matches; "
+        f"Elo ratings, {anchor}, {conf} intervals",
         "",
     ]
     rows = [
@@ -298,7 +299,8 @@ def render(report: Report, fmt: str = "text") -> str:
     if fit.seat_advantage is not None:
         lo, hi = fit.seat_advantage_interval or (math.nan, math.nan)
         out.append(
-            f"\nseat advantage (first seat): {fit.seat_advantage:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+            f"\nseat advantage (first seat): {fit.seat_advantage:+.1f} "
+            f"[{lo:+.1f}, {hi:+.1f}]"
         )
     for note in fit.notes:
         out.append(f"note: {note}")
@@ -307,7 +309,8 @@ def render(report: Report, fmt: str = "text") -> str:
     out.append(tabulate(body, headers=headers, tablefmt=table_fmt))
     out += [
         "",
-        f"{heading}Pairwise tests (Holm-corrected across {len(report.pairs)} pairs; * = significant at 5%)",
+        f"{heading}Pairwise tests (Holm-corrected across {len(report.pairs)} pairs; "
+        "* = significant at 5%)",
         "",
     ]
     prow = [
@@ -364,20 +367,19 @@ def _clean(value: Any) -> Any:
 
 def _as_json(report: Report) -> dict[str, Any]:
     fit = report.fit
-    return _clean(
-        {
-            "title": report.title,
-            "matches": report.matches,
-            "anchor": fit.anchor,
-            "anchor_rating": fit.anchor_rating,
-            "confidence": fit.confidence,
-            "seat_advantage": fit.seat_advantage,
-            "notes": list(fit.notes),
-            "standings": _standings_rows(report),
-            "pairs": _pair_rows(report),
-            "tiers": [list(t) for t in report.tiers],
-        }
-    )
+    data: dict[str, Any] = {
+        "title": report.title,
+        "matches": report.matches,
+        "anchor": fit.anchor,
+        "anchor_rating": fit.anchor_rating,
+        "confidence": fit.confidence,
+        "seat_advantage": fit.seat_advantage,
+        "notes": list(fit.notes),
+        "standings": _standings_rows(report),
+        "pairs": _pair_rows(report),
+        "tiers": [list(t) for t in report.tiers],
+    }
+    return {key: _clean(value) for key, value in data.items()}
 
 
 def _as_csv(report: Report) -> str:

@@ -331,13 +331,16 @@ def _run_queue(
 def _requeue(
     lost: list[Job], queue: list[list[Job]], breaks: dict[str, int]
 ) -> list[list[Job]]:
-    """Put lost jobs back first; jobs that keep breaking the pool go alone, then fail."""
+    """Put lost jobs back first; a job that keeps breaking the pool goes alone.
+
+    One that breaks it still more often fails the run.
+    """
     for job in lost:
         breaks[job.id] = breaks.get(job.id, 0) + 1
         if breaks[job.id] > 2 * MAX_BREAKS:
             raise TroefError(
-                f"job {job.id} (seed {job.seed}, seats {', '.join(job.seating)}) killed "
-                f"its worker process {breaks[job.id]} times; stopping"
+                f"job {job.id} (seed {job.seed}, seats {', '.join(job.seating)}) "
+                f"killed its worker process {breaks[job.id]} times; stopping"
             )
     suspects = [job for job in lost if breaks[job.id] > MAX_BREAKS]
     others = [job for job in lost if breaks[job.id] <= MAX_BREAKS]

@@ -37,7 +37,8 @@ class SprtVerdict:
     #: What elo0 and elo1 mean: "normalized" or "logistic" Elo.
     elo_model: str
     counts: tuple[int, ...]
-    #: Raw logistic Elo estimate per sample and its 95% interval (biased after stopping).
+    #: Raw logistic Elo estimate per sample and its 95% interval
+    #: (biased after stopping).
     elo: float
     elo_lower: float
     elo_upper: float
@@ -52,7 +53,8 @@ class SprtVerdict:
         return (
             f"SPRT ({self.model}, {self.elo_model} Elo): LLR {self.llr:.3f} "
             f"in [{self.lower:.3f}, {self.upper:.3f}] after {self.samples} samples "
-            f"{self.counts}\nElo {self.elo:+.1f} [{self.elo_lower:+.1f}, {self.elo_upper:+.1f}]"
+            f"{self.counts}\nElo {self.elo:+.1f} "
+            f"[{self.elo_lower:+.1f}, {self.elo_upper:+.1f}]"
             f"\nverdict: {verdict}"
         )
 

@@ -233,7 +233,8 @@ class Store:
     def unfinished_jobs(self) -> list[Job]:
         """The planned jobs without a result, in plan order."""
         rows = self._db.execute(
-            "SELECT spec FROM jobs WHERE id NOT IN (SELECT job_id FROM results) ORDER BY idx"
+            "SELECT spec FROM jobs WHERE id NOT IN (SELECT job_id FROM results) "
+            "ORDER BY idx"
         )
         return [Job.from_dict(json.loads(spec)) for (spec,) in rows]
 

@@ -49,7 +49,8 @@ def test_random_play_keeps_the_invariants(
         view = state.view(seat)
         assert view.legal_actions == legal
         if len(log) == probe_at:
-            # Information set: a state sampled from any seat's view gives that view back.
+            # Information set: a state sampled from any seat's view gives that
+            # view back.
             for p in range(n):
                 mine = state.view(p)
                 sample = game.sample_state(mine, random.Random(seed + p))

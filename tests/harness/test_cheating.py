@@ -63,7 +63,7 @@ def toy(registry):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def scene(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
-    """A harness that runs from its tournament's directory, config path in the environment."""
+    """A harness run from its tournament's directory, config path in the environment."""
     config = tmp_path / "tournament.toml"
     config.write_text(f'game = "toy"\nseed = {SEED}\n')
     monkeypatch.chdir(tmp_path)

@@ -1,4 +1,4 @@
-"""Tournament configs: valid ones load; every mistake names file, line, key and the fix."""
+"""Tournament configs: valid ones load; each mistake names file, line, key and fix."""
 
 from __future__ import annotations
 
@@ -79,7 +79,8 @@ def test_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
         (
             HEAD + "[options]\nleaky = 3\n" + TWO,
             5,
-            "options.leaky: game 'toy': option 'leaky' = 3 is not allowed; expected a bool",
+            "options.leaky: game 'toy': option 'leaky' = 3 is not allowed; "
+            "expected a bool",
         ),
         (
             HEAD + "[options]\nleeky = true\n" + TWO,
@@ -130,7 +131,8 @@ def test_unknown_game_with_close_names(tmp_path: Path) -> None:
     path = write(tmp_path, 'game = "klaverjasen"\n' + TWO)
     with pytest.raises(
         ConfigError,
-        match=r"t.toml:1: game: no game named 'klaverjasen'; did you mean 'klaverjassen'",
+        match=r"t.toml:1: game: no game named 'klaverjasen'; "
+        r"did you mean 'klaverjassen'",
     ):
         load_config(path)
 
@@ -151,7 +153,8 @@ def test_a_plugin_that_fails_to_import_is_a_config_error(tmp_path: Path) -> None
     path = write(tmp_path, 'game = "toy"\nplugins = ["bad.py"]\n' + TWO)
     with pytest.raises(
         ConfigError,
-        match=r"t.toml:2: plugins: plugin '.*bad.py' failed to import: RuntimeError: boom",
+        match=r"t.toml:2: plugins: plugin '.*bad.py' failed to import: "
+        r"RuntimeError: boom",
     ):
         load_config(path)
 
@@ -171,6 +174,7 @@ bot = "random"
     path = write(tmp_path, body)
     with pytest.raises(
         ConfigError,
-        match=r"t.toml:7: entrants.alice.options: bot 'sleepy': option 'delay' = -1.0 is not allowed; expected float >= 0.0",
+        match=r"t.toml:7: entrants.alice.options: bot 'sleepy': "
+        r"option 'delay' = -1.0 is not allowed; expected float >= 0.0",
     ):
         load_config(path)

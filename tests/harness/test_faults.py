@@ -9,7 +9,6 @@ the end: the sequence goes on.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -23,7 +22,6 @@ from harness.multiplex import MatchSpec, play_matches_interleaved
 from harness.plugins import PluginSource
 from harness.referee import TimeControl, play_match
 from harness.seeding import bot_seed
-
 from tests.conftest import TOY_PLUGIN
 
 BROKEN = Path(__file__).parents[1] / "plugins" / "broken_bots.py"
@@ -43,7 +41,7 @@ def toy(toy_registry):  # type: ignore[no-untyped-def]
 
 
 def hosted(bot: str) -> list[str]:
-    return host_command(bot, SOURCE) + ["--module", "bots.random_bot"]
+    return [*host_command(bot, SOURCE), "--module", "bots.random_bot"]
 
 
 def raw(mode: str, marker: Path | str = "") -> list[str]:
@@ -129,9 +127,7 @@ def test_a_bot_that_breaks_the_protocol_forfeits_and_is_restarted(
     toy, pool, tmp_path, mode, details
 ) -> None:  # type: ignore[no-untyped-def]
     results, pids = play_sequence(toy, raw(mode, tmp_path / "marker"), pool)
-    assert_forfeit_then_recovery(
-        results, pids, pool, ForfeitReason.PROTOCOL, *details
-    )
+    assert_forfeit_then_recovery(results, pids, pool, ForfeitReason.PROTOCOL, *details)
 
 
 def test_a_bot_that_closes_its_output_crashes(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -21,7 +21,8 @@ def sprt_config(
 ):  # type: ignore[no-untyped-def]
     path = tmp_path / f"{name}.toml"
     path.write_text(
-        f'game = "toy"\nformat = "sprt"\nmatches = 400\nseed = 3\nplugins = ["{TOY_PLUGIN}"]\n{extra}'
+        'game = "toy"\nformat = "sprt"\nmatches = 400\nseed = 3\n'
+        f'plugins = ["{TOY_PLUGIN}"]\n{extra}'
         f"[sprt]\n{sprt}"
         '[entrants.search]\nbot = "search"\noptions = { samples = 3 }\n'
         '[entrants.random]\nbot = "random"\n'
@@ -58,7 +59,7 @@ def test_sprt_accepts_h0_when_the_candidate_is_not_better(tmp_path: Path) -> Non
 
 def test_sprt_resumes_to_the_same_verdict(tmp_path: Path) -> None:
     config = sprt_config(tmp_path, "resume", 'executor = "inline"\n')
-    verdict, summary = run_sprt(config)
+    verdict, _ = run_sprt(config)
     again = SprtMonitor(config, plan(config))
     rerun = run_tournament(config, monitor=again)
     assert rerun.played == 0 and again.verdict() == verdict
@@ -101,7 +102,8 @@ def test_bad_sprt_settings(tmp_path: Path, sprt: str, message: str) -> None:
 def ladder_config(tmp_path: Path, extra: str = ""):  # type: ignore[no-untyped-def]
     path = tmp_path / "ladder.toml"
     path.write_text(
-        f'game = "toy"\nformat = "ladder"\nseed = 4\nplugins = ["{TOY_PLUGIN}"]\nexecutor = "inline"\n{extra}'
+        'game = "toy"\nformat = "ladder"\nseed = 4\n'
+        f'plugins = ["{TOY_PLUGIN}"]\nexecutor = "inline"\n{extra}'
         "[ladder]\nk = 32\nexplore = 0.2\nsets = 2\n"
         '[entrants.r1]\nbot = "random"\n[entrants.r2]\nbot = "random"\n'
         '[entrants.s1]\nbot = "search"\noptions = { samples = 2 }\n'
@@ -117,7 +119,8 @@ def test_a_ladder_pairs_by_rating_lets_entrants_join_and_persists(
         rounds = ladder.run(3)
         assert [r.number for r in ladder.run(0)] == []
         assert [r.number for r in rounds] == [1, 2, 3]
-        # Three entrants, two seats: one sits out each round; a table plays 2 sets x 2 rotations.
+        # Three entrants, two seats: one sits out each round; a table plays
+        # 2 sets x 2 rotations.
         assert all(len(r.tables) == 1 and r.played == 4 for r in rounds)
         ladder.add("s2", "search", {"samples": 1})
         with pytest.raises(ConfigError, match="has an entrant 's2' already"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -187,7 +187,8 @@ class Recorder(Bot):
     """Remembers the hooks the referee calls."""
 
     name = "recorder"
-    calls: list[str] = []
+    #: Shared by every instance: one list of the calls to all seats.
+    calls: ClassVar[list[str]] = []
 
     def prepare(self) -> None:
         self.calls.append(f"prepare {self.seat}")

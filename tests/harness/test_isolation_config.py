@@ -134,8 +134,8 @@ memory_mb = 400
             "JOIN seat_results s ON s.job_id = r.job_id AND s.seat = r.forfeit_seat"
         ).fetchall()
         ranks = con.execute(
-            "SELECT s.entrant, s.rank FROM seat_results s JOIN results r ON r.job_id = s.job_id "
-            "WHERE r.forfeit_seat = s.seat"
+            "SELECT s.entrant, s.rank FROM seat_results s "
+            "JOIN results r ON r.job_id = s.job_id WHERE r.forfeit_seat = s.seat"
         ).fetchall()
     reasons = {(entrant, reason) for entrant, reason, _ in rows}
     assert reasons == {

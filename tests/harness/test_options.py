@@ -34,7 +34,8 @@ def test_resolved_options_are_read_only() -> None:
         ({"targt": 5}, "unknown option 'targt'; did you mean 'target'?"),
         (
             {"variant": "leids"},
-            "option 'variant' = 'leids' is not allowed; expected one of 'standard', 'utrechts'",
+            "option 'variant' = 'leids' is not allowed; "
+            "expected one of 'standard', 'utrechts'",
         ),
         (
             {"target": "500"},

@@ -1,4 +1,4 @@
-"""Plans: every table composition, cyclic seat rotations, duplicate groups, stable ids."""
+"""Plans: every table composition, cyclic rotations, duplicate groups, stable ids."""
 
 from __future__ import annotations
 
@@ -63,7 +63,10 @@ def test_independent_seeds_without_duplicate(tmp_path: Path) -> None:
 
 
 def test_gauntlet_plays_candidates_against_the_pool_only(tmp_path: Path) -> None:
-    body = f'game = "toy"\nformat = "gauntlet"\ncandidates = ["a"]\nplugins = ["{TOY_PLUGIN}"]\n'
+    body = (
+        'game = "toy"\nformat = "gauntlet"\ncandidates = ["a"]\n'
+        f'plugins = ["{TOY_PLUGIN}"]\n'
+    )
     jobs = plan(config(tmp_path, body))
     pairs = {frozenset(job.seating) for job in jobs}
     assert pairs == {frozenset("ab"), frozenset("ac"), frozenset("ad")}

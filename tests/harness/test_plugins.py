@@ -144,7 +144,10 @@ def test_a_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
 
 def test_every_plugin_module_imports_cleanly_in_a_fresh_interpreter() -> None:
     """Spawned workers import plugins from scratch, with warnings as errors."""
-    code = "from harness.plugins import load_plugins; r = load_plugins(); print(len(r.games))"
+    code = (
+        "from harness.plugins import load_plugins; "
+        "r = load_plugins(); print(len(r.games))"
+    )
     out = subprocess.run(
         [sys.executable, "-W", "error", "-c", code],
         capture_output=True,

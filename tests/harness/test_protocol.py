@@ -1,4 +1,4 @@
-"""The bot protocol's messages: shapes, the fast paths, and the Python host's answers."""
+"""The bot protocol's messages: shapes, fast paths, and the Python host's answers."""
 
 from __future__ import annotations
 

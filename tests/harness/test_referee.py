@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from bots.random_bot import RandomBot
 from harness import Bot, Forfeit, ForfeitReason, View
 from harness.errors import TroefError
 from harness.referee import make_bots, play_match, replay
-from bots.random_bot import RandomBot
 
 
 class Raises(Bot):

@@ -25,7 +25,8 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("report")
     path = tmp / "rr.toml"
     path.write_text(
-        f'game = "toy"\nmatches = 12\nseed = 8\nexecutor = "inline"\nplugins = ["{TOY_PLUGIN}"]\n'
+        'game = "toy"\nmatches = 12\nseed = 8\nexecutor = "inline"\n'
+        f'plugins = ["{TOY_PLUGIN}"]\n'
         '[entrants.search]\nbot = "search"\noptions = { samples = 3 }\n'
         '[entrants.random-a]\nbot = "random"\n[entrants.random-b]\nbot = "random"\n'
     )
@@ -132,12 +133,15 @@ def test_report_with_bootstrap_and_seat_advantage(
     assert again == out  # seeded: the same intervals every time
 
 
-def test_validate_status_and_replay(capsys: pytest.CaptureFixture[str], database: Path) -> None:
+def test_validate_status_and_replay(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
     config = database.with_suffix(".toml")
     code, out, _ = run(capsys, "validate", str(config))
     assert code == 0
     assert f"{config}: valid" in out and "plan       72 matches in 36 groups" in out
-    assert "entrant    search: search (in-process)" in out  # an installed bot is trusted
+    # An installed bot is trusted.
+    assert "entrant    search: search (in-process)" in out
     code, out, _ = run(capsys, "status", str(database))
     assert code == 0 and "72 of 72 matches recorded, 0 forfeits" in out
     code, out, _ = run(capsys, "replay", str(database), "0")

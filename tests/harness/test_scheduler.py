@@ -50,7 +50,8 @@ def write_config(
 def stored(db: Path) -> list[tuple]:
     with sqlite3.connect(db) as con:
         return con.execute(
-            "SELECT r.job_id, r.result, l.log FROM results r JOIN jobs j ON j.id = r.job_id "
+            "SELECT r.job_id, r.result, l.log FROM results r "
+            "JOIN jobs j ON j.id = r.job_id "
             "LEFT JOIN logs l ON l.job_id = r.job_id ORDER BY j.idx"
         ).fetchall()
 
@@ -62,7 +63,8 @@ def test_the_same_config_gives_identical_results_inline_and_with_1_and_2_workers
     for executor, workers in (("inline", 1), ("process", 1), ("process", 2)):
         path = write_config(
             tmp_path,
-            extra=f'executor = "{executor}"\ndatabase = "{executor}{workers}.sqlite"\nchunk = 5\n',
+            extra=f'executor = "{executor}"\n'
+            f'database = "{executor}{workers}.sqlite"\nchunk = 5\n',
         )
         summary = run_tournament(load_config(path), workers=workers)
         assert summary.played == summary.planned == 4 * 3 * 6
@@ -88,7 +90,8 @@ def test_a_changed_config_is_refused_with_what_changed(tmp_path: Path) -> None:
     )
     with pytest.raises(
         ConfigError,
-        match=r"holds results of a different config \(matches: 2 -> 3\); run with --fresh",
+        match=r"holds results of a different config \(matches: 2 -> 3\); "
+        r"run with --fresh",
     ):
         run_tournament(changed)
     fresh = run_tournament(changed, fresh=True)
@@ -177,13 +180,17 @@ def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(
     run_tournament(load_config(reference))
     ours = stored(db)
     assert len(ours) == 4 * 3 * 12 == len({job_id for job_id, _, _ in ours})
-    # The delay is not part of a result: the interrupted run equals an uninterrupted one.
+    # The delay is not part of a result: the interrupted run equals an
+    # uninterrupted one.
     theirs = stored(tmp_path / "reference.sqlite")
     assert [r[1:] for r in ours] == [r[1:] for r in theirs]
 
 
 def _processes_running(marker: str, within: float) -> list[int]:
-    """Pids whose command line names ``marker``, once none is left or after ``within`` s."""
+    """Pids whose command line names ``marker``.
+
+    Polled until none is left, or for at most ``within`` seconds.
+    """
     deadline = time.monotonic() + within
     while True:
         pids = []
@@ -292,7 +299,8 @@ def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None
     with sqlite3.connect(tmp_path / "t.sqlite") as con:
         for match in matches:
             seats = con.execute(
-                "SELECT seat, entrant, score, rank, team FROM seat_results WHERE job_id = ? ORDER BY seat",
+                "SELECT seat, entrant, score, rank, team FROM seat_results "
+                "WHERE job_id = ? ORDER BY seat",
                 (match.job["id"],),
             ).fetchall()
             assert seats == [
@@ -306,7 +314,8 @@ def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None
                 for s in range(3)
             ]
             deals = con.execute(
-                "SELECT deal, seat, points FROM deal_points WHERE job_id = ? ORDER BY deal, seat",
+                "SELECT deal, seat, points FROM deal_points "
+                "WHERE job_id = ? ORDER BY deal, seat",
                 (match.job["id"],),
             ).fetchall()
             assert deals == [
@@ -316,8 +325,12 @@ def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None
             ]
 
 
-def test_a_bot_that_cannot_be_built_forfeits_before_the_first_move(tmp_path: Path) -> None:
-    path = write_config(tmp_path, matches=1, bot="fails-to-build", extra='executor = "inline"\n')
+def test_a_bot_that_cannot_be_built_forfeits_before_the_first_move(
+    tmp_path: Path,
+) -> None:
+    path = write_config(
+        tmp_path, matches=1, bot="fails-to-build", extra='executor = "inline"\n'
+    )
     summary = run_tournament(load_config(path))
     assert summary.played == summary.planned and summary.forfeits == 3 * 3
     with Store.existing(tmp_path / "t.sqlite") as store:

@@ -161,7 +161,7 @@ def troef_bots() -> Sequence[type[Bot]]:
 
 
 def _raw(mode: str, marker: str) -> None:
-    """A protocol bot that answers ``ready``, plays once, then breaks as ``mode`` says."""
+    """A protocol bot: answers ``ready``, plays once, then breaks as ``mode`` says."""
     out = sys.stdout.buffer
     acts = 0
     breaks = False
