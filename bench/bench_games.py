@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from floor import play_floor  # noqa: E402
+from floor import play_floor
 
 # The games whose goals the last table checks, by registry name.
 GIN = "gin-rummy"
