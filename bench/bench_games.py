@@ -57,8 +57,8 @@ class Config:
     runs: int
     seconds: float  # wall time of one run of one measurement
     warmup: float
-    clone_states: int  # states sampled for clone() per run
-    clone_repeat: int  # clones timed per sampled state
+    clone_states: int  # states sampled for clone() per run (and views for sampling)
+    clone_repeat: int  # clones timed per sampled state (twice that: worlds per view)
 
 
 @dataclass
@@ -260,6 +260,49 @@ def _clone_costs(
     return costs
 
 
+def _sample_costs(
+    game: Any, n_seats: int, first_seed: int, rng_seed: int, n_views: int, repeat: int
+) -> dict[str, float]:
+    """Median µs of sampling worlds behind ``n_views`` views of the seat to act.
+
+    At random decisions of random matches, the acting seat's view is taken,
+    as a search bot gets it. Per view: first ``repeat`` fresh
+    ``game.sample_state(view, rng)`` calls (µs per call: set-up and one world,
+    what a bot pays that does not keep a sampler), then ``game.sampler(view)``
+    is built (timed alone) and ``repeat`` worlds are drawn from it (µs per
+    world).
+    """
+    rng = random.Random(rng_seed)
+    build: list[float] = []
+    each: list[float] = []
+    fresh: list[float] = []
+    seed = first_seed
+    while len(each) < n_views:
+        state = game.new_match(n_seats, seed)
+        seed += 1
+        while not state.is_over() and len(each) < n_views:
+            if rng.random() < 0.05:
+                view = state.view(state.to_act)
+                t0 = perf_counter()
+                for _ in range(repeat):
+                    game.sample_state(view, rng)
+                t1 = perf_counter()
+                sampler = game.sampler(view)
+                t2 = perf_counter()
+                for _ in range(repeat):
+                    sampler.sample(rng)
+                t3 = perf_counter()
+                fresh.append((t1 - t0) / repeat * 1e6)
+                build.append((t2 - t1) * 1e6)
+                each.append((t3 - t2) / repeat * 1e6)
+            state.apply(rng.choice(state.legal_actions()))
+    return {
+        "sampler_build_us": statistics.median(build),
+        "sample_us": statistics.median(each),
+        "sample_state_us": statistics.median(fresh),
+    }
+
+
 def bench_troef_game(
     name: str, cls: type, cfg: Config, run: int, m: Measurement
 ) -> None:
@@ -278,6 +321,10 @@ def bench_troef_game(
     clones = _clone_costs(
         game, n_seats, first + 500_000, run, cfg.clone_states, cfg.clone_repeat
     )
+    samples = _sample_costs(
+        game, n_seats, first + 700_000, run, cfg.clone_states, 2 * cfg.clone_repeat
+    )
+    clone_us = statistics.median(clones)
     t, d = with_view["seconds"], with_view["decisions"]
     m.runs.append(
         {
@@ -289,7 +336,9 @@ def bench_troef_game(
             "us_per_decision": t / d * 1e6,
             "us_per_decision_no_view": without["seconds"] / without["decisions"] * 1e6,
             "view_share": max(0.0, 1.0 - without["seconds"] / t),
-            "clone_us": statistics.median(clones),
+            "clone_us": clone_us,
+            **samples,
+            "sample_per_clone": samples["sample_us"] / clone_us,
             "matches": with_view["matches"],
             "decisions": d,
         }
@@ -539,6 +588,9 @@ def troef_table(rows: list[Measurement]) -> tuple[list[str], list[list[str]]]:
         "µs/dec no view",
         "view share",
         "clone µs",
+        "sample µs",
+        "sample_state µs",
+        "sample ÷ clone",
         "spread",
     ]
     body = []
@@ -555,6 +607,9 @@ def troef_table(rows: list[Measurement]) -> tuple[list[str], list[list[str]]]:
                 _fmt(m.median("us_per_decision_no_view"), 2),
                 _pct(m.median("view_share")),
                 _fmt(m.median("clone_us"), 2),
+                _fmt(m.median("sample_us"), 1),
+                _fmt(m.median("sample_state_us"), 1),
+                _fmt(m.median("sample_per_clone"), 1),
                 _pct(m.spread("us_per_decision")),
             ]
         )

@@ -17,7 +17,7 @@ from harness.errors import (
     TroefError,
     UnknownNameError,
 )
-from harness.game import Action, Game, Seat, State
+from harness.game import Action, Game, Sampler, Seat, State
 from harness.hookspecs import hookimpl
 from harness.options import Option
 from harness.referee import TimeControl
@@ -38,6 +38,7 @@ __all__ = [
     "OptionError",
     "PluginError",
     "Result",
+    "Sampler",
     "Seat",
     "SeatCountError",
     "State",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from harness.result import Result
     from harness.view import View
 
-__all__ = ["Action", "Game", "Seat", "State"]
+__all__ = ["Action", "Game", "Sampler", "Seat", "State"]
 
 #: A position 0..n-1 in playing order.
 Seat: TypeAlias = int
@@ -60,6 +60,10 @@ class Game(ABC):
     check_options: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, **options: Any) -> None:
+        cls = type(self)
+        if cls.sample_state is Game.sample_state and cls.sampler is Game.sampler:
+            # Either one is enough; abstractmethod cannot say "one of two".
+            raise TypeError(f"cannot instantiate {_NO_SAMPLER.format(cls.__name__)}")
         self.options: Mapping[str, Any] = resolve_options(
             self.option_specs, options, f"game {self.name!r}"
         )
@@ -115,18 +119,63 @@ class Game(ABC):
     def new_match(self, n_seats: int, seed: int) -> State:
         """The initial State of a whole match, dealt from ``seed`` alone."""
 
-    @abstractmethod
     def sample_state(self, view: View, rng: random.Random) -> State:
         """A full State consistent with everything ``view`` knows.
 
         Hidden cards are placed at random among the places ``view.seat``
         cannot see, respecting what the view reveals (voids, melds shown, ...).
         For determinised search bots and the information-set check.
+
+        A game implements this or :meth:`sampler` (or both); by default it is
+        ``self.sampler(view).sample(rng)``.
         """
+        if type(self).sampler is Game.sampler:
+            raise NotImplementedError(_NO_SAMPLER.format(type(self).__name__))
+        return self.sampler(view).sample(rng)
+
+    def sampler(self, view: View) -> Sampler:
+        """A :class:`Sampler` of States consistent with ``view``.
+
+        A search bot that draws many worlds from one view builds this once:
+        a game that implements it reads the view's constraints once and
+        samples cheaply. By default each sample is a :meth:`sample_state` call.
+        """
+        if type(self).sample_state is Game.sample_state:
+            raise NotImplementedError(_NO_SAMPLER.format(type(self).__name__))
+        return _EachCall(self, view)
 
 
 def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
     return cls(**options)
+
+
+_NO_SAMPLER = "game class {} implements neither sample_state nor sampler"
+
+
+class Sampler(ABC):
+    """Worlds behind one view: reads its constraints once, samples many cheaply.
+
+    Made by :meth:`Game.sampler`; every State it returns is consistent with
+    that view, as :meth:`Game.sample_state` would be, and drawn only from
+    ``rng``.
+    """
+
+    @abstractmethod
+    def sample(self, rng: random.Random) -> State:
+        """A fresh State consistent with the view, drawn from ``rng``."""
+
+
+class _EachCall(Sampler):
+    """The default sampler: one :meth:`Game.sample_state` call per sample."""
+
+    __slots__ = ("game", "view")
+
+    def __init__(self, game: Game, view: View) -> None:
+        self.game = game
+        self.view = view
+
+    def sample(self, rng: random.Random) -> State:
+        return self.game.sample_state(self.view, rng)
 
 
 class State(ABC):

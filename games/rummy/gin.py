@@ -21,13 +21,13 @@ from typing import Any, NamedTuple, Self
 from games.cards import FULL52, CardMask, iter_bits
 from games.rummy import melds
 from harness.errors import IllegalActionError, InvalidActionError
-from harness.game import Action, Game, Seat, State
+from harness.game import Action, Game, Sampler, Seat, State
 from harness.options import Option
 from harness.result import Result
 from harness.seeding import deal_rng
 from harness.view import View
 
-__all__ = ["GinRummy", "GinRummyState", "GinRummyView"]
+__all__ = ["GinRummy", "GinRummySampler", "GinRummyState", "GinRummyView"]
 
 CARDS = FULL52.cards
 SPADES = 3
@@ -223,9 +223,13 @@ class GinRummy(Game):
         hand and the stock; the cards the opponent is known to hold (taken
         from the discard pile) stay in his hand.
         """
+        return self.sampler(view).sample(rng)
+
+    def sampler(self, view: View) -> GinRummySampler:
+        """Worlds behind ``view``, read once (see :meth:`sample_state`)."""
         if not isinstance(view, GinRummyView):
             raise TypeError(f"gin-rummy cannot sample from a {type(view).__name__}")
-        return _sample(self, view, rng)
+        return GinRummySampler(self, view)
 
 
 class GinRummyState(State):
@@ -607,62 +611,106 @@ class GinRummyState(State):
         return lines
 
 
-def _sample(game: GinRummy, view: GinRummyView, rng: random.Random) -> GinRummyState:
-    """Build a full State behind ``view`` (see :meth:`GinRummy.sample_state`)."""
-    seat, opp = view.seat, 1 - view.seat
-    mask = FULL52.mask
-    state = object.__new__(GinRummyState)
-    state.game = game
-    state.n_seats = 2
-    # Later hands of the sampled world are dealt from a seed of its own.
-    state.seed = rng.getrandbits(63)
-    state.grote = view.variant == "grote-gin"
-    state.by_upcard = view.knock_card == "upcard"
-    state.target = view.target
-    state.deal = view.hand_index
-    state.dealer = view.dealer
-    state.to_act = view.to_act
-    state.phase = PHASE_NAMES.index(view.phase)
-    state.scores = list(view.scores)
-    state.deal_points = list(view.deal_points)
-    state.ending = _ending_from_view(view)
-    state.pile = [FULL52.index[c] for c in view.discard_pile]
-    state.pile_draws = view.pile_draws
-    state.upcard = FULL52.index[view.upcard] if view.upcard is not None else -1
-    state._legal = None
-    state._fixed = None
-    mine = mask(view.hand)
-    known = mask(view.opponent_known)
-    unseen = FULL52.full & ~(mine | known | mask(view.discard_pile))
-    pool = list(iter_bits(unseen))
-    rng.shuffle(pool)
-    n_hidden = view.opponent_cards - len(view.opponent_known)
-    theirs = known
-    for c in pool[:n_hidden]:
-        theirs |= 1 << c
-    state.stock = pool[n_hidden:]
-    hands = [0, 0]
-    hands[seat], hands[opp] = mine, theirs
-    state.hands = hands
-    state.known = [0, 0]
-    state.known[opp] = known
-    entries = view.history
-    recall = _recall(entries, seat)
-    state.known[seat] = recall.known
-    state.taken = -1
-    if view.phase == "discard" and entries and ":draw:discard:" in entries[-1]:
-        state.taken = FULL52.index[entries[-1].rsplit(":", 1)[1]]
-    history: tuple[list[str], list[str]] = ([], [])
-    history[seat].extend(entries)
-    history[opp].extend(_other_history(recall, theirs, rng))
-    state.history = history
-    # The opponent's record of the last hand is not in the view; the sampled
-    # world gives him this seat's record without what only this seat saw.
-    blank = _recall(view.last_history, seat).other
-    last: list[tuple[str, ...]] = [(), ()]
-    last[seat], last[opp] = view.last_history, blank
-    state.last_history = tuple(last)
-    return state
+#: ``_BIT[c]``: the mask of card ``c`` alone.
+_BIT = tuple(1 << c for c in range(len(CARDS)))
+
+
+class GinRummySampler(Sampler):
+    """Worlds behind one view (see :meth:`GinRummy.sampler`).
+
+    The set-up reads the view once: the fixed part of every world (scores,
+    pile, histories, the last hand), the cards the opponent is known to hold
+    and the pool of unseen cards. A sample shuffles the pool, cuts off the
+    opponent's unknown cards (the rest is the stock, in that order) and gives
+    his stock draws cards consistent with his sampled hand.
+
+    The pool has no constraint (nothing the opponent did rules a card out of
+    his hand), so a shuffle and cut is exactly uniform, and it keeps the stock
+    in order, which the masks of :class:`games.sampling.ConstrainedDealer`
+    would not.
+    """
+
+    __slots__ = (
+        "_entries",
+        "_fixed",
+        "_known",
+        "_mine",
+        "_n_hidden",
+        "_pool",
+        "_recall",
+        "_seat",
+    )
+
+    def __init__(self, game: GinRummy, view: GinRummyView) -> None:
+        seat = view.seat
+        mask = FULL52.mask
+        entries = view.history
+        recall = _recall(entries, seat)
+        taken = -1
+        if view.phase == "discard" and entries and ":draw:discard:" in entries[-1]:
+            taken = FULL52.index[entries[-1].rsplit(":", 1)[1]]
+        # The opponent's record of the last hand is not in the view; the sampled
+        # world gives him this seat's record without what only this seat saw.
+        last: list[tuple[str, ...]] = [(), ()]
+        last[seat] = view.last_history
+        last[1 - seat] = _recall(view.last_history, seat).other
+        self._fixed: dict[str, Any] = {
+            "game": game,
+            "n_seats": 2,
+            "grote": view.variant == "grote-gin",
+            "by_upcard": view.knock_card == "upcard",
+            "target": view.target,
+            "deal": view.hand_index,
+            "dealer": view.dealer,
+            "to_act": view.to_act,
+            "phase": PHASE_NAMES.index(view.phase),
+            "scores": list(view.scores),
+            "deal_points": list(view.deal_points),
+            "ending": _ending_from_view(view),
+            "pile": [FULL52.index[c] for c in view.discard_pile],
+            "pile_draws": view.pile_draws,
+            "upcard": FULL52.index[view.upcard] if view.upcard is not None else -1,
+            "_legal": None,
+            "_fixed": None,
+            "taken": taken,
+            "last_history": tuple(last),
+        }
+        self._seat = seat
+        self._mine = mine = mask(view.hand)
+        self._known = known = mask(view.opponent_known)
+        unseen = FULL52.full & ~(mine | known | mask(view.discard_pile))
+        self._pool = list(iter_bits(unseen))
+        self._n_hidden = view.opponent_cards - len(view.opponent_known)
+        self._recall = recall
+        self._entries = entries
+
+    def sample(self, rng: random.Random) -> GinRummyState:
+        """A full State consistent with the view, drawn from ``rng``."""
+        seat, opp = self._seat, 1 - self._seat
+        state = object.__new__(GinRummyState)
+        d = state.__dict__
+        d.update(self._fixed)
+        d["scores"] = d["scores"][:]
+        d["deal_points"] = d["deal_points"][:]
+        d["pile"] = d["pile"][:]
+        # Later hands of the sampled world are dealt from a seed of its own.
+        d["seed"] = rng.getrandbits(63)
+        pool = self._pool[:]
+        rng.shuffle(pool)
+        n_hidden = self._n_hidden
+        theirs = self._known | sum(map(_BIT.__getitem__, pool[:n_hidden]))
+        d["stock"] = pool[n_hidden:]
+        hands = [0, 0]
+        hands[seat], hands[opp] = self._mine, theirs
+        d["hands"] = hands
+        known = [0, 0]
+        known[seat], known[opp] = self._recall.known, self._known
+        d["known"] = known
+        history: tuple[list[str], list[str]] = ([], [])
+        history[seat].extend(self._entries)
+        history[opp].extend(_other_history(self._recall, theirs, rng))
+        d["history"] = history
+        return state
 
 
 class _Recall(NamedTuple):

@@ -693,3 +693,24 @@ def test_the_last_hand_record_ends_with_the_knock() -> None:
     view = state.view(1)
     sample = GinRummy().sample_state(view, random.Random(1))
     assert sample.view(1) == view
+
+
+def test_one_sampler_gives_many_independent_worlds() -> None:
+    """GinRummy.sampler reads the view once; each world is consistent and its own."""
+    game = GinRummy()
+    state = game.new_match(2, 11)
+    rng = random.Random(2)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.to_act is not None
+    view = state.view(state.to_act)
+    sampler = game.sampler(view)
+    worlds = [sampler.sample(rng) for _ in range(10)]
+    assert all(world.view(view.seat) == view for world in worlds)
+    # Playing one world to its end leaves the others and the sampler alone.
+    first = worlds[0]
+    while not first.is_over():
+        first.apply(rng.choice(first.legal_actions()))
+    assert all(world.view(view.seat) == view for world in worlds[1:])
+    assert sampler.sample(rng).view(view.seat) == view
+    assert len({world.card_locations()["stock"] for world in worlds}) > 1

@@ -1,0 +1,228 @@
+"""games.sampling: uniform constrained deals of hidden hands.
+
+The sampler must draw every consistent deal equally often (a chi-square test
+against brute-force enumeration, which the old greedy dealer fails), keep hand
+sizes and forbidden cards, count the deals exactly, refuse impossible
+constraints, and stay tractable with nine hidden hands.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from games.sampling import ConstrainedDealer, deal_uniform
+from games.tricks import deal_constrained
+
+
+#: (cards, forbidden masks, hand sizes)
+Position = tuple[list[int], list[int], list[int]]
+
+
+def bits(*cards: int) -> int:
+    return sum(1 << c for c in cards)
+
+
+def consistent_deals(
+    cards: Sequence[int], forbidden: Sequence[int], sizes: Sequence[int]
+) -> list[tuple[int, ...]]:
+    """Every consistent deal, by trying every hand for every card."""
+    deals = []
+    k = len(sizes)
+    for owners in itertools.product(range(k), repeat=len(cards)):
+        hands = [0] * k
+        for card, owner in zip(cards, owners, strict=True):
+            hands[owner] |= 1 << card
+        if all(
+            hands[j].bit_count() == sizes[j] and not hands[j] & forbidden[j]
+            for j in range(k)
+        ):
+            deals.append(tuple(hands))
+    return deals
+
+
+# Seven cards, three hands of 3, 2 and 2; hand 0 may not hold cards 0 and 1,
+# hand 1 not cards 2 and 3 (say, voids shown in two suits). 37 deals.
+CARDS = list(range(7))
+FORBIDDEN = [bits(0, 1), bits(2, 3), 0]
+SIZES = [3, 2, 2]
+
+
+def chi_square_p(
+    draw: Callable[[], Sequence[int]], deals: list[tuple[int, ...]], per_deal: int
+) -> float:
+    """p-value of "uniform over ``deals``" for ``per_deal * len(deals)`` draws."""
+    index = {deal: i for i, deal in enumerate(deals)}
+    counts = Counter(index[tuple(draw())] for _ in range(per_deal * len(deals)))
+    return float(chisquare([counts[i] for i in range(len(deals))]).pvalue)
+
+
+def test_the_position_has_the_deals_we_count() -> None:
+    deals = consistent_deals(CARDS, FORBIDDEN, SIZES)
+    assert len(deals) == 37
+    assert ConstrainedDealer(CARDS, FORBIDDEN, SIZES).count == 37
+
+
+@pytest.mark.parametrize("budget", [10_000, 0], ids=["exact", "merged-unlike"])
+def test_every_consistent_deal_is_equally_likely(budget: int) -> None:
+    """Chi-square over the 37 deals; budget 0 forces the merge-and-reject path."""
+    dealer = ConstrainedDealer(CARDS, FORBIDDEN, SIZES, budget=budget)
+    assert dealer.exact is (budget > 0)
+    rng = random.Random(20260101)
+    deals = consistent_deals(CARDS, FORBIDDEN, SIZES)
+    assert chi_square_p(lambda: dealer.sample(rng), deals, 200) > 0.001
+
+
+def test_the_old_greedy_dealer_is_not_uniform() -> None:
+    """Gives the test above its teeth: the same test rejects deal_constrained."""
+    rng = random.Random(20260101)
+    deals = consistent_deals(CARDS, FORBIDDEN, SIZES)
+    p = chi_square_p(lambda: deal_constrained(CARDS, FORBIDDEN, SIZES, rng), deals, 200)
+    assert p < 1e-6
+
+
+def test_hands_alike_are_merged_exactly() -> None:
+    """Hands 1-3 share their constraint: with no budget they are one group,
+    split by shuffle and cut, and the deal is still uniform and counted."""
+    cards, forbidden, sizes = list(range(7)), [bits(0, 1, 2), 0, 0, 0], [2, 2, 2, 1]
+    dealer = ConstrainedDealer(cards, forbidden, sizes, budget=0)
+    deals = consistent_deals(cards, forbidden, sizes)
+    assert dealer.exact and dealer.count == len(deals)
+    rng = random.Random(7)
+    assert chi_square_p(lambda: dealer.sample(rng), deals, 100) > 0.001
+
+
+# -- properties over random positions ------------------------------------------
+
+
+@st.composite
+def positions(draw: st.DrawFn, max_cards: int = 8, max_hands: int = 4) -> Position:
+    n = draw(st.integers(0, max_cards))
+    k = draw(st.integers(1, max_hands))
+    cards = draw(st.lists(st.integers(0, 40), min_size=n, max_size=n, unique=True))
+    owners = draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))
+    sizes = [owners.count(j) for j in range(k)]
+    forbidden = [draw(st.integers(0, (1 << 41) - 1)) for _ in range(k)]
+    return cards, forbidden, sizes
+
+
+@settings(max_examples=150, deadline=None)
+@given(position=positions(), budget=st.sampled_from([10_000, 3, 0]))
+def test_counts_and_samples_match_brute_force(position: Position, budget: int) -> None:
+    """Whatever the budget: no deal exactly when brute force finds none; the
+    count is exact (when reported); every sample is a consistent deal."""
+    cards, forbidden, sizes = position
+    deals = set(consistent_deals(cards, forbidden, sizes))
+    if not deals:
+        with pytest.raises(ValueError, match="no deal of"):
+            ConstrainedDealer(cards, forbidden, sizes, budget=budget)
+        return
+    dealer = ConstrainedDealer(cards, forbidden, sizes, budget=budget)
+    assert dealer.count in (None, len(deals))
+    assert dealer.count is not None or not dealer.exact
+    rng = random.Random(len(deals))
+    for _ in range(20):
+        assert tuple(dealer.sample(rng)) in deals
+
+
+SUITS = [bits(*range(14 * s, 14 * s + 14)) for s in range(4)]
+TRUMPS = bits(*range(56, 77))
+
+
+@st.composite
+def big_positions(draw: st.DrawFn) -> Position:
+    """Tarot-like: up to nine hidden hands and a talon from 78 cards, each hand
+    void in some suits or trumps (the excuse, 77, is never ruled out)."""
+    k = draw(st.integers(2, 9))
+    per = draw(st.integers(1, 7))
+    talon = draw(st.integers(0, 8))
+    cards = draw(st.permutations(range(78)))[: k * per + talon]
+    voids = st.lists(st.sampled_from([*SUITS, TRUMPS]), max_size=3)
+    forbidden = [sum(set(draw(voids))) for _ in range(k)] + [0]
+    return cards, forbidden, [per] * k + [talon]
+
+
+@settings(max_examples=60, deadline=None)
+@given(position=big_positions(), seed=st.integers(0, 2**32 - 1))
+def test_nine_hidden_hands_respect_sizes_and_voids(
+    position: Position, seed: int
+) -> None:
+    """Sizes and forbidden cards hold, every card is dealt once; many hands and
+    many voids stay tractable (this test would hang otherwise)."""
+    cards, forbidden, sizes = position
+    try:
+        dealer = ConstrainedDealer(cards, forbidden, sizes)
+    except ValueError:
+        return  # the voids drawn contradict; refusals are tested elsewhere
+    rng = random.Random(seed)
+    for _ in range(5):
+        hands = dealer.sample(rng)
+        assert [h.bit_count() for h in hands] == sizes
+        assert all(not h & f for h, f in zip(hands, forbidden, strict=True))
+        union = 0
+        for h in hands:
+            assert not union & h
+            union |= h
+        assert union == bits(*cards)
+
+
+def test_many_hands_without_constraints_is_one_shuffle() -> None:
+    """Nine hands and a talon, no voids: one kind, no counting table at all."""
+    cards = list(range(78))
+    dealer = ConstrainedDealer(cards, [0] * 10, [7] * 9 + [15])
+    assert dealer.exact and dealer.count is not None
+    hands = dealer.sample(random.Random(1))
+    assert [h.bit_count() for h in hands] == [7] * 9 + [15]
+
+
+# -- refusals and determinism ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cards", "forbidden", "sizes", "message"),
+    [
+        # Three hands void in all of cards 0-2 but only one hand may take them.
+        ([0, 1, 2, 3], [bits(0, 1, 2), bits(0, 1, 2), 0], [1, 1, 2], "no deal of"),
+        # Card 0 is ruled out everywhere.
+        ([0, 1], [bits(0), bits(0)], [1, 1], "a card no hand may hold"),
+        ([0, 1, 2], [0, 0], [1, 1], "add up to 2, not to the 3 cards"),
+        ([0, 1], [0], [1, 1], "1 forbidden masks for 2 hands"),
+        ([0, 0], [0, 0], [1, 1], "distinct"),
+        ([0, 1], [0, 0], [3, -1], "must not be negative"),
+    ],
+)
+def test_impossible_or_malformed_deals_raise(
+    cards: list[int], forbidden: list[int], sizes: list[int], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        ConstrainedDealer(cards, forbidden, sizes)
+
+
+def test_a_seeded_rng_gives_the_same_deals() -> None:
+    dealer = ConstrainedDealer(CARDS, FORBIDDEN, SIZES)
+    one = [dealer.sample(random.Random(s)) for s in range(20)]
+    two = [
+        ConstrainedDealer(CARDS, FORBIDDEN, SIZES).sample(random.Random(s))
+        for s in range(20)
+    ]
+    assert one == two
+    assert one == [
+        deal_uniform(CARDS, FORBIDDEN, SIZES, random.Random(s)) for s in range(20)
+    ]
+    assert len(set(map(tuple, one))) > 5
+
+
+def test_known_cards_and_empty_hands() -> None:
+    """A hand whose cards are all known takes size 0; no cards at all is a deal."""
+    assert ConstrainedDealer([], [0, 0], [0, 0]).sample(random.Random(1)) == [0, 0]
+    dealer = ConstrainedDealer([3, 5], [0, bits(3), 0], [1, 0, 1])
+    assert dealer.count == 2
+    hands = dealer.sample(random.Random(2))
+    assert hands[1] == 0 and hands[0] | hands[2] == bits(3, 5)
