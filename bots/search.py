@@ -1,4 +1,4 @@
-"""A determinised Monte Carlo bot for any game, built on ``Game.sample_state``.
+"""A determinised Monte Carlo bot for any game, built on ``Game.sampler``.
 
 For each decision it draws states consistent with its view (it never sees the
 true State), tries every legal action in each, finishes the current deal with
@@ -42,8 +42,10 @@ class SearchBot(Bot):
             return legal[0]
         utility = [0.0] * len(legal)
         margin = [0.0] * len(legal)
+        # The view's constraints are read once; each world is then cheap.
+        sampler = self.game.sampler(view)
         for _ in range(self.options["samples"]):
-            sample = self.game.sample_state(view, self.rng)
+            sample = sampler.sample(self.rng)
             stream = self.rng.getrandbits(64)
             for i, action in enumerate(legal):
                 state = sample.clone()

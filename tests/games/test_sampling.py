@@ -21,7 +21,6 @@ from scipy.stats import chisquare
 from games.sampling import ConstrainedDealer, deal_uniform
 from games.tricks import deal_constrained
 
-
 #: (cards, forbidden masks, hand sizes)
 Position = tuple[list[int], list[int], list[int]]
 
@@ -70,11 +69,11 @@ def test_the_position_has_the_deals_we_count() -> None:
     assert ConstrainedDealer(CARDS, FORBIDDEN, SIZES).count == 37
 
 
-@pytest.mark.parametrize("budget", [10_000, 0], ids=["exact", "merged-unlike"])
+@pytest.mark.parametrize("budget", [10_000, 0], ids=["counted", "rejection"])
 def test_every_consistent_deal_is_equally_likely(budget: int) -> None:
     """Chi-square over the 37 deals; budget 0 forces the merge-and-reject path."""
     dealer = ConstrainedDealer(CARDS, FORBIDDEN, SIZES, budget=budget)
-    assert dealer.exact is (budget > 0)
+    assert dealer.rejection is (budget == 0)
     rng = random.Random(20260101)
     deals = consistent_deals(CARDS, FORBIDDEN, SIZES)
     assert chi_square_p(lambda: dealer.sample(rng), deals, 200) > 0.001
@@ -94,7 +93,7 @@ def test_hands_alike_are_merged_exactly() -> None:
     cards, forbidden, sizes = list(range(7)), [bits(0, 1, 2), 0, 0, 0], [2, 2, 2, 1]
     dealer = ConstrainedDealer(cards, forbidden, sizes, budget=0)
     deals = consistent_deals(cards, forbidden, sizes)
-    assert dealer.exact and dealer.count == len(deals)
+    assert not dealer.rejection and dealer.count == len(deals)
     rng = random.Random(7)
     assert chi_square_p(lambda: dealer.sample(rng), deals, 100) > 0.001
 
@@ -126,58 +125,92 @@ def test_counts_and_samples_match_brute_force(position: Position, budget: int) -
         return
     dealer = ConstrainedDealer(cards, forbidden, sizes, budget=budget)
     assert dealer.count in (None, len(deals))
-    assert dealer.count is not None or not dealer.exact
+    assert (dealer.count is None) is dealer.rejection
     rng = random.Random(len(deals))
     for _ in range(20):
         assert tuple(dealer.sample(rng)) in deals
 
 
-SUITS = [bits(*range(14 * s, 14 * s + 14)) for s in range(4)]
-TRUMPS = bits(*range(56, 77))
+# A tarot-like pack: four suits of 14 (cards 0-55), trumps 1-21 (56-76), the
+# excuse (77). Suit 4 is trumps, 5 the excuse.
+SUITS = [bits(*range(14 * s, 14 * s + 14)) for s in range(4)] + [bits(*range(56, 77))]
 
 
-@st.composite
-def big_positions(draw: st.DrawFn) -> Position:
-    """Tarot-like: up to nine hidden hands and a talon from 78 cards, each hand
-    void in some suits or trumps (the excuse, 77, is never ruled out)."""
-    k = draw(st.integers(2, 9))
-    per = draw(st.integers(1, 7))
-    talon = draw(st.integers(0, 8))
-    cards = draw(st.permutations(range(78)))[: k * per + talon]
-    voids = st.lists(st.sampled_from([*SUITS, TRUMPS]), max_size=3)
-    forbidden = [sum(set(draw(voids))) for _ in range(k)] + [0]
-    return cards, forbidden, [per] * k + [talon]
+def suit(card: int) -> int:
+    return 5 if card == 77 else 4 if card >= 56 else card // 14
 
 
-@settings(max_examples=60, deadline=None)
-@given(position=big_positions(), seed=st.integers(0, 2**32 - 1))
-def test_nine_hidden_hands_respect_sizes_and_voids(
-    position: Position, seed: int
+def play_tricks(
+    players: int, tricks: int, rng: random.Random
+) -> tuple[list[int], list[int], int]:
+    """Hands, the voids each seat showed, and the talon after random play.
+
+    Deals ``(78 - 6) // players`` cards each (at most 18), the rest is a
+    hidden talon; each trick the seats must follow suit, else trump, and may
+    always play the excuse, as in Triomphe Forcée. Not following shows a void
+    in the suit led; not trumping either shows a void in trumps.
+    """
+    per = min(18, (78 - 6) // players)
+    deck = list(range(78))
+    rng.shuffle(deck)
+    hands = [bits(*deck[i * per : (i + 1) * per]) for i in range(players)]
+    talon = bits(*deck[players * per :])
+    voids = [0] * players
+    leader = 0
+    for _ in range(tricks):
+        led = -1
+        for i in range(players):
+            seat = (leader + i) % players
+            hand = hands[seat]
+            cards = [c for c in range(78) if hand >> c & 1]
+            legal = cards
+            if led >= 0:
+                follow = [c for c in cards if suit(c) in (led, 5)]
+                trump = [c for c in cards if suit(c) in (4, 5)]
+                legal = follow if hand & SUITS[led] else trump or cards
+            card = rng.choice(legal)
+            if led < 0 and card != 77:
+                led = suit(card)
+            elif led >= 0 and suit(card) not in (led, 5):
+                voids[seat] |= SUITS[led] | (SUITS[4] if suit(card) != 4 else 0)
+            hands[seat] ^= 1 << card
+        leader = rng.randrange(players)
+    return hands, voids, talon
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(3, 10),
+    tricks=st.integers(0, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_play_like_positions_with_up_to_nine_hidden_hands(
+    players: int, tricks: int, seed: int
 ) -> None:
-    """Sizes and forbidden cards hold, every card is dealt once; many hands and
-    many voids stay tractable (this test would hang otherwise)."""
-    cards, forbidden, sizes = position
-    try:
-        dealer = ConstrainedDealer(cards, forbidden, sizes)
-    except ValueError:
-        return  # the voids drawn contradict; refusals are tested elsewhere
+    """Seat 0's view after some tricks of a 3-10 player trick game: the other
+    hands and the talon hold the unseen cards; sizes and shown voids hold in
+    every sample, every card is dealt once. Many hands stay tractable (this
+    test would hang otherwise)."""
     rng = random.Random(seed)
+    hands, voids, talon = play_tricks(players, tricks, rng)
+    places = [*hands[1:], talon]
+    forbidden = [*voids[1:], 0]
+    assert all(not h & f for h, f in zip(places, forbidden, strict=True))
+    unseen = [c for c in range(78) if sum(places) >> c & 1]
+    sizes = [h.bit_count() for h in places]
+    dealer = ConstrainedDealer(unseen, forbidden, sizes)
     for _ in range(5):
-        hands = dealer.sample(rng)
-        assert [h.bit_count() for h in hands] == sizes
-        assert all(not h & f for h, f in zip(hands, forbidden, strict=True))
-        union = 0
-        for h in hands:
-            assert not union & h
-            union |= h
-        assert union == bits(*cards)
+        dealt = dealer.sample(rng)
+        assert [h.bit_count() for h in dealt] == sizes
+        assert all(not h & f for h, f in zip(dealt, forbidden, strict=True))
+        assert sum(dealt) == sum(places) == bits(*unseen)
 
 
 def test_many_hands_without_constraints_is_one_shuffle() -> None:
     """Nine hands and a talon, no voids: one kind, no counting table at all."""
     cards = list(range(78))
     dealer = ConstrainedDealer(cards, [0] * 10, [7] * 9 + [15])
-    assert dealer.exact and dealer.count is not None
+    assert not dealer.rejection and dealer.count is not None
     hands = dealer.sample(random.Random(1))
     assert [h.bit_count() for h in hands] == [7] * 9 + [15]
 
