@@ -7,9 +7,8 @@ Run from the repository root with the project's venv::
     python bench/bench_sampling.py --quick  # a few seconds
 
 For each position: the dealer's set-up (``ConstrainedDealer(...)``, once per
-view), one sample from it, and for reference the greedy, non-uniform
-``games.tricks.deal_constrained`` and a plain ``random.shuffle`` of the unseen
-cards (the floor: no constraint honoured). Every figure is the best of several
+view), one sample from it, and for reference a plain ``random.shuffle`` of the
+unseen cards (the floor: no constraint honoured). Every figure is the best of several
 repeats, in µs. A script, not a test: it asserts nothing about speed.
 """
 
@@ -26,7 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.cards import PIQUET
 from games.sampling import ConstrainedDealer
-from games.tricks import deal_constrained
 
 C, D, H, S = PIQUET.suit_masks
 TAROT_SUITS = [sum(1 << c for c in range(14 * s, 14 * s + 14)) for s in range(4)]
@@ -65,8 +63,8 @@ def best_us(fn: Callable[[], object], number: int, repeat: int) -> float:
 
 def measure(
     cards: list[int], forbidden: list[int], sizes: list[int], scale: int
-) -> tuple[ConstrainedDealer, float, float, float, float]:
-    """The dealer and µs of: its set-up, a sample, a greedy deal, a shuffle."""
+) -> tuple[ConstrainedDealer, float, float, float]:
+    """The dealer and µs of: its set-up, a sample, a shuffle."""
     rng = random.Random(1)
     dealer = ConstrainedDealer(cards, forbidden, sizes)
     pool = list(cards)
@@ -74,7 +72,6 @@ def measure(
         dealer,
         best_us(lambda: ConstrainedDealer(cards, forbidden, sizes), 20, scale),
         best_us(lambda: dealer.sample(rng), 2000, scale),
-        best_us(lambda: deal_constrained(cards, forbidden, sizes, rng), 5, scale),
         best_us(lambda: rng.shuffle(pool), 2000, scale),
     )
 
@@ -85,14 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     scale = 1 if args.quick else 5
     header = f"{'position':40} {'deals':>10} {'set-up':>9} {'sample':>8}"
-    print(header + f" {'greedy':>9} {'shuffle':>8}  (µs)")
+    print(header + f" {'shuffle':>8}  (µs)")
     for name, (cards, forbidden, sizes) in POSITIONS.items():
-        dealer, setup, sample, greedy, floor = measure(cards, forbidden, sizes, scale)
+        dealer, setup, sample, floor = measure(cards, forbidden, sizes, scale)
         count = f"{dealer.count:.2e}" if dealer.count else "(rejection)"
-        print(
-            f"{name:40} {count:>10} {setup:9.1f} {sample:8.2f} {greedy:9.1f} "
-            f"{floor:8.2f}"
-        )
+        print(f"{name:40} {count:>10} {setup:9.1f} {sample:8.2f} {floor:8.2f}")
     return 0
 
 

@@ -31,7 +31,6 @@ over-trump".
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -52,7 +51,6 @@ __all__ = [
     "TrickState",
     "TrickTables",
     "Undertrump",
-    "deal_constrained",
     "legal_cards",
     "reveal",
     "trick_winner",
@@ -912,64 +910,3 @@ class TrickState(State):
         for record in self._tricks:
             won[record[2]] |= mask(record[1])
         return won
-
-
-def deal_constrained(
-    cards: Sequence[int],
-    forbidden: Sequence[CardMask],
-    sizes: Sequence[int],
-    rng: random.Random,
-) -> list[CardMask]:
-    """Deal ``cards`` into hands of ``sizes``, never a card a hand ``forbidden``.
-
-    Cards go one at a time, in random order, to a random hand that may take
-    them and leaves the rest dealable. Dealability is Hall's condition for this
-    capacity problem: for every set of hands, the cards that only those hands
-    may take fit in them (``2**len(sizes) - 1`` sums, cheap for a few hands).
-    It always succeeds when any dealing exists; not every dealing is equally
-    likely.
-
-    :raises ValueError: no dealing exists (the constraints contradict).
-    """
-    k = len(sizes)
-    order = list(cards)
-    rng.shuffle(order)
-    allowed = [
-        sum(1 << j for j in range(k) if not forbidden[j] >> c & 1) for c in order
-    ]
-    by_kind = [0] * (1 << k)
-    for a in allowed:
-        by_kind[a] += 1
-    room = list(sizes)
-    if sum(room) != len(order) or not _dealable(by_kind, room):
-        raise ValueError(
-            f"cannot deal {len(order)} cards into hands of sizes {list(sizes)} "
-            "under these constraints"
-        )
-    hands = [0] * k
-    for card, a in zip(order, allowed, strict=True):
-        by_kind[a] -= 1
-        choices = [j for j in range(k) if a >> j & 1 and room[j]]
-        rng.shuffle(choices)
-        for j in choices:
-            room[j] -= 1
-            if _dealable(by_kind, room):
-                hands[j] |= 1 << card
-                break
-            room[j] += 1
-        else:  # pragma: no cover - Hall's condition held before this card
-            raise AssertionError("dealing got stuck although it was dealable")
-    return hands
-
-
-def _dealable(by_kind: list[int], room: list[int]) -> bool:
-    """Hall's condition: the cards of each allowed-hands kind fit into ``room``."""
-    if by_kind[0]:
-        return False
-    k = len(room)
-    for group in range(1, 1 << k):
-        space = sum(room[j] for j in range(k) if group >> j & 1)
-        need = sum(by_kind[kind] for kind in range(1, 1 << k) if kind & ~group == 0)
-        if need > space:
-            return False
-    return True

@@ -36,19 +36,15 @@ from games.jass.scoring import (
     DealSummary,
     deal_score,
 )
-from games.tricks import (
-    ROTTERDAM,
-    TrickRecord,
-    TrickRules,
-    TrickState,
-    deal_constrained,
-)
+from games.sampling import ConstrainedDealer
+from games.tricks import ROTTERDAM, TrickRecord, TrickRules, TrickState
 from harness import (
     Game,
     IllegalActionError,
     InvalidActionError,
     Option,
     Result,
+    Sampler,
     View,
 )
 from harness.seeding import deal_rng
@@ -608,59 +604,71 @@ class Klaverjassen(Game):
         self.check_seats(n_seats)
         return KlaverjassenState(self, seed)
 
-    def sample_state(self, view: View, rng: random.Random) -> KlaverjassenState:
-        """A full State consistent with ``view`` (R14).
-
-        The cards ``view.seat`` has not seen are dealt at random to the other
-        hands, with each hand's size and the voids its play revealed (not
-        following suit, not trumping, not over-trumping). Hidden facts beyond
-        the cards (the second suit to turn, later deals) are drawn from ``rng``.
-        """
+    def sampler(self, view: View) -> KlaverjassenSampler:
+        """The worlds behind ``view`` (R14): read once, sampled cheaply."""
         if not isinstance(view, KlaverjassenView):
             raise TypeError(
                 f"klaverjassen samples from a KlaverjassenView, not {view!r}"
             )
-        return _sample(self, view, rng)
+        return KlaverjassenSampler(self, view)
 
 
-def _sample(
-    game: Klaverjassen, view: KlaverjassenView, rng: random.Random
-) -> KlaverjassenState:
-    state = object.__new__(KlaverjassenState)
-    state._blank(game, rng.getrandbits(64))
-    state.deal = view.deal
-    state.dealer = view.dealer
-    state.to_act = view.to_act
-    trump = -1 if view.trump is None else SUITS.index(view.trump)
-    state.trump = trump
-    state.player = -1 if view.player is None else view.player
-    state._turned = view.turned
-    first = SUITS.index(view.turned[0]) if view.turned else rng.randrange(4)
-    if len(view.turned) == 2:
-        second = SUITS.index(view.turned[1])
-    else:
-        second = (first + 1 + rng.randrange(3)) % 4
-    state._suits = (first, second)
-    state._bids = view.bids
-    state._over = view.to_act is None
-    state._deal_scores = view.deal_scores
-    state._totals = view.scores
-    # Replay the public tricks: cards seen, and what each seat lacks (R14).
-    tables = _TABLES[trump] if trump >= 0 else RULES.tables()
-    public = state._restore_tricks(tables, ROTTERDAM, view.tricks, view.trick)
-    state._playing = trump >= 0 and not state._over
+class KlaverjassenSampler(Sampler):
+    """Full States consistent with one seat's view (R14).
 
-    me = view.seat
-    own = PIQUET.mask(view.hand)
-    hands = [0, 0, 0, 0]
-    hands[me] = own
-    if not state._over:
-        others = [s for s in range(4) if s != me]
-        need = [8 - public.played[s] for s in others]
-        unseen = list(iter_bits(_FULL & ~(public.seen | own)))
-        forbidden = [public.forbidden[s] for s in others]
-        for j, mask in enumerate(deal_constrained(unseen, forbidden, need, rng)):
-            hands[others[j]] = mask
-    state.hands = hands
-    state._publish()
-    return state
+    The view is read once: a template State holds everything public (bids,
+    trump, tricks, scores) and the seat's own hand; the public tricks give each
+    other seat's hand size and the cards its play proves it lacks (not
+    following suit, not trumping, not over-trumping). Each sample clones the
+    template and deals the unseen cards uniformly over the consistent deals
+    (:class:`games.sampling.ConstrainedDealer`); hidden facts beyond the cards
+    (the seed of later deals, a suit not yet turned) are drawn from ``rng``.
+    """
+
+    def __init__(self, game: Klaverjassen, view: KlaverjassenView) -> None:
+        state = object.__new__(KlaverjassenState)
+        state._blank(game, 0)
+        state.deal = view.deal
+        state.dealer = view.dealer
+        state.to_act = view.to_act
+        trump = -1 if view.trump is None else SUITS.index(view.trump)
+        state.trump = trump
+        state.player = -1 if view.player is None else view.player
+        state._turned = view.turned
+        state._bids = view.bids
+        state._over = view.to_act is None
+        state._deal_scores = view.deal_scores
+        state._totals = view.scores
+        tables = _TABLES[trump] if trump >= 0 else RULES.tables()
+        public = state._restore_tricks(tables, ROTTERDAM, view.tricks, view.trick)
+        state._playing = trump >= 0 and not state._over
+        me = view.seat
+        own = PIQUET.mask(view.hand)
+        state.hands = [0, 0, 0, 0]
+        state.hands[me] = own
+        state._publish()
+        self._state = state
+        #: The suits turned so far, by number (the rest are drawn per sample).
+        self._turned = tuple(SUITS.index(s) for s in view.turned)
+        self._others = [s for s in range(4) if s != me]
+        self._dealer: ConstrainedDealer | None = None
+        if not state._over:
+            self._dealer = ConstrainedDealer(
+                list(iter_bits(_FULL & ~(public.seen | own))),
+                [public.forbidden[s] for s in self._others],
+                [8 - public.played[s] for s in self._others],
+            )
+
+    def sample(self, rng: random.Random) -> KlaverjassenState:
+        """A world: the template with later deals' seed, suits and hands drawn."""
+        state = self._state.clone()
+        state.seed = rng.getrandbits(64)
+        turned = self._turned
+        first = turned[0] if turned else rng.randrange(4)
+        second = turned[1] if len(turned) == 2 else (first + 1 + rng.randrange(3)) % 4
+        state._suits = (first, second)
+        if self._dealer is not None:
+            hands = state.hands
+            for seat, mask in zip(self._others, self._dealer.sample(rng), strict=True):
+                hands[seat] = mask
+        return state

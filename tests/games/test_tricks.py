@@ -24,7 +24,6 @@ from games.tricks import (
     TrickRules,
     TrickTables,
     Undertrump,
-    deal_constrained,
     legal_cards,
     reveal,
     trick_winner,
@@ -317,19 +316,3 @@ def test_reveal_never_forbids_a_card_the_hand_holds(
         for seat in range(4):
             assert not forbidden[seat] & before[seat], (seat, duties)
         leader = (leader + best) % 4
-
-
-def test_deal_constrained_respects_constraints_and_varies() -> None:
-    """R14: hidden cards go only where allowed, in the right numbers."""
-    rng = random.Random(3)
-    cards = idx("7S 8S 9S 7H 8H 9H")
-    forbidden = [SUIT[HEARTS], SUIT[SPADES], 0]
-    seen = set()
-    for _ in range(200):
-        hands = deal_constrained(cards, forbidden, [2, 2, 2], rng)
-        assert [h.bit_count() for h in hands] == [2, 2, 2]
-        assert not hands[0] & SUIT[HEARTS] and not hands[1] & SUIT[SPADES]
-        seen.add(tuple(hands))
-    assert len(seen) > 5
-    with pytest.raises(ValueError, match="cannot deal"):
-        deal_constrained(cards, [SUIT[HEARTS]] * 3, [2, 2, 2], rng)
