@@ -21,7 +21,7 @@ view and :meth:`Deck.mask` takes repeated names as more copies.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeAlias
 
 from harness.errors import InvalidActionError
@@ -90,6 +90,7 @@ class Deck:
         "n_ranks",
         "name",
         "name_chunks",
+        "names",
         "rank_index",
         "ranks",
         "suit_index",
@@ -182,6 +183,9 @@ class Deck:
             )
             for k in range(0, max(len(self.cards), 4 * _CHUNK), _CHUNK)
         )
+        #: The card names in a mask, in index order (repeats for copies): a
+        #: function made for this deck, as hot loops call it at every decision.
+        self.names: Callable[[CardMask], tuple[str, ...]] = _namer(self.name_chunks)
 
     @classmethod
     def standard(
@@ -255,25 +259,6 @@ class Deck:
             m |= free & -free
         return m
 
-    def names(self, mask: CardMask) -> tuple[str, ...]:
-        """The card names in ``mask``, in index order (repeats for copies)."""
-        chunks = self.name_chunks
-        if len(chunks) == 4:  # up to 32 cards, the commonest packs: unrolled
-            c0, c1, c2, c3 = chunks
-            return (
-                c0[mask & 255]
-                + c1[mask >> 8 & 255]
-                + c2[mask >> 16 & 255]
-                + c3[mask >> 24]
-            )
-        out: tuple[str, ...] = ()
-        k = 0
-        while mask:
-            out += chunks[k][mask & 0xFF]
-            mask >>= _CHUNK
-            k += 1
-        return out
-
     def counts(self, mask: CardMask) -> dict[str, int]:
         """How many copies of each card ``mask`` holds (cards it holds only)."""
         out: dict[str, int] = {}
@@ -286,6 +271,35 @@ class Deck:
         order = list(range(len(self.cards)))
         rng.shuffle(order)
         return order
+
+
+def _namer(
+    chunks: tuple[tuple[tuple[str, ...], ...], ...],
+) -> Callable[[CardMask], tuple[str, ...]]:
+    """A function naming the cards of a mask, one look-up per byte."""
+    if len(chunks) == 4:  # up to 32 cards, the commonest packs: unrolled
+        c0, c1, c2, c3 = chunks
+
+        def names(mask: CardMask) -> tuple[str, ...]:
+            return (
+                c0[mask & 255]
+                + c1[mask >> 8 & 255]
+                + c2[mask >> 16 & 255]
+                + c3[mask >> 24]
+            )
+
+        return names
+
+    def names_long(mask: CardMask) -> tuple[str, ...]:
+        out: tuple[str, ...] = ()
+        k = 0
+        while mask:
+            out += chunks[k][mask & 255]
+            mask >>= _CHUNK
+            k += 1
+        return out
+
+    return names_long
 
 
 class CardSet:

@@ -697,10 +697,14 @@ class TrickState(State):
                             self._legal_mask = mask
                             legal = self._legal = table[mask >> shift]
                             return legal
-                    else:
-                        mask = hand
+                    else:  # no trump: any card
+                        self._legal_mask = hand
+                        legal = self._legal = self._names(hand)
+                        return legal
                 elif void == -1 and not hand & self._excuse:
-                    mask = hand
+                    self._legal_mask = hand
+                    legal = self._legal = self._names(hand)
+                    return legal
                 else:
                     mask = self._constrained(hand)
         else:
