@@ -242,21 +242,36 @@ class Deck:
             return self.cards[index]
         return self.suit_ranks[suit][self.rank_index[index]]
 
-    def mask(self, cards: Iterable[str]) -> CardMask:
-        """The mask of card names; a name given twice takes a second copy.
+    def take(self, cards: Iterable[str], taken: CardMask = 0) -> list[int]:
+        """The indices of card names in order, each the lowest copy that is not
+        in ``taken`` nor taken earlier in ``cards``.
+
+        With one copy of each card this is just :meth:`parse` of each name. In
+        a multi-copy deck the copies of a card are interchangeable: a State
+        rebuilt from names (a sampled world) takes them lowest first.
 
         :raises InvalidActionError: an unknown name, or more copies of a card
             than the deck holds.
         """
-        m = 0
+        out = []
         for card in cards:
-            free = self.face_masks[self.face_of(self.parse(card))] & ~m
+            free = self.face_masks[self.face_of(self.parse(card))] & ~taken
             if not free:
                 raise InvalidActionError(
                     f"{card!r} appears more often than the {self.copies} "
                     f"{'copy' if self.copies == 1 else 'copies'} the {self.name} holds"
                 )
-            m |= free & -free
+            low = free & -free
+            taken |= low
+            out.append(low.bit_length() - 1)
+        return out
+
+    def mask(self, cards: Iterable[str], taken: CardMask = 0) -> CardMask:
+        """The mask of card names; a name given twice takes a second copy (and
+        copies in ``taken`` are not used, see :meth:`take`)."""
+        m = 0
+        for index in self.take(cards, taken):
+            m |= 1 << index
         return m
 
     def counts(self, mask: CardMask) -> dict[str, int]:

@@ -874,9 +874,13 @@ class TrickState(State):
         trick: Sequence[tuple[int, str]],
     ) -> PublicTricks:
         """Set the card play from what a view shows (for sampling): the finished
-        tricks of the deal and the trick on the table; return what they reveal."""
+        tricks of the deal and the trick on the table; return what they reveal.
+
+        In a multi-copy deck the copies of a card are interchangeable: the
+        cards shown take the lowest copies free (:meth:`Deck.take`), so the
+        hidden cards are every copy not in ``PublicTricks.seen``.
+        """
         deck = self.rules.deck
-        index = deck.index
         n = self.n_seats
         self._tables, self._beats = tables, tables.beats
         self._set_duties(duties)
@@ -887,11 +891,11 @@ class TrickState(State):
         for record in tricks:
             leader, names = record[0], record[1]
             assert isinstance(leader, int) and isinstance(names, tuple)
-            cards = [index[c] for c in names]
+            cards = deck.take(names, public.seen)
             reveal(leader, cards, tables, duties, deck, forbidden, teams=teams,
                    excuse=excuse)  # fmt: skip
             public.count(leader, cards)
-        cards = [index[c] for _, c in trick]
+        cards = deck.take([c for _, c in trick], public.seen)
         self._trick = cards
         self._led = self._follow = 0
         if cards:
@@ -909,8 +913,8 @@ class TrickState(State):
 
     def won_cards(self) -> list[CardMask]:
         """The cards each seat has won in this deal's finished tricks."""
-        won = [0] * self.n_seats
-        mask = self.rules.deck.mask
+        names: list[list[str]] = [[] for _ in range(self.n_seats)]
         for record in self._tricks:
-            won[record[2]] |= mask(record[1])
-        return won
+            names[record[2]] += record[1]
+        mask = self.rules.deck.mask
+        return [mask(cards) for cards in names]

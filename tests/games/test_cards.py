@@ -127,3 +127,16 @@ def test_cardset_of_names_round_trips(names: list[str]) -> None:
         names, key=TAROT.index.__getitem__
     )
     assert len(cards) == len(names)
+
+
+def test_take_allocates_free_copies() -> None:
+    """Rebuilding a world from names: shown cards take the lowest free copies,
+    so a hand named after them never collides with them."""
+    shown = BEZIQUE.take(["AS", "AS"])
+    assert shown == [BEZIQUE.index["AS"], BEZIQUE.index["AS"] + 1]
+    seen = BEZIQUE.mask(["AS"])
+    hand = BEZIQUE.mask(["AS", "KS"], taken=seen)
+    assert not hand & seen and BEZIQUE.counts(hand | seen) == {"KS": 1, "AS": 2}
+    with pytest.raises(InvalidActionError, match="more often"):
+        BEZIQUE.take(["AS"], taken=BEZIQUE.face_masks[BEZIQUE.face_of(shown[0])])
+    assert PIQUET.take(["JC", "AH"]) == [PIQUET.index["JC"], PIQUET.index["AH"]]
