@@ -603,20 +603,23 @@ class TrickState(State):
         self._multi_copy = rules.deck.copies > 1
         self._next_seat = (*range(1, n_seats), 0)
         self.teams = self.game.teams(n_seats)
-        self._reset_tricks(n_seats)
-
-    def _reset_tricks(self, n_seats: int) -> None:
-        """Empty hands and table: the engine's part of a new deal."""
-        self.hands = [0] * n_seats
-        self._playing = False
-        self._trick = []
-        self._trick_view = ()
+        # What a card that leads sets (apply) and what the first card needs.
         self._leader = self._winner = 0
-        self._top = self._led = self._follow = 0
+        self._top = 0
         self._led_suit = -1
         self._strict = False
         self._void_suit, self._void_mask = -2, 0
         self._follow_shift, self._follow_names = 0, ()
+        self._reset_tricks(n_seats)
+
+    def _reset_tricks(self, n_seats: int) -> None:
+        """Empty hands and table: the engine's part of a new deal. (What a
+        trick's first card sets up is left alone: nothing reads it before.)"""
+        self.hands = [0] * n_seats
+        self._playing = False
+        self._trick = []
+        self._trick_view = ()
+        self._led = self._follow = 0
         self._tricks = ()
         self._legal = None
         self._legal_mask = -1
@@ -625,7 +628,9 @@ class TrickState(State):
         """Start card play: ``leader`` leads the first trick."""
         self._tables = tables
         self._beats = tables.beats
-        self._set_duties(duties)
+        self._duties = duties
+        self._leads = _lead_table(tables, duties, self.rules)
+        self._legal = None
         self._playing = True
         self.to_act = leader
 
