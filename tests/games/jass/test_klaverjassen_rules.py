@@ -8,6 +8,7 @@ where seat 3 deals and seat 0 is voorhand and leads.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -726,3 +727,73 @@ def test_narration_tells_tricks_and_deals() -> None:
     suit = bid.view(0).turned[0]
     assert bid.narrate("pass") == [f"seat 0 passes on {suit}"]
     assert bid.narrate("play") == [f"seat 1 plays on {suit}: team 1 plays"]
+
+
+def _consistent_worlds(
+    hands_now: list[int], log: list[str], me: int, unseen: list[int]
+) -> list[tuple[int, ...]]:
+    """Every way to give the unseen cards to the other seats (in their current
+    numbers) under which each card of ``log`` was a legal play: the rules
+    themselves, not the sampler's inference, decide what is consistent."""
+    others = [s for s in range(4) if s != me]
+    sizes = [hands_now[s].bit_count() for s in others]
+    played: list[int] = [0, 0, 0, 0]
+    replay_state = GAME.new_match(4, 0)
+    for action in log:
+        played[replay_state.to_act] |= 1 << PIQUET.index[action]  # type: ignore[index]
+        replay_state.apply(action)
+    worlds = []
+    for first in itertools.combinations(unseen, sizes[0]):
+        rest = [c for c in unseen if c not in first]
+        for second in itertools.combinations(rest, sizes[1]):
+            third = [c for c in rest if c not in second]
+            now = list(hands_now)
+            for seat, cards in zip(others, (first, second, third), strict=True):
+                now[seat] = sum(1 << c for c in cards)
+            start = [" ".join(PIQUET.names(now[s] | played[s])) for s in range(4)]
+            state = KlaverjassenState.from_hands(GAME, start, trump="C", deal=0)
+            try:
+                for action in log:
+                    state.apply(action)
+            except IllegalActionError:
+                continue
+            worlds.append(tuple(now[s] for s in others))
+    return worlds
+
+
+def test_sampled_worlds_are_uniform_over_the_consistent_deals() -> None:
+    """R14 and the kit's sampling goal: after six tricks of a clubs-first deal
+    (seed line 96) with voids shown, every deal of the unseen cards under which
+    the play was legal is equally likely in the sampler (chi-square), and no
+    other deal ever comes out."""
+    from scipy.stats import chisquare
+
+    for seed in range(50):
+        state = GAME.new_match(4, seed)
+        rng = random.Random(seed)
+        log: list[str] = []
+        while len(state._tricks) < 6:
+            action = rng.choice(state.legal_actions())
+            log.append(action)
+            state.apply(action)
+        me = state.to_act
+        assert me is not None
+        view = state.view(me)
+        seen = sum(1 << PIQUET.index[c] for c in log) | state.hands[me]
+        unseen = [c for c in range(32) if not seen >> c & 1]
+        worlds = _consistent_worlds(state.hands, log, me, unseen)
+        if 3 <= len(worlds) < 90:  # the play ruled some deals out
+            break
+    else:  # pragma: no cover - the seeds above always hold such a position
+        raise AssertionError("no position with voids shown in 50 seeds")
+    sampler = GAME.sampler(view)
+    draws = random.Random(1)
+    others = [s for s in range(4) if s != me]
+    counts = dict.fromkeys(worlds, 0)
+    for _ in range(200 * len(worlds)):
+        world = sampler.sample(draws)
+        key = tuple(world.hands[s] for s in others)
+        assert key in counts, "the sampler dealt a world the play rules out"
+        counts[key] += 1
+        assert world.view(me) == view
+    assert chisquare(list(counts.values())).pvalue > 0.001
