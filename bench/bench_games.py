@@ -645,7 +645,7 @@ def peer_table(
 def goal_ratios(
     troef: dict[str, Measurement], peers: dict[str, Measurement]
 ) -> list[dict[str, Any]]:
-    """The four goals, each with its value (None when a side is missing)."""
+    """The goals, each with its value (None when a side is missing)."""
 
     def fig(table: dict[str, Measurement], key: str, name: str) -> float | None:
         m = table.get(key)
@@ -688,6 +688,13 @@ def goal_ratios(
             fig(peers, "openspiel_bridge", "us_per_decision"),
             "<=",
             0.5,
+        ),
+        (
+            "klaverjassen sample µs ÷ clone µs (a world from Game.sampler)",
+            fig(troef, KLAVERJASSEN, "sample_us"),
+            fig(troef, KLAVERJASSEN, "clone_us"),
+            "<=",
+            10.0,
         ),
     ]
     out = []
