@@ -45,6 +45,7 @@ __all__ = [
     "pair_statistics",
     "paired_differences",
     "score_from_elo",
+    "score_interval",
     "significance",
     "sprt_bounds",
     "tiers",
@@ -127,6 +128,32 @@ def _estimate(score: float, sd: float, n: int, confidence: float) -> EloEstimate
     return EloEstimate(elo, lower, upper, los_value, score, n, confidence)
 
 
+def score_interval(
+    scores: Sequence[float], *, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Wilson-type interval for the mean of per-sample scores in [0, 1].
+
+    Solves (ŝ - p)² = z²·r·p(1 - p)/N for p (Wilson 1927 with the binomial
+    variance scaled by r), where r = (Σ(xᵢ - ŝ)² + 1)/(N·ŝ(1 - ŝ) + 1) is the
+    observed variance over the binomial one with one pseudo-unit added to each.
+    With wins and losses only r = 1 and this is Wilson's interval; draws make r
+    smaller, as they make the variance smaller; and where every sample is
+    equal (6 wins of 6, or 6 draws) the interval keeps a width instead of
+    collapsing to a point (docs/STATISTICS.md R8).
+    """
+    x = np.asarray(scores, dtype=np.float64)
+    n = len(x)
+    if n == 0:
+        return 0.0, 1.0
+    s = float(x.mean())
+    ratio = (float(((x - s) ** 2).sum()) + 1) / (n * s * (1 - s) + 1)
+    k = float(st.norm.ppf(0.5 + confidence / 2)) ** 2 * ratio / n
+    centre, half = 2 * s + k, math.sqrt(max(k * k + 4 * k * s * (1 - s), 0.0))
+    lower = max((centre - half) / (2 * (1 + k)), 0.0)
+    upper = min((centre + half) / (2 * (1 + k)), 1.0)
+    return (0.0 if s == 0 else lower), (1.0 if s == 1 else upper)
+
+
 def elo_estimate(counts: Sequence[float], *, confidence: float = 0.95) -> EloEstimate:
     """Elo from k-nomial counts, classes scored i/(k-1): (L, D, W) or 5 pair classes.
 
@@ -177,7 +204,8 @@ class PairStats:
     samples: int
     #: ``a``'s score fraction, 0..1.
     score: float
-    #: Elo difference a - b and its interval, samples as units (STATISTICS.md §2.3).
+    #: Elo difference a - b (samples as units, STATISTICS.md §2.3) and its interval:
+    #: :func:`score_interval` mapped to Elo, so ±∞ at a score of 1 or 0.
     elo: float
     lower: float
     upper: float
@@ -290,6 +318,7 @@ def _pair_row(
     scores = [s for g in groups.values() for s in g]
     means = [sum(g) / len(g) for g in groups.values()]
     est = elo_from_samples(means, confidence=confidence)
+    low, high = score_interval(means, confidence=confidence)
     ahead = sum(m > 0.5 for m in means)
     behind = sum(m < 0.5 for m in means)
     p_sign = (
@@ -310,8 +339,8 @@ def _pair_row(
         samples=len(means),
         score=sum(scores) / len(scores),
         elo=est.elo,
-        lower=est.lower,
-        upper=est.upper,
+        lower=elo_from_score(low),
+        upper=elo_from_score(high),
         los=est.los,
         p_sign=p_sign,
         p_wilcoxon=p_w,

@@ -32,6 +32,7 @@ from harness.stats import (
     pair_statistics,
     paired_differences,
     score_from_elo,
+    score_interval,
     significance,
     sprt_bounds,
     tiers,
@@ -410,3 +411,70 @@ def test_sprt_refuses_bad_input() -> None:
         SPRT(0, 5, model="trinomial").add(1.5)
     with pytest.raises(ValueError, match="5 entries"):
         SPRT(0, 5).add_counts([1, 2, 3])
+
+
+# -- head-to-head intervals at the boundary (docs R8)
+# -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("wins", range(7))
+def test_head_to_head_interval_at_k_wins_of_six_is_wilsons(wins: int) -> None:
+    """Wins and losses only: the interval is Wilson's score interval, by hand.
+
+    6 of 6 gives [6/(6 + z²), 1], a score of 0.6097 at 95 %: Elo [+77.46, +∞],
+    not the point +1199.8 [+1199.8, +1199.8] a plain normal interval gives.
+    """
+    n, z = 6, st.norm.ppf(0.975)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    results = games("a", "b", wins, 0, n - wins)
+    [row] = pair_statistics(results)
+    assert row.lower == pytest.approx(elo_from_score(max(centre - half, 0.0)))
+    assert row.upper == pytest.approx(elo_from_score(min(centre + half, 1.0)))
+    assert row.lower < row.upper
+    if wins == n:
+        assert row.lower == pytest.approx(elo_from_score(6 / (6 + z * z)))
+        assert row.lower == pytest.approx(77.46, abs=0.01)
+        assert row.upper == math.inf
+    if wins == 0:
+        assert row.lower == -math.inf
+
+
+def test_six_draws_keep_an_interval_around_zero() -> None:
+    """All draws: no observed variance, yet the interval has width (r = 1/2.5)."""
+    [row] = pair_statistics(games("a", "b", 0, 6, 0))
+    assert row.elo == 0.0
+    assert row.lower == pytest.approx(-row.upper)
+    assert 50 < row.upper < 200
+
+
+@pytest.mark.parametrize("draw_rate", [0.0, 0.4])
+def test_head_to_head_intervals_cover_95_percent(draw_rate: float) -> None:
+    """Simulated coverage of the true Elo over strengths and 20-50 games per pair
+    is within 93-97 %, and no interval is empty or a point.
+    """
+    rng = np.random.default_rng(15)
+    hits = total = 0
+    for elo in (-200, -100, 0, 80, 200):
+        s = score_from_elo(elo)
+        win = s - draw_rate / 2
+        for n in (20, 50):
+            for _ in range(400):
+                x = rng.choice(
+                    [1.0, 0.5, 0.0], size=n, p=[win, draw_rate, 1 - win - draw_rate]
+                )
+                low, high = score_interval(x)
+                assert low < high
+                hits += low <= s <= high
+                total += 1
+    assert 0.93 <= hits / total <= 0.97
+
+
+def games(a: str, b: str, wins: int, draws: int, losses: int) -> list[PairResult]:
+    """a's wins, draws and losses against b, one ungrouped result each."""
+    return (
+        [PairResult(a, b, 1.0)] * wins
+        + [PairResult(a, b, 0.5)] * draws
+        + [PairResult(a, b, 0.0)] * losses
+    )
