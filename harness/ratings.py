@@ -232,14 +232,15 @@ def aggregate(results: Iterable[PairResult], entrants: Iterable[str] = ()) -> Pa
 class RatingFlag(enum.Enum):
     """Why an entrant's rating needs a caveat. The value is the text a report prints."""
 
-    #: Scored 100 %: the unregularised MLE is +∞; the reported rating is finite only
-    #: because of the virtual draws, so read it as "at least this".
+    #: Scored 100 %: taken out of the fit with its games (as Ordo does) and shown
+    #: at the best rating it beat, so read it as "at least this" (docs R3).
     PERFECT_SCORE = "perfect score: rating is a lower bound"
     #: Scored 0 %: the mirror image of PERFECT_SCORE.
     ZERO_SCORE = "zero score: rating is an upper bound"
     #: In a component where some group of entrants never dropped a point to the
-    #: rest (so the MLE does not exist); one virtual draw against the pool
-    #: average was added for each of its entrants.
+    #: rest and taking out perfect/zero scores did not mend it (so the MLE does
+    #: not exist); one virtual draw against the pool average was added for each
+    #: of its entrants.
     REGULARISED = (
         "separated results: rating regularised by a virtual draw "
         "against the pool average"
@@ -428,6 +429,32 @@ class _Problem:
         hess[n + 2, n + 2] = float(hee.sum())
         return ll, grad, hess
 
+    def score_outer(self, theta: FloatArray) -> FloatArray:
+        """Σ over games of the outer product of each game's score vector (the
+        "meat" of the sandwich), for the half-point model.
+
+        A game of row r with score x adds (x - p)² (e_i - e_j + side·e_h)(…)ᵀ, so
+        a row adds w(1 - p)² + d(½ - p)² + l·p² times that outer product.
+        """
+        n, m = self.n, self.n + 1
+        d = theta[self.i] - theta[self.j] + theta[n + 1] * self.side
+        p = expit(d)
+        c = self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2 + self.losses * p**2
+        out = np.zeros((self.size, self.size))
+        flat = np.bincount(self.i * m + self.i, c, m * m) + np.bincount(
+            self.j * m + self.j, c, m * m
+        )
+        flat -= np.bincount(self.i * m + self.j, c, m * m) + np.bincount(
+            self.j * m + self.i, c, m * m
+        )
+        out[:m, :m] = flat.reshape(m, m)
+        cross = np.bincount(self.i, c * self.side, m) - np.bincount(
+            self.j, c * self.side, m
+        )
+        out[:m, n + 1] = out[n + 1, :m] = cross
+        out[n + 1, n + 1] = float(self.side**2 @ c)
+        return out
+
     def data_log_likelihood(self, theta: FloatArray) -> float:
         """Log-likelihood of the real rows only (the reported figure)."""
         real = _Problem(
@@ -523,6 +550,69 @@ def _layout(table: PairTable) -> _Layout:
     return _Layout(components, regularised, references, played)
 
 
+def _separate(table: PairTable) -> dict[int, tuple[int, bool]]:
+    """Entrants to take out before the fit, as Ordo does: {entrant: (round, perfect)}.
+
+    Round by round, an entrant that won (``perfect``) or lost every game it
+    still has against the entrants not yet taken out is taken out with its
+    games, and the rest is looked at again (docs/STATISTICS.md R3). An
+    entrant stays in when taking it out would leave it, or any entrant that
+    stays, with no game against an entrant that stays: then there is nothing
+    to bound it by, and the virtual-draw regularisation handles its component.
+    """
+    n = len(table.names)
+    out: dict[int, tuple[int, bool]] = {}
+    active = np.ones(n, bool)
+    tot = table.wins + table.draws + table.losses
+    pts_i = table.wins + table.draws / 2
+    for round_ in range(n):
+        live = active[table.i] & active[table.j]
+        points = np.bincount(table.i, pts_i * live, n) + np.bincount(
+            table.j, (tot - pts_i) * live, n
+        )
+        weight = np.bincount(table.i, tot * live, n) + np.bincount(
+            table.j, tot * live, n
+        )
+        perfect = active & (weight > 0) & (points == weight)
+        zero = active & (weight > 0) & (points == 0)
+        leaving = perfect | zero
+        if not leaving.any():
+            break
+        staying = active & ~leaving
+        # Who keeps a game against an entrant that stays.
+        kept = live & staying[table.i] & staying[table.j]
+        has_game = np.zeros(n, bool)
+        has_game[table.i[kept]] = has_game[table.j[kept]] = True
+        bounded = np.zeros(n, bool)
+        to_staying = live & staying[table.j]
+        bounded[table.i[to_staying]] = True
+        from_staying = live & staying[table.i]
+        bounded[table.j[from_staying]] = True
+        # Decide per weak component of the live games, so a stalled component
+        # does not hold back the others.
+        live_rows = np.flatnonzero(live)
+        adjacency = sparse.coo_matrix(
+            (np.ones(len(live_rows)), (table.i[live_rows], table.j[live_rows])),
+            shape=(n, n),
+        )
+        _, component = connected_components(adjacency, directed=False)
+        took = False
+        for c in np.unique(component[leaving]):
+            members = active & (component == c) & (weight > 0)
+            ok = bool(
+                np.all(bounded[members & leaving])
+                and np.all(has_game[members & ~leaving])
+            )
+            if ok:
+                for k in np.flatnonzero(members & leaving):
+                    out[int(k)] = (round_, bool(perfect[k]))
+                active[members & leaving] = False
+                took = True
+        if not took:
+            break
+    return out
+
+
 def _build_problem(
     table: PairTable,
     layout: _Layout,
@@ -606,7 +696,8 @@ def fit_ratings(
     :param confidence: level of the analytic intervals (observed Fisher information).
     :param entrants: names to list even without games (flagged NO_GAMES, rating NaN).
     :param prior_draws: weight of the virtual draw against the pool average that
-        each entrant of a *separated* component gets (see RatingFlag.REGULARISED).
+        each entrant of a component still separated after perfect and zero scores
+        were taken out gets (see RatingFlag.REGULARISED; docs R3).
 
     Intervals: the covariance of the free parameters is the inverse observed
     information; the anchored ratings are a linear map T·gamma of them, so their
@@ -620,15 +711,38 @@ def fit_ratings(
         raise ValueError(
             f"anchor {anchor!r} is not an entrant; {close_names(anchor, names)}"
         )
-    layout = _layout(table)
     notes: list[str] = []
+    separated = _separate(table)
+    if anchor is not None and names.index(anchor) in separated:
+        notes.append(
+            f"the anchor {anchor!r} has a perfect or zero score and is not rated; "
+            "ratings are anchored to the pool mean instead"
+        )
+        anchor = None
+    if separated:
+        keep = np.ones(len(names), bool)
+        keep[list(separated)] = False
+        rows = keep[table.i] & keep[table.j]
+        rated = PairTable(
+            names,
+            table.i[rows],
+            table.j[rows],
+            table.side[rows],
+            table.wins[rows],
+            table.draws[rows],
+            table.losses[rows],
+            table.count[rows],
+        )
+    else:
+        rated = table
+    layout = _layout(rated)
     if seat_advantage and not np.any(table.side):
         notes.append("seat advantage not fitted: no result says who sat first")
         seat_advantage = False
     davidson = draw_model == "davidson"
     total_draws, total = (
-        float(table.draws.sum()),
-        float((table.wins + table.draws + table.losses).sum()),
+        float(rated.draws.sum()),
+        float((rated.wins + rated.draws + rated.losses).sum()),
     )
     if davidson and (total_draws == 0 or total_draws == total):
         what = "no draws" if total_draws == 0 else "only draws"
@@ -638,7 +752,7 @@ def fit_ratings(
         )
         davidson = False
     problem = _build_problem(
-        table,
+        rated,
         layout,
         seat_advantage=seat_advantage,
         davidson=davidson,
@@ -666,16 +780,31 @@ def fit_ratings(
         iterations=iterations,
         notes=notes,
         seat_advantage=seat_advantage,
+        separated=separated,
     )
 
 
-def _covariance(problem: _Problem, info: FloatArray) -> FloatArray:
+def _covariance(problem: _Problem, theta: FloatArray, info: FloatArray) -> FloatArray:
+    """Covariance of θ: the sandwich I⁻¹·J·I⁻¹ for the half-point model, I⁻¹ for
+    Davidson's.
+
+    The half-point likelihood treats a draw as half a win and half a loss, so
+    its information I assumes the binomial variance p(1 - p) per game; draws
+    make the true variance smaller and I⁻¹ too wide (95 % intervals covered
+    98-99 % at 40 % draws). J, the observed variance of the score equations,
+    holds with or without draws (Huber 1967; White 1982); without draws and
+    with two entrants it equals I. Davidson's trinomial likelihood models the
+    draws itself, so its own information is kept (docs/STATISTICS.md R2).
+    """
     cov = np.zeros((problem.size, problem.size))
     free = problem.free
     try:
         inner = np.linalg.inv(info)
     except np.linalg.LinAlgError:
         inner = np.linalg.pinv(info)
+    if not problem.davidson:
+        meat = problem.score_outer(theta)[np.ix_(free, free)]
+        inner = inner @ meat @ inner
     cov[np.ix_(free, free)] = inner
     return cov
 
@@ -693,27 +822,43 @@ def _assemble(
     iterations: int,
     notes: list[str],
     seat_advantage: bool,
+    separated: Mapping[int, tuple[int, bool]],
 ) -> RatingFit:
     names = table.names
     n = len(names)
     transform, components = _anchor_transform(names, layout, anchor)
     scale = 1 / ELO_TO_NATURAL
     elo = transform @ theta * scale
-    cov = transform @ _covariance(problem, info) @ transform.T * scale**2
+    cov = transform @ _covariance(problem, theta, info) @ transform.T * scale**2
+    for k in separated:  # a bound has no standard error
+        cov[k, :] = cov[:, k] = math.nan
     sd = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     z = float(norm.ppf(0.5 + confidence / 2))
     stats = _entrant_totals(table)
     component_of = {k: c for c, members in enumerate(components) for k in members}
+    ratings = np.where(layout.played[:n], elo[:n] + anchor_rating, math.nan)
+    bounds = _bounds(table, separated, ratings, component_of)
     lines = []
     for k, name in enumerate(names):
-        flags = _flags(k, stats, layout, len(components))
-        rating = elo[k] + anchor_rating if layout.played[k] else math.nan
+        rating = ratings[k]
+        lower, upper = rating - z * sd[k], rating + z * sd[k]
+        if k in separated:
+            perfect = separated[k][1]
+            flags: tuple[RatingFlag, ...] = (
+                RatingFlag.PERFECT_SCORE if perfect else RatingFlag.ZERO_SCORE,
+            )
+            if len(components) > 1:
+                flags += (RatingFlag.DISCONNECTED,)
+            rating = bounds[k]
+            lower, upper = (rating, math.inf) if perfect else (-math.inf, rating)
+        else:
+            flags = _flags(k, stats, layout, len(components))
         lines.append(
             EntrantRating(
                 entrant=name,
                 rating=float(rating),
-                lower=float(rating - z * sd[k]),
-                upper=float(rating + z * sd[k]),
+                lower=float(lower),
+                upper=float(upper),
                 games=int(stats["games"][k]),
                 points=float(stats["points"][k]),
                 weight=float(stats["weight"][k]),
@@ -723,14 +868,24 @@ def _assemble(
         )
     # Best first within each component; components in order (the anchor's first),
     # since ratings are not comparable across them; entrants without games last.
+    zero_names = {names[k] for k, (_, perfect) in separated.items() if not perfect}
     lines.sort(
         key=lambda e: (
             e.component < 0,
             e.component,
             -e.rating if e.component >= 0 else 0.0,
+            # A bound ties with the rating it came from: perfect above it, zero below.
+            -1 if RatingFlag.PERFECT_SCORE in e.flags else 0,
+            1 if e.entrant in zero_names else 0,
             e.entrant,
         )
     )
+    if separated:
+        notes.append(
+            f"{len(separated)} entrant(s) won or lost every game and were rated "
+            "without their games, as Ordo does; each is shown at its bound (at "
+            "least the best it beat, at most the worst it lost to)"
+        )
     if len(components) > 1:
         notes.append(
             f"the pool has {len(components)} components that never met; each is "
@@ -758,12 +913,48 @@ def _assemble(
         else None,
         draw_parameter=float(math.exp(theta[n + 2])) if davidson else None,
         log_likelihood=problem.data_log_likelihood(theta),
-        components=tuple(tuple(names[k] for k in members) for members in components),
+        components=tuple(
+            tuple(
+                names[k]
+                for k in sorted(
+                    [*members, *(k for k in separated if component_of[k] == c)]
+                )
+            )
+            for c, members in enumerate(components)
+        ),
         iterations=iterations,
         notes=tuple(notes),
         covariance=cov[:n, :n],
         names=names,
     )
+
+
+def _bounds(
+    table: PairTable,
+    separated: Mapping[int, tuple[int, bool]],
+    ratings: FloatArray,
+    component_of: dict[int, int],
+) -> dict[int, float]:
+    """The rating each separated entrant is shown at (fills ``component_of``).
+
+    A perfect entrant is at the best rating it beat, a zero-score one at the
+    worst it lost to, over the opponents still in play when it was taken out
+    (rated, or taken out in a later round); so the last rounds go first.
+    """
+    out: dict[int, float] = {}
+    value = dict(enumerate(ratings.tolist()))
+    for k, (round_, perfect) in sorted(separated.items(), key=lambda kv: -kv[1][0]):
+        opponents = np.concatenate([table.j[table.i == k], table.i[table.j == k]])
+        present = [
+            int(o)
+            for o in opponents
+            if int(o) not in separated or separated[int(o)][0] > round_
+        ]
+        pick = max if perfect else min
+        best = pick(present, key=lambda o: value[o])
+        out[k] = value[k] = value[best]
+        component_of[k] = component_of[best]
+    return out
 
 
 def _entrant_totals(table: PairTable) -> dict[str, FloatArray]:

@@ -29,6 +29,8 @@ class SprtVerdict:
     #: "H1" (the candidate is at least elo1 better), "H0", or "continue".
     status: str
     llr: float
+    #: Wald's bounds as the test applies them: moved in by fishtest's overshoot
+    #: correction (ref §2.9; one group is one batch).
     lower: float
     upper: float
     #: Samples taken: duplicate pairs (pentanomial) or matches (trinomial).
@@ -42,6 +44,11 @@ class SprtVerdict:
     elo: float
     elo_lower: float
     elo_upper: float
+    #: fishtest's median-unbiased Elo after stopping and its 95% interval (§2.10):
+    #: the figure to compare across tests.
+    sprt_elo: float = float("nan")
+    sprt_elo_lower: float = float("nan")
+    sprt_elo_upper: float = float("nan")
 
     def describe(self) -> str:
         """A few lines for a person."""
@@ -54,7 +61,9 @@ class SprtVerdict:
             f"SPRT ({self.model}, {self.elo_model} Elo): LLR {self.llr:.3f} "
             f"in [{self.lower:.3f}, {self.upper:.3f}] after {self.samples} samples "
             f"{self.counts}\nElo {self.elo:+.1f} "
-            f"[{self.elo_lower:+.1f}, {self.elo_upper:+.1f}]"
+            f"[{self.elo_lower:+.1f}, {self.elo_upper:+.1f}] (raw), "
+            f"{self.sprt_elo:+.1f} [{self.sprt_elo_lower:+.1f}, "
+            f"{self.sprt_elo_upper:+.1f}] (SPRT-adjusted, median-unbiased)"
             f"\nverdict: {verdict}"
         )
 
@@ -104,11 +113,13 @@ class SprtMonitor:
     def verdict(self) -> SprtVerdict:
         """The test's state at the last group taken."""
         estimate = self.sprt.elo_estimate()
+        adjusted = self.sprt.sprt_elo()
+        o0, o1 = self.sprt.overshoot
         return SprtVerdict(
             status=self.status,
             llr=self.sprt.llr,
-            lower=self.sprt.lower,
-            upper=self.sprt.upper,
+            lower=self.sprt.lower + o0,
+            upper=self.sprt.upper - o1,
             samples=self.cursor,
             model=self.model,
             elo_model=self.settings.elo_model,
@@ -116,6 +127,9 @@ class SprtMonitor:
             elo=estimate.elo,
             elo_lower=estimate.lower,
             elo_upper=estimate.upper,
+            sprt_elo=adjusted.elo,
+            sprt_elo_lower=adjusted.lower,
+            sprt_elo_upper=adjusted.upper,
         )
 
     def _candidate_score(self, seating: Sequence[str], result: Result) -> float:

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats as st  # type: ignore[import-untyped]
+from scipy.optimize import brentq  # type: ignore[import-untyped]
 
 from harness.ratings import PairResult
 from harness.result import Result
@@ -34,6 +35,7 @@ __all__ = [
     "SPRT",
     "EloEstimate",
     "PairStats",
+    "SprtElo",
     "elo_estimate",
     "elo_from_samples",
     "elo_from_score",
@@ -45,8 +47,10 @@ __all__ = [
     "pair_statistics",
     "paired_differences",
     "score_from_elo",
+    "score_interval",
     "significance",
     "sprt_bounds",
+    "sprt_elo",
     "tiers",
 ]
 
@@ -111,11 +115,15 @@ class EloEstimate:
         return (self.upper - self.lower) / 2
 
 
-def _estimate(score: float, sd: float, n: int, confidence: float) -> EloEstimate:
-    """STATISTICS.md §2.3 and §2.5 from ŝ, sigmâ and N."""
+def _estimate(
+    score: float, sd: float, n: int, confidence: float, total: float | None = None
+) -> EloEstimate:
+    """STATISTICS.md §2.3 and §2.5 from ŝ, sigmâ and N (``total``: N with the 1e-3
+    of empty classes, as fishtest's SE counts it).
+    """
     if n == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0.5, 0, confidence)
-    se = sd / math.sqrt(n)
+    se = sd / math.sqrt(n if total is None else total)
     z = float(st.norm.ppf(0.5 + confidence / 2))
     if se > 0:
         los_value = float(st.norm.cdf((score - 0.5) / se))
@@ -127,6 +135,32 @@ def _estimate(score: float, sd: float, n: int, confidence: float) -> EloEstimate
     return EloEstimate(elo, lower, upper, los_value, score, n, confidence)
 
 
+def score_interval(
+    scores: Sequence[float], *, confidence: float = 0.95
+) -> tuple[float, float]:
+    """Wilson-type interval for the mean of per-sample scores in [0, 1].
+
+    Solves (ŝ - p)² = z²·r·p(1 - p)/N for p (Wilson 1927 with the binomial
+    variance scaled by r), where r = (Σ(xᵢ - ŝ)² + 1)/(N·ŝ(1 - ŝ) + 1) is the
+    observed variance over the binomial one with one pseudo-unit added to each.
+    With wins and losses only r = 1 and this is Wilson's interval; draws make r
+    smaller, as they make the variance smaller; and where every sample is
+    equal (6 wins of 6, or 6 draws) the interval keeps a width instead of
+    collapsing to a point (docs/STATISTICS.md R8).
+    """
+    x = np.asarray(scores, dtype=np.float64)
+    n = len(x)
+    if n == 0:
+        return 0.0, 1.0
+    s = float(x.mean())
+    ratio = (float(((x - s) ** 2).sum()) + 1) / (n * s * (1 - s) + 1)
+    k = float(st.norm.ppf(0.5 + confidence / 2)) ** 2 * ratio / n
+    centre, half = 2 * s + k, math.sqrt(max(k * k + 4 * k * s * (1 - s), 0.0))
+    lower = max((centre - half) / (2 * (1 + k)), 0.0)
+    upper = min((centre + half) / (2 * (1 + k)), 1.0)
+    return (0.0 if s == 0 else lower), (1.0 if s == 1 else upper)
+
+
 def elo_estimate(counts: Sequence[float], *, confidence: float = 0.95) -> EloEstimate:
     """Elo from k-nomial counts, classes scored i/(k-1): (L, D, W) or 5 pair classes.
 
@@ -134,11 +168,15 @@ def elo_estimate(counts: Sequence[float], *, confidence: float = 0.95) -> EloEst
     z·SE)]
     (STATISTICS.md §2.2-2.3; fishtest ``stat_util.get_elo``, fastchess ``elo_wdl.cpp``).
     """
-    p, a, n = _distribution(counts, regularize=False)
-    if n == 0:
+    raw = _distribution(counts, regularize=False)[2]
+    if raw == 0:
         return _estimate(0.5, 0.0, 0, confidence)
+    # fishtest's get_elo replaces empty classes by 1e-3 first (LLRcalc.regularize):
+    # [0, 20, 10] gives 120.395, not the 120.412 of the raw counts.
+    p, a, total = _distribution(counts, regularize=True)
     s = float(p @ a)
-    return _estimate(s, math.sqrt(float(p @ (a - s) ** 2)), round(n), confidence)
+    sd = math.sqrt(float(p @ (a - s) ** 2))
+    return _estimate(s, sd, round(raw), confidence, total)
 
 
 def elo_from_samples(
@@ -177,7 +215,8 @@ class PairStats:
     samples: int
     #: ``a``'s score fraction, 0..1.
     score: float
-    #: Elo difference a - b and its interval, samples as units (STATISTICS.md §2.3).
+    #: Elo difference a - b (samples as units, STATISTICS.md §2.3) and its interval:
+    #: :func:`score_interval` mapped to Elo, so ±∞ at a score of 1 or 0.
     elo: float
     lower: float
     upper: float
@@ -290,6 +329,7 @@ def _pair_row(
     scores = [s for g in groups.values() for s in g]
     means = [sum(g) / len(g) for g in groups.values()]
     est = elo_from_samples(means, confidence=confidence)
+    low, high = score_interval(means, confidence=confidence)
     ahead = sum(m > 0.5 for m in means)
     behind = sum(m < 0.5 for m in means)
     p_sign = (
@@ -310,8 +350,8 @@ def _pair_row(
         samples=len(means),
         score=sum(scores) / len(scores),
         elo=est.elo,
-        lower=est.lower,
-        upper=est.upper,
+        lower=elo_from_score(low),
+        upper=elo_from_score(high),
         los=est.los,
         p_sign=p_sign,
         p_wilcoxon=p_w,
@@ -503,6 +543,133 @@ def llr_approx(counts: Sequence[float], elo0: float, elo1: float) -> float:
     return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
 
 
+# -- Elo after an SPRT (ref §2.10) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SprtElo:
+    """fishtest's median-unbiased logistic Elo of an SPRT, its interval and LOS."""
+
+    elo: float
+    lower: float
+    upper: float
+    los: float
+    confidence: float
+
+
+def _brownian_cdf(
+    a: float, b: float, mu: float, var: float, t: float, y: float
+) -> float:
+    """P(a Brownian path with drift mu, variance var, from 0, absorbed at a and b,
+    ends to the right of (t, y)): fishtest ``brownian.Brownian.outcome_cdf``.
+    """
+    gamma, width = mu / var, b - a
+    if var * t / width**2 < 1e-2 or abs(gamma * width) > 15:
+        # Siegmund's approximation, with the asymptotic Phi where exp overflows.
+        root = math.sqrt(t * var)
+        z, za, zb = (
+            (y - mu * t) / root,
+            (-y + mu * t + 2 * a) / root,
+            (y - mu * t - 2 * b) / root,
+        )
+
+        def term(bound: float, zz: float) -> float:
+            if gamma * bound >= 5:
+                return float(
+                    -math.exp(-(zz**2) / 2 + 2 * gamma * bound)
+                    / math.sqrt(2 * math.pi)
+                    * (1 / zz - 1 / zz**3)
+                )
+            return math.exp(2 * gamma * bound) * float(st.norm.cdf(zz))
+
+        return float(st.norm.cdf(z)) + term(a, za) - term(b, zb)
+    x, y = -a, y - a
+    lambda_1 = (math.pi / width) ** 2 * var / 2 + mu**2 / var / 2
+    t0 = math.exp(-lambda_1 * t - x * gamma + y * gamma)
+    total, n = 0.0, 1
+    while True:
+        lambda_n = (n * math.pi / width) ** 2 * var / 2 + mu**2 / var / 2
+        t1 = math.exp(-(lambda_n - lambda_1) * t)
+        u = (
+            2 * width * gamma * math.sin(math.pi * n * y / width)
+            - 2 * math.pi * n * math.cos(math.pi * n * y / width)
+        ) / (width**2 * gamma**2 + math.pi**2 * n**2)
+        total += t1 * u * math.sin(n * math.pi * x / width)
+        if abs(t0 * t1 * u) <= 1e-9:
+            break
+        n += 1
+    if gamma * width > 30:
+        pre = math.exp(-2 * gamma * x)
+    elif abs(gamma * width) < 1e-8:
+        pre = (width - x) / width
+    else:
+        pre = (1 - math.exp(2 * gamma * (width - x))) / (
+            1 - math.exp(2 * gamma * width)
+        )
+    return pre + t0 * total
+
+
+def sprt_elo(
+    counts: Sequence[float],
+    elo0: float,
+    elo1: float,
+    *,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    elo_model: str = "normalized",
+    confidence: float = 0.95,
+) -> SprtElo:
+    """The Elo an SPRT-stopped run supports: fishtest's ``stat_util.SPRT_elo``.
+
+    The LLR path is approximated by a Brownian motion with the drift and
+    variance of ``LLRcalc.LLR_drift_variance_alt2``; the path is stopped at
+    the bound it crossed (clamped there, at the time it would have reached
+    it). The estimate is the Elo at which the observed outcome is the median
+    (a worse outcome has probability ½), the interval the Elos where it is
+    (1 ∓ confidence)/2. Logistic Elo per game whatever ``elo_model`` the bounds
+    are in. Valid only for small Elo differences (fishtest's own caveat).
+    """
+    if elo_model not in ELO_MODELS:
+        raise ValueError(
+            f"elo_model {elo_model!r} unknown; accepted: {', '.join(ELO_MODELS)}"
+        )
+    lower_bound, upper_bound = sprt_bounds(alpha, beta)
+    p, a, n = _distribution(counts, regularize=True)
+    mean = float(p @ a)
+    var = float(p @ (a - mean) ** 2)
+    if elo_model == "normalized":
+        sigma = math.sqrt(var * (len(a) - 1) / 2)  # per game (§2.4)
+        s0, s1 = (0.5 + e / NELO_PER_T * sigma for e in (elo0, elo1))
+    else:
+        s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    drift = (mean - (s0 + s1) / 2) * (s1 - s0) / var
+    spread = (s1 - s0) ** 2 / var
+    llr_value, t = n * drift, n
+    if llr_value < lower_bound:
+        t, llr_value = lower_bound / drift, lower_bound
+    elif llr_value > upper_bound:
+        t, llr_value = upper_bound / drift, upper_bound
+
+    def worse(elo: float) -> float:
+        mu = (score_from_elo(elo) - (s0 + s1) / 2) * (s1 - s0) / var
+        return _brownian_cdf(lower_bound, upper_bound, mu, spread, t, llr_value)
+
+    def bound(q: float) -> float:
+        centre, delta, k = (elo0 + elo1) / 2, elo1 - elo0, 30
+        while True:
+            lo, hi = max(centre - k * delta, -1000), min(centre + k * delta, 1000)
+            f_lo, f_hi = worse(lo) - (1 - q), worse(hi) - (1 - q)
+            if f_lo * f_hi <= 0:
+                return float(brentq(lambda e: worse(e) - (1 - q), lo, hi))
+            if lo > -1000 or hi < 1000:
+                k *= 2
+                continue
+            return hi if f_lo > 0 else lo
+
+    tail = (1 - confidence) / 2
+    return SprtElo(bound(0.5), bound(tail), bound(1 - tail), worse(0.0), confidence)
+
+
 class SPRT:
     """A sequential probability ratio test of elo0 against elo1 (GSPRT, ref §2.6-2.7).
 
@@ -510,8 +677,11 @@ class SPRT:
     of games, e.g. a duplicate set of two matches, by their total score
     0, ½, 1, 1½, 2. ``elo_model`` says what elo0/elo1 mean: ``"normalized"``
     (nElo, the default of fastchess and of STATISTICS.md) or ``"logistic"``.
-    Status is decided on the current LLR against Wald's bounds, without
-    fishtest's overshoot correction (§2.9).
+    Status is decided on the current LLR against Wald's bounds moved by
+    fishtest's overshoot correction (§2.9, ``stat_util.update_SPRT``): each
+    call of :meth:`add` or :meth:`add_counts` is one batch, and the bounds
+    move in by sq/(2m) of the batches' steps past the running minimum and
+    maximum of the LLR (Siegmund 1985, Cor. 8.33).
     """
 
     def __init__(
@@ -538,6 +708,10 @@ class SPRT:
         self.model, self.elo_model = model, elo_model
         self.lower, self.upper = sprt_bounds(alpha, beta)
         self._counts = [0] * (3 if model == "trinomial" else 5)
+        # fishtest's overshoot data: running extremes of the LLR (ref), sum (m)
+        # and sum of squares (sq) of the steps that set a new extreme.
+        self._ref0 = self._ref1 = self._m0 = self._m1 = self._sq0 = self._sq1 = 0.0
+        self._llr = 0.0
 
     def add(self, outcome: float, count: int = 1) -> None:
         """Record ``count`` samples with this score: a game's 0/½/1, or a pair's 0..2 in
@@ -550,6 +724,35 @@ class SPRT:
                 f"outcome {outcome!r} is not a {self.model} score 0, 0.5, ... {top}"
             )
         self._counts[int(slot)] += count
+        self._batch_done()
+
+    def _batch_done(self) -> None:
+        self._llr = (
+            llr(self._counts, self.elo0, self.elo1, elo_model=self.elo_model)
+            if any(self._counts)
+            else 0.0
+        )
+        if self._llr < self._ref0:
+            step = self._llr - self._ref0
+            self._m0, self._sq0, self._ref0 = (
+                self._m0 + step,
+                self._sq0 + step**2,
+                self._llr,
+            )
+        if self._llr > self._ref1:
+            step = self._llr - self._ref1
+            self._m1, self._sq1, self._ref1 = (
+                self._m1 + step,
+                self._sq1 + step**2,
+                self._llr,
+            )
+
+    @property
+    def overshoot(self) -> tuple[float, float]:
+        """(o0, o1): how far the lower bound moves up and the upper bound down."""
+        o0 = -self._sq0 / self._m0 / 2 if self._m0 else 0.0
+        o1 = self._sq1 / self._m1 / 2 if self._m1 else 0.0
+        return o0, o1
 
     def add_counts(self, counts: Sequence[int]) -> None:
         """Add a whole count vector ((L, D, W) or the 5 pair classes)."""
@@ -560,6 +763,7 @@ class SPRT:
             )
         for k, c in enumerate(counts):
             self._counts[k] += int(c)
+        self._batch_done()
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -569,16 +773,19 @@ class SPRT:
     @property
     def llr(self) -> float:
         """The current log-likelihood ratio (0 before any sample)."""
-        if not any(self._counts):
-            return 0.0
-        return llr(self._counts, self.elo0, self.elo1, elo_model=self.elo_model)
+        return self._llr
 
     @property
     def status(self) -> str:
-        """``"H1"`` (LLR ≥ upper), ``"H0"`` (LLR ≤ lower) or ``"continue"``."""
+        """``"H1"`` (LLR ≥ upper - o1), ``"H0"`` (LLR ≤ lower + o0), or "continue"."""
         value = self.llr
+        o0, o1 = self.overshoot
         return (
-            "H1" if value >= self.upper else "H0" if value <= self.lower else "continue"
+            "H1"
+            if value >= self.upper - o1
+            else "H0"
+            if value <= self.lower + o0
+            else "continue"
         )
 
     def elo_estimate(self, *, confidence: float = 0.95) -> EloEstimate:
@@ -586,6 +793,18 @@ class SPRT:
         (§2.10).
         """
         return elo_estimate(self._counts, confidence=confidence)
+
+    def sprt_elo(self, *, confidence: float = 0.95) -> SprtElo:
+        """fishtest's median-unbiased Elo after stopping (:func:`sprt_elo`, §2.10)."""
+        return sprt_elo(
+            self._counts,
+            self.elo0,
+            self.elo1,
+            alpha=self.alpha,
+            beta=self.beta,
+            elo_model=self.elo_model,
+            confidence=confidence,
+        )
 
     def __repr__(self) -> str:
         return (

@@ -38,34 +38,32 @@ def round_robin(
     for x, a in enumerate(names):
         for b in names[x + 1 :]:
             e = score_from_elo(TRUE[a] - TRUE[b])
-            # Draws at draw_rate; wins and losses split so the expected score is e.
-            win = e - draw_rate / 2
+            # Draws at draw_rate (less where the weaker could not score e with
+            # them: draws alone give half a point each); wins and losses split so
+            # the expected score is e.
+            draws = min(draw_rate, 1.8 * min(e, 1 - e))
+            win = e - draws / 2
             u = rng.random(games)
             out += [
-                PairResult(
-                    a, b, 1.0 if v < win else 0.5 if v < win + draw_rate else 0.0
-                )
+                PairResult(a, b, 1.0 if v < win else 0.5 if v < win + draws else 0.0)
                 for v in u
             ]
     return out
 
 
-@pytest.mark.parametrize(
-    ("draw_rate", "low", "high"),
-    [(0.0, 0.92, 0.98), (0.2, 0.95, 0.99)],
-)
+@pytest.mark.parametrize("draw_rate", [0.0, 0.2, 0.45])
 def test_analytic_intervals_cover_the_true_ratings_at_the_stated_rate(
-    draw_rate: float, low: float, high: float
+    draw_rate: float,
 ) -> None:
-    """200 round robins of 6 entrants, 16 games a pair.
+    """200 round robins of 6 entrants, 16 games a pair: coverage within 2 points of
+    95 %, with and without draws.
 
     Checked: each rating against the true one (pool-mean anchor), and each
-    difference to p2 (``RatingFit.difference``, the full covariance).
-    Without draws the coverage is near 0.95 (0.9625 with this seed). With
-    20 % draws the half-point model's Fisher intervals are conservative, by
-    design: they assume the binomial variance p(1 - p) per game while draws
-    lower it to p(1 - p) - d/4 (docs/STATISTICS.md, "Intervals"), about 0.97
-    expected and 0.98 with this seed.
+    difference to p2 (``RatingFit.difference``, the full covariance). The
+    half-point model's Fisher information assumes the binomial variance
+    p(1 - p) per game, which draws lower to p(1 - p) - d/4; its intervals
+    covered 98-99 % at 20-45 % draws. The sandwich covariance
+    (docs/STATISTICS.md R2) uses the observed variance and covers about 95 %.
     """
     rng = np.random.default_rng(20240601)
     hits = diff_hits = total = diff_total = 0
@@ -80,8 +78,8 @@ def test_analytic_intervals_cover_the_true_ratings_at_the_stated_rate(
                 diff_hits += lo <= true - TRUE["p2"] <= hi
                 diff_total += 1
     coverage, diff_coverage = hits / total, diff_hits / diff_total
-    assert low <= coverage <= high, coverage
-    assert low <= diff_coverage <= high, diff_coverage
+    assert 0.93 <= coverage <= 0.97, coverage
+    assert 0.93 <= diff_coverage <= 0.97, diff_coverage
 
 
 def grouped_round_robin(

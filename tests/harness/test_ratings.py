@@ -234,20 +234,125 @@ def test_fit_accepts_a_pre_aggregated_table() -> None:
 # -------------------------------------------------------------------
 
 
-def test_perfect_and_zero_scores_are_finite_flagged_and_ordered() -> None:
+def test_perfect_and_zero_scores_are_taken_out_and_shown_as_bounds() -> None:
+    """docs/STATISTICS.md R3, as Ordo does: top (3-0) and bottom (0-4) leave with
+    their games; mid 2-1-1 against low is a 62.5 % score, so mid - low =
+    400·log10(0.625/0.375) = 88.74 and the pair's mean is 0; top is shown at
+    mid's rating (the best it beat), bottom at low's (the worst it lost to).
+    """
     results = (
         games("top", "mid", 3)
         + games("mid", "low", 2, 1, 1)
         + games("low", "bottom", 4)
     )
     fit = fit_ratings(results)
-    assert all(math.isfinite(line.rating) for line in fit.ratings)
+    half = 200 * math.log10(0.625 / 0.375)
+    assert fit["mid"].rating == pytest.approx(half, abs=1e-6)
+    assert fit["low"].rating == pytest.approx(-half, abs=1e-6)
+    assert fit["top"].rating == fit["mid"].rating
+    assert fit["bottom"].rating == fit["low"].rating
+    assert (fit["top"].lower, fit["top"].upper) == (fit["top"].rating, math.inf)
+    assert (fit["bottom"].lower, fit["bottom"].upper) == (
+        -math.inf,
+        fit["bottom"].rating,
+    )
     assert [line.entrant for line in fit.ratings] == ["top", "mid", "low", "bottom"]
-    assert RatingFlag.PERFECT_SCORE in fit["top"].flags
-    assert RatingFlag.ZERO_SCORE in fit["bottom"].flags
-    assert RatingFlag.REGULARISED in fit["mid"].flags
+    assert fit["top"].flags == (RatingFlag.PERFECT_SCORE,)
+    assert fit["bottom"].flags == (RatingFlag.ZERO_SCORE,)
+    assert fit["mid"].flags == fit["low"].flags == ()
     assert fit["top"].flags[0].value == "perfect score: rating is a lower bound"
-    assert any("MLE does not exist" in note for note in fit.notes)
+    assert (fit["top"].games, fit["top"].points) == (3, 3.0)
+    assert any("as Ordo does" in note for note in fit.notes)
+    assert fit.components == (("bottom", "low", "mid", "top"),)
+    assert math.isnan(fit.difference("top", "mid")[1])
+
+
+def test_a_perfect_score_moves_no_other_rating() -> None:
+    """The issue's example: A, B, C each 1-1 against each other and D beats A once.
+
+    The exact fit of A, B, C alone gives them equal ratings; with D taken out
+    they stay equal (the virtual draws used to give A -66.9 and B, C -45.4).
+    """
+    results = (
+        games("A", "B", 1, 0, 1)
+        + games("B", "C", 1, 0, 1)
+        + games("A", "C", 1, 0, 1)
+        + games("D", "A", 1)
+    )
+    fit = fit_ratings(results)
+    for name in "ABC":
+        assert fit[name].rating == pytest.approx(0.0, abs=1e-9)
+        assert fit[name].flags == ()
+    assert fit["D"].rating == pytest.approx(0.0, abs=1e-9)
+    assert fit["D"].flags == (RatingFlag.PERFECT_SCORE,)
+    assert fit.ratings[0].entrant == "D"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_twelve_player_pool_with_a_perfect_player_rates_the_rest_exactly(
+    seed: int,
+) -> None:
+    """The other eleven get exactly the ratings of their own fit (and of Hunter's MM),
+    in the same order; the perfect one is at least the best it beat, 0.01 Elo.
+    """
+    rest = random_tournament(seed, players=11)
+    names = sorted({r.a for r in rest} | {r.b for r in rest})
+    beaten = names[::3]
+    results = rest + [PairResult("champion", b, 1.0) for b in beaten for _ in range(2)]
+    fit = fit_ratings(results)
+    alone = fit_ratings(rest).as_dict()
+    independent = mm_fit(rest)
+    for name in names:
+        assert fit[name].rating == pytest.approx(alone[name], abs=1e-6)
+        assert fit[name].rating == pytest.approx(independent[name], abs=0.01)
+    assert fit["champion"].rating == pytest.approx(max(alone[b] for b in beaten))
+    assert fit["champion"].flags == (RatingFlag.PERFECT_SCORE,)
+
+
+def test_separation_repeats_until_none_remains() -> None:
+    """T beats everyone; without T, S beats everyone left; Z loses to all.
+
+    Round 1 takes out T and Z, round 2 S (now 2-0 against x and y); x and y
+    (1-1-1 between them, 50 %) are rated 0 and 0. S is shown at the best it beat
+    (0), T at the best it beat among those still in play in round 1 (S, x).
+    """
+    results = (
+        games("T", "S", 2)
+        + games("T", "x", 1)
+        + games("S", "x", 1)
+        + games("S", "y", 1)
+        + games("x", "y", 1, 1, 1)
+        + games("x", "Z", 1)
+        + games("y", "Z", 2)
+    )
+    fit = fit_ratings(results)
+    assert fit["x"].rating == pytest.approx(0.0, abs=1e-9)
+    assert fit["y"].rating == pytest.approx(0.0, abs=1e-9)
+    assert fit["S"].flags == fit["T"].flags == (RatingFlag.PERFECT_SCORE,)
+    assert fit["Z"].flags == (RatingFlag.ZERO_SCORE,)
+    assert fit["S"].rating == fit["T"].rating == fit["Z"].rating == 0.0
+    assert {line.entrant for line in fit.ratings[:2]} == {"S", "T"}
+    assert fit.ratings[-1].entrant == "Z"
+
+
+def test_a_chain_of_wins_has_nothing_to_bound_by_and_is_regularised() -> None:
+    """A beat B, B beat C, A beat C: taking A and C out leaves B without games,
+    so nobody is taken out and the virtual draws keep the order (R3).
+    """
+    results = games("A", "B", 1) + games("B", "C", 1) + games("A", "C", 1)
+    fit = fit_ratings(results)
+    assert [line.entrant for line in fit.ratings] == ["A", "B", "C"]
+    assert all(RatingFlag.REGULARISED in line.flags for line in fit.ratings)
+    assert RatingFlag.PERFECT_SCORE in fit["A"].flags
+    assert all(math.isfinite(line.rating) for line in fit.ratings)
+
+
+def test_an_anchor_with_a_perfect_score_falls_back_to_the_mean() -> None:
+    results = games("A", "B", 3, 0, 1) + games("P", "A", 2)
+    fit = fit_ratings(results, anchor="P")
+    assert fit.anchor is None
+    assert fit["A"].rating == pytest.approx(LOG3 / 2)
+    assert any("anchor 'P'" in note for note in fit.notes)
 
 
 def test_a_separated_group_without_perfect_scores_is_regularised_too() -> None:

@@ -32,8 +32,10 @@ from harness.stats import (
     pair_statistics,
     paired_differences,
     score_from_elo,
+    score_interval,
     significance,
     sprt_bounds,
+    sprt_elo,
     tiers,
 )
 
@@ -81,8 +83,9 @@ def test_los_counts_draws_unlike_cutechess() -> None:
     # and with many draws it tends to cutechess's draw-blind (W - L)/√(W + L).
     for w, l_, d in ((12, 8, 40), (12, 8, 0), (30, 10, 5)):
         n = w + l_ + d
+        # An empty class counts 1e-3, as in fishtest's get_elo: hence abs=1e-5.
         assert los(w, l_, d) == pytest.approx(
-            st.norm.cdf((w - l_) / math.sqrt(w + l_ - (w - l_) ** 2 / n))
+            st.norm.cdf((w - l_) / math.sqrt(w + l_ - (w - l_) ** 2 / n)), abs=1e-5
         )
     assert los(12, 8, 40) != los(12, 8, 0)
     assert los(12, 8, 10**7) == pytest.approx(st.norm.cdf(4 / math.sqrt(20)), abs=1e-6)
@@ -381,16 +384,17 @@ def test_batch_equals_one_by_one() -> None:
 def test_sprt_class_accumulates_and_decides() -> None:
     test = SPRT(0, 5, 0.05, 0.05, model="trinomial", elo_model="logistic")
     assert test.status == "continue" and test.llr == 0.0
-    test.add(1.0, 3000)
-    test.add(0.5, 4000)
-    test.add(0.0, 2900)
+    test.add_counts([2900, 4000, 3000])  # one batch: the LLR steps 0 -> 0.695
     assert test.counts == (2900, 4000, 3000)
     assert test.llr == pytest.approx(
         llr([2900, 4000, 3000], 0, 5, elo_model="logistic")
     )
+    # fishtest's overshoot after one batch: sq1/(2·m1) = LLR/2.
+    assert test.overshoot == pytest.approx((0.0, test.llr / 2))
     assert test.status == "continue"
-    test.add_counts([0, 0, 400])
+    test.add(1.0, 400)
     assert test.status == "H1"
+    assert test.counts == (2900, 4000, 3400)
     assert test.elo_estimate().elo == pytest.approx(elo_estimate(test.counts).elo)
     losing = SPRT(0, 5, model="pentanomial")
     losing.add_counts([300, 1000, 2000, 900, 250])
@@ -410,3 +414,175 @@ def test_sprt_refuses_bad_input() -> None:
         SPRT(0, 5, model="trinomial").add(1.5)
     with pytest.raises(ValueError, match="5 entries"):
         SPRT(0, 5).add_counts([1, 2, 3])
+
+
+# -- head-to-head intervals at the boundary (docs R8)
+# -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("wins", range(7))
+def test_head_to_head_interval_at_k_wins_of_six_is_wilsons(wins: int) -> None:
+    """Wins and losses only: the interval is Wilson's score interval, by hand.
+
+    6 of 6 gives [6/(6 + z²), 1], a score of 0.6097 at 95 %: Elo [+77.46, +∞],
+    not the point +1199.8 [+1199.8, +1199.8] a plain normal interval gives.
+    """
+    n, z = 6, st.norm.ppf(0.975)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    results = games("a", "b", wins, 0, n - wins)
+    [row] = pair_statistics(results)
+    assert row.lower == pytest.approx(elo_from_score(max(centre - half, 0.0)))
+    assert row.upper == pytest.approx(elo_from_score(min(centre + half, 1.0)))
+    assert row.lower < row.upper
+    if wins == n:
+        assert row.lower == pytest.approx(elo_from_score(6 / (6 + z * z)))
+        assert row.lower == pytest.approx(77.46, abs=0.01)
+        assert row.upper == math.inf
+    if wins == 0:
+        assert row.lower == -math.inf
+
+
+def test_six_draws_keep_an_interval_around_zero() -> None:
+    """All draws: no observed variance, yet the interval has width (r = 1/2.5)."""
+    [row] = pair_statistics(games("a", "b", 0, 6, 0))
+    assert row.elo == 0.0
+    assert row.lower == pytest.approx(-row.upper)
+    assert 50 < row.upper < 200
+
+
+@pytest.mark.parametrize("draw_rate", [0.0, 0.4])
+def test_head_to_head_intervals_cover_95_percent(draw_rate: float) -> None:
+    """Simulated coverage of the true Elo over strengths and 20-50 games per pair
+    is within 93-97 %, and no interval is empty or a point.
+    """
+    rng = np.random.default_rng(15)
+    hits = total = 0
+    for elo in (-200, -100, 0, 80, 200):
+        s = score_from_elo(elo)
+        win = s - draw_rate / 2
+        for n in (20, 50):
+            for _ in range(400):
+                x = rng.choice(
+                    [1.0, 0.5, 0.0], size=n, p=[win, draw_rate, 1 - win - draw_rate]
+                )
+                low, high = score_interval(x)
+                assert low < high
+                hits += low <= s <= high
+                total += 1
+    assert 0.93 <= hits / total <= 0.97
+
+
+def games(a: str, b: str, wins: int, draws: int, losses: int) -> list[PairResult]:
+    """a's wins, draws and losses against b, one ungrouped result each."""
+    return (
+        [PairResult(a, b, 1.0)] * wins
+        + [PairResult(a, b, 0.5)] * draws
+        + [PairResult(a, b, 0.0)] * losses
+    )
+
+
+# -- fishtest equivalence (ref §2.3, §2.9, §2.10)
+# -------------------------------------------------------------
+
+#: Reference figures printed by fishtest's own code (official-stockfish/fishtest,
+#: server/fishtest/stats: stat_util.get_elo and stat_util.SPRT_elo), run on these
+#: counts with alpha = beta = 0.05: (counts, elo0, elo1, elo model) -> (elo, ci
+#: lower, ci upper, LOS).
+FISHTEST_SPRT_ELO = [
+    (
+        [10789, 19328, 33806, 19402, 10543],
+        -3,
+        1,
+        "logistic",
+        (-0.9925365594552716, -3.488492131294004, 1.4885858954857965, 0.188034793108),
+    ),
+    (
+        [20, 50, 40],
+        0,
+        5,
+        "logistic",
+        (63.880337147004354, 16.706922122658494, 113.52053141679534, 0.996138859467),
+    ),
+    (
+        [3000, 3000, 4000],  # LLR 19.1: clamped at the upper bound
+        0,
+        5,
+        "logistic",
+        (34.00678274149302, 19.3073211668017, 48.800882534469736, 0.999997137541),
+    ),
+    (
+        [5, 30, 60, 40, 12],
+        0,
+        5,
+        "normalized",
+        (28.4253423301782, 1.542041297734071, 55.65330665558323, 0.980897707078),
+    ),
+    (
+        [300, 900, 1500, 800, 250],  # LLR -1.72 under normalized bounds 0, 2
+        0,
+        2,
+        "normalized",
+        (-9.267146020810301, -14.936520124501788, -3.602702012779215, 0.000670747694),
+    ),
+]
+
+
+def test_get_elo_replaces_empty_classes_as_fishtest_does() -> None:
+    """fishtest get_elo([0, 20, 10]) = (120.39462735484736, ±67.0326): the empty
+    loss class counts 1e-3; the raw counts would give 120.412.
+    """
+    est = elo_estimate((0, 20, 10))
+    assert est.elo == pytest.approx(120.39462735484736, abs=1e-9)
+    assert est.error == pytest.approx(67.03258157407642, abs=1e-9)
+    assert est.los == pytest.approx(0.9999460447010018, abs=1e-7)
+    assert est.samples == 30
+    assert elo_from_score(20 / 30) == pytest.approx(120.412, abs=1e-3)  # the raw counts
+
+
+@pytest.mark.parametrize(
+    ("counts", "elo0", "elo1", "model", "expected"), FISHTEST_SPRT_ELO
+)
+def test_sprt_elo_is_fishtests_median_unbiased_estimate(
+    counts: list[int],
+    elo0: float,
+    elo1: float,
+    model: str,
+    expected: tuple[float, float, float, float],
+) -> None:
+    got = sprt_elo(counts, elo0, elo1, elo_model=model)
+    assert (got.elo, got.lower, got.upper) == pytest.approx(expected[:3], abs=1e-9)
+    assert got.los == pytest.approx(expected[3], abs=1e-9)
+
+
+def test_sprt_adjusted_elo_differs_from_the_raw_one_after_stopping() -> None:
+    """Stopped at the upper bound, the raw estimate overstates: 34.0 adjusted vs
+    the raw 34.9 on [3000, 3000, 4000] (the LLR path is clamped at the bound).
+    """
+    test = SPRT(0, 5, model="trinomial", elo_model="logistic")
+    test.add_counts([3000, 3000, 4000])
+    assert test.elo_estimate().elo == pytest.approx(34.86, abs=0.01)
+    assert test.sprt_elo().elo == pytest.approx(34.0068, abs=1e-4)
+
+
+def test_overshoot_correction_by_hand() -> None:
+    """update_SPRT's data after batches: each new minimum adds its step to m0 and
+    its square to sq0; the lower bound moves up by sq0/(2·|m0|).
+    """
+    test = SPRT(0, 5, model="trinomial", elo_model="logistic")
+    steps = [(3, 1, 1), (3, 1, 1), (0, 0, 1), (4, 1, 0)]
+    llrs, lows = [], 0.0
+    m0 = sq0 = 0.0
+    for batch in steps:
+        test.add_counts(batch)
+        value = llr(test.counts, 0, 5, elo_model="logistic")
+        llrs.append(value)
+        assert test.llr == value
+        if value < lows:
+            m0 += value - lows
+            sq0 += (value - lows) ** 2
+            lows = value
+    assert m0 < 0
+    assert test.overshoot[0] == pytest.approx(-sq0 / m0 / 2)
+    assert test.overshoot[0] > 0
