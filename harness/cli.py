@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import tomllib
 from collections.abc import Sequence
@@ -402,6 +403,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             monitor=monitor,
         )
     except Interrupted as exc:
+        # Leaving: a further Ctrl-C must not turn the exit into a traceback.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print(f"troef: {exc}", file=sys.stderr)
         return 130
     if summary.played == 0:

@@ -95,8 +95,11 @@ class _Match:
 
 
 class _Driver:
-    def __init__(self, in_flight: int) -> None:
+    def __init__(
+        self, in_flight: int, on_result: Callable[[int, Result], None] | None = None
+    ) -> None:
         self.in_flight = in_flight
+        self.on_result = on_result
         self.selector = selectors.DefaultSelector()
         self.active: list[_Match] = []
 
@@ -183,6 +186,8 @@ class _Driver:
             self.active.remove(match)
         match.result = result
         tell_match_over(match.bots, result)
+        if self.on_result is not None:
+            self.on_result(match.index, result)
 
     def unregister(self, match: _Match) -> None:
         for fd in match.fds:
@@ -330,9 +335,16 @@ class _Driver:
 
 
 def play_matches_interleaved(
-    specs: Iterable[MatchSpec], *, in_flight: int = 8
+    specs: Iterable[MatchSpec],
+    *,
+    in_flight: int = 8,
+    on_result: Callable[[int, Result], None] | None = None,
 ) -> list[Result]:
     """Play every match of ``specs``, up to ``in_flight`` at once; Results in order.
+
+    ``on_result(index, result)`` hears each match as it ends (the scheduler
+    streams it on, so a killed worker loses only the matches still in play).
+    ``specs`` is read lazily: an iterator that stops early starts no more.
 
     The Results equal those of :func:`~harness.referee.play_match` on each spec
     in turn (same bots, same seeds), forfeits included. Every bot hears its
@@ -340,7 +352,7 @@ def play_matches_interleaved(
     """
     if in_flight < 1:
         raise ValueError(f"in_flight is {in_flight!r}; it takes an integer >= 1")
-    driver = _Driver(in_flight)
+    driver = _Driver(in_flight, on_result)
     matches: list[_Match] = []
     pending = iter(enumerate(specs))
     exhausted = False

@@ -9,8 +9,12 @@ most the matches in flight and never counts one twice.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +24,7 @@ from harness.errors import ConfigError, TroefError
 from harness.plan import Job
 from harness.result import Result
 
-__all__ = ["Store", "StoredMatch"]
+__all__ = ["Store", "StoredMatch", "run_lock"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -288,6 +292,33 @@ class Store:
             if match.job["id"] == job_id:
                 return match
         raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+@contextlib.contextmanager
+def run_lock(path: Path) -> Iterator[None]:
+    """Hold the run lock of the database at ``path`` (a ``.lock`` file beside it).
+
+    One run per database: a second is refused at once, naming the holder.
+    The lock is the kernel's (flock), so it goes with a killed process.
+    """
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    lock_path = Path(str(path) + ".lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+            raise TroefError(
+                f"{path} is in use by another run ({holder or 'holder unknown'}); "
+                "wait for it to end or stop it"
+            ) from None
+        os.ftruncate(fd, 0)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+        os.pwrite(fd, f"pid {os.getpid()} since {stamp} UTC\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
