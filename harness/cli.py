@@ -356,6 +356,8 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
             print(line)
         print()
     print(result_table(result, names))
+    if result.ended is not None:
+        print(f"match ended by the referee: {result.ended}")
     return 0
 
 

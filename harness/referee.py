@@ -256,6 +256,8 @@ def referee_steps(
             )
         state.apply(action)
         log.append(action)
+        if len(log) >= game.max_actions and not state.is_over():
+            return _capped(game, n_seats, log, keep_log)
     result = state.result()
     return replace(result, log=tuple(log)) if keep_log else result
 
@@ -379,6 +381,21 @@ def _forfeit(
 ) -> Result:
     forfeit = Forfeit(seat, reason, detail[-_DETAIL_LIMIT:])
     return forfeit_result(state, forfeit, tuple(log) if keep_log else None)
+
+
+def _capped(game: Game, n_seats: int, log: list[str], keep_log: bool) -> Result:
+    """A match stopped at ``game.max_actions``: a draw that says so."""
+    return Result(
+        scores=(0,) * n_seats,
+        ranks=(1,) * n_seats,
+        teams=game.teams(n_seats),
+        deal_points=(),
+        log=tuple(log) if keep_log else None,
+        ended=(
+            f"no end after {len(log)} actions ({game.name}'s max_actions): "
+            "stopped by the referee and counted as a draw"
+        ),
+    )
 
 
 def _tail() -> str:
