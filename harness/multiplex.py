@@ -235,6 +235,22 @@ class _Driver:
                 match.waiting = seat
                 return
             answer = self.act_here(bot, view, limit)
+            self.pause_clocks(match, answer[2])
+
+    def pause_clocks(self, current: _Match, seconds: float) -> None:
+        """Take an in-process turn of ``seconds`` off every other match's clock.
+
+        A process bot's clock runs only while it alone is thinking: its
+        request time and deadline move on by the turn that kept this loop from
+        reading its answer.
+        """
+        for match in self.active:
+            if match is current:
+                continue
+            if match.waiting is not None:
+                match.sent_at += seconds
+            if match.deadline is not None:
+                match.deadline += seconds
 
     @staticmethod
     def act_here(
@@ -251,6 +267,9 @@ class _Driver:
         return action, fault, perf_counter() - start
 
     def on_readable(self, key: selectors.SelectorKey, now: float) -> None:
+        # Now, not the batch's time: an earlier event of the batch may have run
+        # an in-process turn, which pause_clocks took off this match's clock.
+        now = max(now, perf_counter())
         match, seat = key.data
         bot = match.bots[seat]
         assert isinstance(bot, ProcessBot)
@@ -325,6 +344,7 @@ class _Driver:
         for key, _ in events:
             if key.fd in self.selector.get_map():  # an earlier event may have closed it
                 self.on_readable(key, now)
+        now = perf_counter()
         for match in list(self.active):
             if (
                 match.deadline is not None

@@ -206,3 +206,35 @@ def test_a_second_run_on_a_busy_database_is_refused_at_once_naming_the_first(
     # The lock went with the killed run (its workers too): the next run may take it.
     with run_lock(db):
         pass
+
+
+@pytest.mark.slow
+def test_interleaved_clocks_charge_only_the_bot_that_thinks(tmp_path: Path) -> None:
+    # One worker interleaves matches: an in-process bot that takes 1.2 s a move
+    # blocks the loop while process bots of other matches have their answers
+    # ready. Only the slow bot may lose on time (1.0 s a move), never them.
+    path = tmp_path / "t.toml"
+    path.write_text(
+        f'game = "toy"\nseats = 3\nmatches = 1\nseed = 5\nworkers = 1\nchunk = 12\n'
+        f'plugins = ["{TOY_PLUGIN}", "{TEST_BOTS}"]\n'
+        "[time_control]\nmove = 1.0\n"
+        '[entrants.slow]\nbot = "sleepy"\nisolation = "in-process"\n'
+        "options = { delay = 1.2 }\n"
+        '[entrants.b]\nbot = "random"\nisolation = "process"\n'
+        '[entrants.c]\nbot = "random"\nisolation = "process"\n'
+        '[entrants.d]\nbot = "random"\nisolation = "process"\n'
+    )
+    done = subprocess.run(
+        _cli("run", str(path), "--quiet"), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(tmp_path / "t.sqlite") as con:
+        rows = con.execute(
+            "SELECT s.entrant, r.forfeit_reason, r.forfeit_detail FROM results r "
+            "JOIN seat_results s ON s.job_id = r.job_id AND s.seat = r.forfeit_seat"
+        ).fetchall()
+        planned = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+    assert planned == 12
+    # The slow bot plays 9 of the 12 matches and loses each on time.
+    assert sorted(entrant for entrant, _, _ in rows) == ["slow"] * 9, rows
+    assert {reason for _, reason, _ in rows} == {"timeout"}
