@@ -31,7 +31,7 @@ from harness.report import (
 )
 from harness.result import Result
 from harness.results_io import read_results
-from harness.scheduler import Interrupted, Progress, run_tournament
+from harness.scheduler import Interrupted, Progress, probe_entrants, run_tournament
 from harness.sprt import SprtMonitor
 from harness.standings import standings
 from harness.store import Store
@@ -166,6 +166,11 @@ def _parser() -> argparse.ArgumentParser:
         "the file, line and key.",
     )
     validate.add_argument("config", help="tournament config (TOML)")
+    validate.add_argument(
+        "--probe",
+        action="store_true",
+        help="also start every process bot once and check its handshake",
+    )
     validate.set_defaults(run=_cmd_validate)
 
     status = sub.add_parser(
@@ -460,6 +465,10 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  candidates {', '.join(config.candidates)}")
     print(f"  plan       {len(jobs)} matches in {groups} groups")
     print(f"  database   {config.database}")
+    if args.probe:
+        probe_entrants(config)
+        probed = sum(e.process is not None for e in config.entrants)
+        print(f"  probe      {probed} process bots started and answered 'ready'")
     return 0
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -23,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Protocol, TextIO
 
 from harness.config import TournamentConfig
@@ -30,6 +32,7 @@ from harness.errors import TroefError
 from harness.executors import Channel, make_executor, run_jobs
 from harness.plan import Job, plan
 from harness.plugins import PluginSource
+from harness.protocol import BotFault
 from harness.result import Result
 from harness.standings import standings
 from harness.store import Store, run_lock
@@ -40,6 +43,7 @@ __all__ = [
     "Progress",
     "RunSummary",
     "execute",
+    "probe_entrants",
     "run_tournament",
 ]
 
@@ -126,6 +130,94 @@ class Monitor(Protocol):
         """True once no more jobs need to be played."""
 
 
+def probe_entrants(config: TournamentConfig) -> None:
+    """Start every process bot of ``config`` once and wait for its handshake.
+
+    The probes run in a child process, as a worker does, which ends whatever a
+    bot started (even in a new session) before it leaves.
+
+    :raises TroefError: naming the first entrant whose bot cannot start or
+        does not answer ``ready`` (before any match is played).
+    """
+    if all(e.process is None for e in config.entrants):
+        return
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_probe_in_child, args=(config, writer, os.getpid()), daemon=True
+    )
+    child.start()
+    writer.close()
+    try:
+        try:
+            problem = reader.recv()
+        except EOFError:
+            problem = f"{config.path}: the process probing the bots died"
+        child.join()
+    finally:
+        if child.is_alive():
+            child.kill()
+            child.join()
+        reader.close()
+    if problem is not None:
+        raise TroefError(problem)
+
+
+def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -> None:
+    from harness.botprocess import (
+        ProcessPool,
+        become_subreaper,
+        die_with_parent,
+        end_descendants,
+    )
+    from harness.plugins import load_plugins
+
+    die_with_parent(parent)
+    become_subreaper()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    problem = None
+    try:
+        registry = load_plugins(**dataclasses.asdict(_source(config.plugins)))
+        game = registry.game(config.game, dict(config.options))
+        pool = ProcessPool(max_idle=0)  # nothing kept: every probe ends its process
+        for entrant in config.entrants:
+            if entrant.process is None:
+                continue
+            bot = entrant.process.bot(
+                game,
+                0,
+                config.seed,
+                entrant.options_dict(),
+                bot_name=entrant.bot,
+                source=registry.source,
+                n_seats=config.seats,
+                pool=pool,
+            )
+            try:
+                bot.prepare()
+            except BotFault as fault:
+                problem = (
+                    f"{config.path}: entrant {entrant.label!r} cannot play: "
+                    f"{fault.detail.strip()}"
+                )
+                break
+            finally:
+                bot.abandon()
+    except Exception as exc:  # reported to the parent, which raises it
+        problem = f"{config.path}: probing the bots failed: {exc!r}"
+    finally:
+        end_descendants()
+        writer.send(problem)
+        writer.close()
+
+
+def _source(plugins: Sequence[str]) -> PluginSource:
+    return PluginSource(
+        modules=tuple(p for p in plugins if not p.endswith(".py")),
+        files=tuple(p for p in plugins if p.endswith(".py")),
+    )
+
+
 def run_tournament(
     config: TournamentConfig,
     *,
@@ -169,6 +261,7 @@ def run_tournament(
         summary = tracker.summary
         if not pending or tracker.stopped():
             return summary
+        probe_entrants(config)
         started = time.perf_counter()
         try:
             execute(
@@ -296,10 +389,7 @@ def execute(
     chunks in flight then finish and are recorded. On Ctrl-C no match starts,
     those that end within :data:`GRACE` seconds are recorded, the rest abandoned.
     """
-    source = PluginSource(
-        modules=tuple(p for p in plugins if not p.endswith(".py")),
-        files=tuple(p for p in plugins if p.endswith(".py")),
-    )
+    source = _source(plugins)
     size = chunk or max(1, min(32, len(pending) // (workers * 8)))
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}

@@ -238,3 +238,48 @@ def test_interleaved_clocks_charge_only_the_bot_that_thinks(tmp_path: Path) -> N
     # The slow bot plays 9 of the 12 matches and loses each on time.
     assert sorted(entrant for entrant, _, _ in rows) == ["slow"] * 9, rows
     assert {reason for _, reason, _ in rows} == {"timeout"}
+
+
+@pytest.mark.parametrize("command", [["run", "--quiet"], ["validate", "--probe"]])
+def test_an_entrant_that_cannot_start_is_named_before_any_match(
+    tmp_path: Path, command: list[str]
+) -> None:
+    path = write_config(
+        tmp_path,
+        extra="workers = 1\n",
+        name="t",
+    )
+    path.write_text(
+        path.read_text() + '[entrants.ghost]\ncommand = ["definitely-not-a-program"]\n'
+    )
+    done = subprocess.run(
+        _cli(command[0], str(path), *command[1:]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert (
+        f"troef: error: {path}: entrant 'ghost' cannot play: cannot start "
+        "['definitely-not-a-program']"
+    ) in done.stderr
+    assert "Traceback" not in done.stderr
+    db = tmp_path / "t.sqlite"
+    assert not db.exists() or _count(db) == 0
+
+
+def test_validate_probe_starts_and_stops_a_bot_that_works(tmp_path: Path) -> None:
+    path = _spawner_config(tmp_path, matches=1)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    done = subprocess.run(
+        _cli("validate", str(path), "--probe"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TMPDIR": str(tmp)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "probe      1 process bots started and answered 'ready'" in done.stdout
+    # The spawner's helper (in a new session) and its folder went with the probe.
+    _assert_nothing_left(tmp_path, tmp)
