@@ -13,12 +13,12 @@ from typing import Any
 from tabulate import tabulate
 
 from harness import ratings as rt
-from harness.config import load_config
+from harness.config import MAX_WORKERS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
 from harness.game import Game
 from harness.ladder import Ladder
-from harness.plan import plan
+from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
 from harness.plugins import Registry, load_plugins
 from harness.referee import make_bots, play_match, replay
 from harness.report import FORMATS as REPORT_FORMATS
@@ -150,7 +150,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("config", help="tournament config (TOML)")
     run.add_argument(
         "--workers",
-        type=int,
+        type=_workers_arg,
         help="worker processes (default: the config's, else all cores)",
     )
     run.add_argument(
@@ -286,7 +286,7 @@ def _parser() -> argparse.ArgumentParser:
     lrun.add_argument(
         "--rounds", type=int, default=1, help="rounds to play (default 1)"
     )
-    lrun.add_argument("--workers", type=int, help="worker processes")
+    lrun.add_argument("--workers", type=_workers_arg, help="worker processes")
     lrun.add_argument("--quiet", action="store_true", help="no progress lines")
     lrun.set_defaults(run=_cmd_ladder_run)
     lstand = lsub.add_parser("standings", help="online Elo standings")
@@ -379,6 +379,19 @@ def account(game: Game, n_seats: int, seed: int, result: Result) -> list[str]:
     return lines
 
 
+def _workers_arg(text: str) -> int:
+    """``--workers``: an integer from 1 to MAX_WORKERS (argparse reports the error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not allowed; expected an integer from 1 to {MAX_WORKERS}"
+        )
+    return value
+
+
 def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
     report = check_game(
         registry.game_class(args.game),
@@ -444,8 +457,11 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     config = load_config(args.config)
-    jobs = plan(config)
-    groups = len({job.group for job in jobs})
+    # Counted, not built: validate answers at once whatever the size.
+    planned = planned_count(config)
+    if planned > MAX_PLANNED:
+        plan(config)  # raises the error that names the bound
+    groups = planned_groups(config)
     print(f"{config.path}: valid")
     print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")
     print(
@@ -463,7 +479,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  entrant    {e.label}: {what} ({e.isolation}{clock})")
     if config.candidates:
         print(f"  candidates {', '.join(config.candidates)}")
-    print(f"  plan       {len(jobs)} matches in {groups} groups")
+    print(f"  plan       {planned} matches in {groups} groups")
     print(f"  database   {config.database}")
     if args.probe:
         probe_entrants(config)

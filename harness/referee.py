@@ -38,6 +38,11 @@ __all__ = [
 _DETAIL_LIMIT = 2000
 
 
+#: The longest time limit troef accepts (11.6 days): the system's waits
+#: (select, poll) take at most about 2.1e6 s.
+MAX_SECONDS = 1_000_000.0
+
+
 @dataclass(frozen=True)
 class TimeControl:
     """How long a bot may think in one match (cutechess-cli's ``st=`` and ``tc=``).
@@ -66,10 +71,11 @@ class TimeControl:
                 or not math.isfinite(value)
                 or value < 0
                 or (value == 0 and name != "increment")
+                or value > MAX_SECONDS
             ):
                 raise OptionError(
                     f"time control {name!r} is {value!r}: it takes a positive "
-                    "number of seconds"
+                    f"number of seconds up to {MAX_SECONDS:g}"
                     f"{' or 0' if name == 'increment' else ''}, or None"
                 )
 

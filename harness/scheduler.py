@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Protocol, TextIO
 
-from harness.config import TournamentConfig
+from harness.config import MAX_WORKERS, TournamentConfig
 from harness.errors import TroefError
 from harness.executors import Channel, make_executor, run_jobs
 from harness.plan import Job, plan
@@ -269,7 +269,7 @@ def run_tournament(
                 tracker,
                 plugins=config.plugins,
                 executor=config.executor,
-                workers=workers or config.workers or os.cpu_count() or 1,
+                workers=_workers(workers or config.workers, len(pending)),
                 # An SPRT stops early: small chunks waste few matches past the verdict.
                 chunk=config.chunk or (2 if config.sprt is not None else None),
                 keep_logs=config.keep_logs,
@@ -338,6 +338,14 @@ class _Tracker:
                 self.on_result(job, result)
         if self.progress is not None:
             self.progress.update(self.done, self.summary.planned, self.leader)
+
+
+def _workers(asked: int | None, jobs: int) -> int:
+    """Worker processes for ``jobs`` jobs: as asked (else one per core), never
+    more than the jobs nor :data:`~harness.config.MAX_WORKERS`."""
+    if asked is not None and asked < 1:
+        raise TroefError(f"workers is {asked}; it takes an integer >= 1")
+    return max(1, min(asked or os.cpu_count() or 1, jobs, MAX_WORKERS))
 
 
 @contextlib.contextmanager
