@@ -31,6 +31,7 @@ serves one seat of one match at a time: partners never share a process.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import ctypes.util
 import json
@@ -42,6 +43,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from time import perf_counter
@@ -79,6 +81,7 @@ _EXIT_GRACE = 0.5
 _READ_CHUNK = 64 * 1024
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
+_PR_SET_CHILD_SUBREAPER = 36
 _NOTHING = object()
 
 # Loaded before any fork: the child calls prctl between fork and exec.
@@ -162,6 +165,8 @@ class BotProcess:
             return
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self.pid = self.popen.pid
+        self.owner = os.getpid()
+        _started.add(self)
         self.in_fd = self.popen.stdin.fileno()
         self.out_fd = self.popen.stdout.fileno()
         self.err_fd = self.popen.stderr.fileno()
@@ -276,6 +281,7 @@ class BotProcess:
         if self.closed:
             return
         self.closed = True
+        _started.discard(self)
         assert self.popen is not None
         try:
             os.killpg(self.pid, signal.SIGKILL)
@@ -402,6 +408,59 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def become_subreaper() -> None:
+    """Adopt the orphans of this process's descendants (Linux).
+
+    A bot's child that left the bot's process group (a new session) is
+    reparented here when the bot dies, so :func:`end_descendants` still finds it.
+    """
+    _libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def end_descendants() -> None:
+    """Kill every bot process of this process, their groups and all descendants.
+
+    For a worker that is leaving (a normal end or SIGTERM): nothing it started
+    may outlive it. Temporary folders of the bots are removed.
+    """
+    for process in list(_started):
+        if process.owner != os.getpid():
+            continue  # inherited across fork: the parent's bot, not ours
+        process.closed = True
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(process.cwd, ignore_errors=True)
+    _started.clear()
+    for _ in range(8):  # bounded: a child of another user cannot be killed
+        children = _children(os.getpid())
+        if not children:
+            return
+        pending = list(children)
+        while pending:
+            pid = pending.pop()
+            pending.extend(_children(pid))
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in children:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found.extend(int(c) for c in f.read().split())
+        except OSError:
+            continue
+    return found
+
+
 class _ChildLimits:
     """Runs in the child between fork and exec (after the user switch)."""
 
@@ -500,6 +559,9 @@ class ProcessPool:
             self._idle = {}
             self._pid = os.getpid()
 
+
+#: Bot processes started here and not yet killed (for :func:`end_descendants`).
+_started: weakref.WeakSet[BotProcess] = weakref.WeakSet()
 
 #: The pool of this process; ``ProcessBot`` uses it unless given another.
 default_pool = ProcessPool()

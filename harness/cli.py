@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import tomllib
 from collections.abc import Sequence
@@ -12,12 +13,12 @@ from typing import Any
 from tabulate import tabulate
 
 from harness import ratings as rt
-from harness.config import load_config
+from harness.config import MAX_WORKERS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
 from harness.game import Game
 from harness.ladder import Ladder
-from harness.plan import plan
+from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
 from harness.plugins import Registry, load_plugins
 from harness.referee import make_bots, play_match, replay
 from harness.report import FORMATS as REPORT_FORMATS
@@ -30,7 +31,7 @@ from harness.report import (
 )
 from harness.result import Result
 from harness.results_io import read_results
-from harness.scheduler import Interrupted, Progress, run_tournament
+from harness.scheduler import Interrupted, Progress, probe_entrants, run_tournament
 from harness.sprt import SprtMonitor
 from harness.standings import standings
 from harness.store import Store
@@ -149,7 +150,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("config", help="tournament config (TOML)")
     run.add_argument(
         "--workers",
-        type=int,
+        type=_workers_arg,
         help="worker processes (default: the config's, else all cores)",
     )
     run.add_argument(
@@ -165,6 +166,11 @@ def _parser() -> argparse.ArgumentParser:
         "the file, line and key.",
     )
     validate.add_argument("config", help="tournament config (TOML)")
+    validate.add_argument(
+        "--probe",
+        action="store_true",
+        help="also start every process bot once and check its handshake",
+    )
     validate.set_defaults(run=_cmd_validate)
 
     status = sub.add_parser(
@@ -280,7 +286,7 @@ def _parser() -> argparse.ArgumentParser:
     lrun.add_argument(
         "--rounds", type=int, default=1, help="rounds to play (default 1)"
     )
-    lrun.add_argument("--workers", type=int, help="worker processes")
+    lrun.add_argument("--workers", type=_workers_arg, help="worker processes")
     lrun.add_argument("--quiet", action="store_true", help="no progress lines")
     lrun.set_defaults(run=_cmd_ladder_run)
     lstand = lsub.add_parser("standings", help="online Elo standings")
@@ -355,6 +361,8 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
             print(line)
         print()
     print(result_table(result, names))
+    if result.ended is not None:
+        print(f"match ended by the referee: {result.ended}")
     return 0
 
 
@@ -369,6 +377,19 @@ def account(game: Game, n_seats: int, seed: int, result: Result) -> list[str]:
         f = result.forfeit
         lines.append(f"seat {f.seat} forfeits ({f.reason.value}): {f.detail.strip()}")
     return lines
+
+
+def _workers_arg(text: str) -> int:
+    """``--workers``: an integer from 1 to MAX_WORKERS (argparse reports the error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not allowed; expected an integer from 1 to {MAX_WORKERS}"
+        )
+    return value
 
 
 def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
@@ -402,6 +423,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             monitor=monitor,
         )
     except Interrupted as exc:
+        # Leaving: a further Ctrl-C must not turn the exit into a traceback.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print(f"troef: {exc}", file=sys.stderr)
         return 130
     if summary.played == 0:
@@ -433,8 +457,11 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     config = load_config(args.config)
-    jobs = plan(config)
-    groups = len({job.group for job in jobs})
+    # Counted, not built: validate answers at once whatever the size.
+    planned = planned_count(config)
+    if planned > MAX_PLANNED:
+        plan(config)  # raises the error that names the bound
+    groups = planned_groups(config)
     print(f"{config.path}: valid")
     print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")
     print(
@@ -452,8 +479,12 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  entrant    {e.label}: {what} ({e.isolation}{clock})")
     if config.candidates:
         print(f"  candidates {', '.join(config.candidates)}")
-    print(f"  plan       {len(jobs)} matches in {groups} groups")
+    print(f"  plan       {planned} matches in {groups} groups")
     print(f"  database   {config.database}")
+    if args.probe:
+        probe_entrants(config)
+        probed = sum(e.process is not None for e in config.entrants)
+        print(f"  probe      {probed} process bots started and answered 'ready'")
     return 0
 
 

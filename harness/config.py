@@ -40,8 +40,13 @@ from harness.errors import (
 )
 from harness.options import resolve_options
 from harness.plugins import Registry, load_plugins
-from harness.referee import TimeControl
+from harness.referee import MAX_SECONDS, TimeControl
 from harness.teams import describe_teams, team_count, team_layout
+
+#: Most worker processes a config may ask for (a run also uses no more than
+#: it has jobs).
+MAX_WORKERS = 256
+_SECONDS = f"seconds > 0, at most {MAX_SECONDS:g}"
 
 __all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
 
@@ -397,6 +402,10 @@ class _Validator:
                 "", "chunk", f"{chunk} is not allowed; expected an integer >= 1"
             )
         database = self.get("database", str, f"{self.path.stem}.sqlite", "a file path")
+        if "\0" in database or not database.strip():
+            raise self.error(
+                "", "database", f"{database!r} is not allowed; expected a file path"
+            )
 
         ladder = self.ladder_settings(fmt)
         entrants = self.entrants(registry, game_name, allow_few=ladder is not None)
@@ -451,12 +460,17 @@ class _Validator:
         value = self.data.get("workers", "auto")
         if value == "auto":
             return None
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        if (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and 1 <= value <= MAX_WORKERS
+        ):
             return value
         raise self.error(
             "",
             "workers",
-            f'{value!r} is not allowed; expected "auto" or an integer >= 1',
+            f'{value!r} is not allowed; expected "auto" or an integer from 1 to '
+            f"{MAX_WORKERS}",
         )
 
     def entrants(
@@ -739,17 +753,16 @@ class _Validator:
             raise self.error(
                 where, "user", f"{user!r} is not allowed; expected a user name"
             )
-        inf = float("inf")
         return ProcessSettings(
             command=command,
             prefix=self.command(where, spec, "prefix"),
             memory_mb=memory,
             user=user,
             startup_timeout=self.number(
-                where, spec, "startup_timeout", 30.0, 0.001, inf, "seconds > 0"
+                where, spec, "startup_timeout", 30.0, 0.001, MAX_SECONDS, _SECONDS
             ),
             hang_timeout=self.number(
-                where, spec, "hang_timeout", 60.0, 0.001, inf, "seconds > 0"
+                where, spec, "hang_timeout", 60.0, 0.001, MAX_SECONDS, _SECONDS
             ),
         )
 

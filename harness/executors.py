@@ -4,6 +4,11 @@ Both are ``concurrent.futures`` executors running :func:`run_jobs`. Each worker
 process builds its plugin registry once, in the pool's initializer, from the
 same plugin source as the parent: a registry does not pickle, and jobs carry
 names only.
+
+Each finished match is also streamed at once to the pool's ``results`` queue
+(a chunk's return value comes too late for a run that is killed), and a set
+``stop`` event keeps a chunk from starting further matches. A worker ends
+everything it started when it leaves, by a normal shutdown or by SIGTERM.
 """
 
 from __future__ import annotations
@@ -12,14 +17,24 @@ import concurrent.futures
 import functools
 import multiprocessing
 import os
+import queue
 import signal
+import tempfile
+import threading
 import traceback
-from collections.abc import Callable, Sequence
-from dataclasses import asdict
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from multiprocessing import util
+from types import FrameType
+from typing import Any, Protocol
 
 from harness.bot import Bot
-from harness.botprocess import die_with_parent
+from harness.botprocess import (
+    become_subreaper,
+    default_pool,
+    die_with_parent,
+    end_descendants,
+)
 from harness.game import Game
 from harness.multiplex import MatchSpec, play_matches_interleaved
 from harness.plan import Job
@@ -28,30 +43,91 @@ from harness.referee import abandon_bots, forfeit_before_start, play_match
 from harness.result import ForfeitReason, Result
 from harness.seeding import bot_seed
 
-__all__ = ["InlineExecutor", "make_executor", "run_jobs"]
+__all__ = ["Channel", "InlineExecutor", "make_executor", "run_jobs"]
 
-# The registry of this worker process: the one piece of module-level mutable
-# state the design allows (built once per process by init_worker).
+
+class _Queue(Protocol):
+    def put(self, item: tuple[str, Result], /) -> None: ...
+
+    def get_nowait(self) -> tuple[str, Result]: ...
+
+
+class _Event(Protocol):
+    def is_set(self) -> bool: ...
+
+    def set(self) -> None: ...
+
+
+@dataclass
+class Channel:
+    """What a pool's workers share with the scheduler: streamed results, a stop."""
+
+    results: _Queue = field(
+        default_factory=lambda: queue.SimpleQueue[tuple[str, Result]]()
+    )
+    stop: _Event = field(default_factory=threading.Event)
+
+    def drain(self) -> list[tuple[str, Result]]:
+        """Every (job id, Result) that has arrived so far."""
+        items = []
+        while True:
+            try:
+                items.append(self.results.get_nowait())
+            except queue.Empty:
+                return items
+
+
+# The registry of this worker process and the channel to its scheduler: the
+# module-level mutable state the design allows (set once per process by init_worker).
 _registry: Registry | None = None
+_channel: Channel | None = None
 _games: dict[tuple[str, tuple[tuple[str, Any], ...]], Game] = {}
 
 
 def init_worker(
-    source: PluginSource, parent: int | None = None, *, ignore_sigint: bool = True
+    source: PluginSource,
+    parent: int | None = None,
+    *,
+    ignore_sigint: bool = True,
+    channel: Channel | None = None,
+    tmpdir: str | None = None,
 ) -> None:
     """Load the plugins once in a worker process.
 
     :param parent: the pid of the process that owns the pool; the worker dies
-        with it (so a killed ``troef run`` leaves no workers behind).
+        with it (so a killed ``troef run`` leaves no workers behind), ends its
+        bots and their descendants when it leaves or gets SIGTERM.
+    :param channel: where each finished match goes, and the stop signal.
+    :param tmpdir: the run's folder for temporary files (the bots' working
+        folders), removed by the scheduler whatever happens to the worker.
     """
-    global _registry
+    global _registry, _channel
     if parent is not None:
         die_with_parent(parent)
+        become_subreaper()
+        signal.signal(signal.SIGTERM, _leave_now)
+        # Pool workers leave by os._exit: atexit never runs, these finalizers do.
+        util.Finalize(None, _leave, exitpriority=100)
     if ignore_sigint:
         # The parent handles Ctrl-C and stops the pool; workers must not die mid-write.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if tmpdir is not None:
+        tempfile.tempdir = tmpdir
+    _channel = channel
     _registry = load_plugins(**asdict(source))
     _games.clear()
+
+
+def _leave() -> None:
+    default_pool.close()
+    end_descendants()
+
+
+def _leave_now(signum: int, frame: FrameType | None) -> None:
+    # Abandoned by the scheduler: no goodbyes to bots, and no unwinding (this
+    # may run mid-write to the results queue, which the scheduler discards).
+    end_descendants()
+    os._exit(128 + signum)
 
 
 def run_jobs(
@@ -69,12 +145,28 @@ def run_jobs(
     if _registry is None:
         raise RuntimeError("run_jobs called in a process whose plugins are not loaded")
     registry = _registry
-    specs = [_spec(registry, job, keep_logs) for job in jobs]
+    channel = _channel
+
+    def until_stopped() -> Iterator[MatchSpec]:
+        for job in jobs:
+            if channel is not None and channel.stop.is_set():
+                return
+            yield _spec(registry, job, keep_logs)
+
+    def stream(index: int, result: Result) -> None:
+        if channel is not None:
+            channel.results.put((jobs[index].id, result))
+
     if any(any(job.process) for job in jobs) and in_flight > 1:
-        results = play_matches_interleaved(specs, in_flight=in_flight)
+        results = play_matches_interleaved(
+            until_stopped(), in_flight=in_flight, on_result=stream
+        )
     else:
-        results = [_play(spec) for spec in specs]
-    return list(zip((job.id for job in jobs), results, strict=True))
+        results = []
+        for index, spec in enumerate(until_stopped()):
+            results.append(_play(spec))
+            stream(index, results[-1])
+    return list(zip((job.id for job in jobs), results, strict=False))
 
 
 def _game(registry: Registry, job: Job) -> Game:
@@ -157,8 +249,8 @@ def _play(spec: MatchSpec) -> Result:
 class InlineExecutor(concurrent.futures.Executor):
     """Runs each submitted call at once, in this process (for tests and debugging)."""
 
-    def __init__(self, source: PluginSource) -> None:
-        init_worker(source, ignore_sigint=False)
+    def __init__(self, source: PluginSource, channel: Channel | None = None) -> None:
+        init_worker(source, ignore_sigint=False, channel=channel)
 
     def submit(
         self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
@@ -172,16 +264,23 @@ class InlineExecutor(concurrent.futures.Executor):
 
 
 def make_executor(
-    kind: str, workers: int, source: PluginSource
-) -> concurrent.futures.Executor:
-    """An executor of ``kind``: ``process`` (``workers`` processes) or ``inline``."""
+    kind: str,
+    workers: int,
+    source: PluginSource,
+    *,
+    tmpdir: str | None = None,
+) -> tuple[concurrent.futures.Executor, Channel]:
+    """An executor of ``kind`` (``process``: ``workers`` processes, or ``inline``)
+    and the channel its workers stream results to."""
     if kind == "inline":
-        return InlineExecutor(source)
-    return concurrent.futures.ProcessPoolExecutor(
+        channel = Channel()
+        return InlineExecutor(source, channel), channel
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    channel = Channel(context.Queue(), context.Event())
+    pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=multiprocessing.get_context(
-            "fork" if os.name == "posix" else "spawn"
-        ),
-        initializer=init_worker,
+        mp_context=context,
+        initializer=functools.partial(init_worker, channel=channel, tmpdir=tmpdir),
         initargs=(source, os.getpid()),
     )
+    return pool, channel

@@ -58,6 +58,10 @@ class Game(ABC):
     #: the golden playthroughs. Checked against :attr:`option_specs` by
     #: :meth:`for_checks`.
     check_options: ClassVar[Mapping[str, Any]] = {}
+    #: The most actions a match may take, far beyond any reasonable play: the
+    #: referee ends a match that reaches it as a draw whose Result says why
+    #: (``Result.ended``), so that bots that never finish cannot stall a run.
+    max_actions: ClassVar[int] = 100_000
 
     def __init__(self, **options: Any) -> None:
         cls = type(self)

@@ -95,8 +95,11 @@ class _Match:
 
 
 class _Driver:
-    def __init__(self, in_flight: int) -> None:
+    def __init__(
+        self, in_flight: int, on_result: Callable[[int, Result], None] | None = None
+    ) -> None:
         self.in_flight = in_flight
+        self.on_result = on_result
         self.selector = selectors.DefaultSelector()
         self.active: list[_Match] = []
 
@@ -183,6 +186,8 @@ class _Driver:
             self.active.remove(match)
         match.result = result
         tell_match_over(match.bots, result)
+        if self.on_result is not None:
+            self.on_result(match.index, result)
 
     def unregister(self, match: _Match) -> None:
         for fd in match.fds:
@@ -230,6 +235,22 @@ class _Driver:
                 match.waiting = seat
                 return
             answer = self.act_here(bot, view, limit)
+            self.pause_clocks(match, answer[2])
+
+    def pause_clocks(self, current: _Match, seconds: float) -> None:
+        """Take an in-process turn of ``seconds`` off every other match's clock.
+
+        A process bot's clock runs only while it alone is thinking: its
+        request time and deadline move on by the turn that kept this loop from
+        reading its answer.
+        """
+        for match in self.active:
+            if match is current:
+                continue
+            if match.waiting is not None:
+                match.sent_at += seconds
+            if match.deadline is not None:
+                match.deadline += seconds
 
     @staticmethod
     def act_here(
@@ -246,6 +267,9 @@ class _Driver:
         return action, fault, perf_counter() - start
 
     def on_readable(self, key: selectors.SelectorKey, now: float) -> None:
+        # Now, not the batch's time: an earlier event of the batch may have run
+        # an in-process turn, which pause_clocks took off this match's clock.
+        now = max(now, perf_counter())
         match, seat = key.data
         bot = match.bots[seat]
         assert isinstance(bot, ProcessBot)
@@ -320,6 +344,7 @@ class _Driver:
         for key, _ in events:
             if key.fd in self.selector.get_map():  # an earlier event may have closed it
                 self.on_readable(key, now)
+        now = perf_counter()
         for match in list(self.active):
             if (
                 match.deadline is not None
@@ -330,9 +355,16 @@ class _Driver:
 
 
 def play_matches_interleaved(
-    specs: Iterable[MatchSpec], *, in_flight: int = 8
+    specs: Iterable[MatchSpec],
+    *,
+    in_flight: int = 8,
+    on_result: Callable[[int, Result], None] | None = None,
 ) -> list[Result]:
     """Play every match of ``specs``, up to ``in_flight`` at once; Results in order.
+
+    ``on_result(index, result)`` hears each match as it ends (the scheduler
+    streams it on, so a killed worker loses only the matches still in play).
+    ``specs`` is read lazily: an iterator that stops early starts no more.
 
     The Results equal those of :func:`~harness.referee.play_match` on each spec
     in turn (same bots, same seeds), forfeits included. Every bot hears its
@@ -340,7 +372,7 @@ def play_matches_interleaved(
     """
     if in_flight < 1:
         raise ValueError(f"in_flight is {in_flight!r}; it takes an integer >= 1")
-    driver = _Driver(in_flight)
+    driver = _Driver(in_flight, on_result)
     matches: list[_Match] = []
     pending = iter(enumerate(specs))
     exhausted = False

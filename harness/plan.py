@@ -26,6 +26,7 @@ from typing import Any
 
 from harness.botprocess import ProcessSettings
 from harness.config import Entrant, TournamentConfig
+from harness.errors import ConfigError
 from harness.referee import TimeControl
 from harness.seeding import derive_seed
 from harness.teams import team_count
@@ -155,15 +156,44 @@ def seatings(
     return [tuple(rot[team] for team in teams) for rot in rotations]
 
 
-def plan(config: TournamentConfig) -> tuple[Job, ...]:
-    """The jobs of ``config``'s tournament, in a deterministic order."""
-    sides = config.sides
+#: The most matches one tournament may plan: a plan is held in memory and
+#: in the database, a job at a time (about 1 KB each).
+MAX_PLANNED = 1_000_000
+
+
+def planned_count(config: TournamentConfig) -> int:
+    """How many jobs :func:`plan` makes, counted without making them."""
+    per_seed = sum(len(seatings(c, config.teams)) for c in _tables(config))
+    return config.matches * per_seed
+
+
+def planned_groups(config: TournamentConfig) -> int:
+    """How many groups (jobs compared hand for hand) the plan has, counted."""
+    if not config.duplicate:
+        return planned_count(config)
+    return config.matches * len(_tables(config))
+
+
+def _tables(config: TournamentConfig) -> list[tuple[str, ...]]:
     labels = [e.label for e in config.entrants]
     if config.format == "gauntlet":
         pool = [label for label in labels if label not in config.candidates]
-        tables = _gauntlet_compositions(config.candidates, pool, sides)
-    else:
-        tables = compositions(labels, sides)
+        return list(_gauntlet_compositions(config.candidates, pool, config.sides))
+    return list(compositions(labels, config.sides))
+
+
+def plan(config: TournamentConfig) -> tuple[Job, ...]:
+    """The jobs of ``config``'s tournament, in a deterministic order.
+
+    :raises ConfigError: the tournament plans more than :data:`MAX_PLANNED`.
+    """
+    count = planned_count(config)
+    if count > MAX_PLANNED:
+        raise ConfigError(
+            f"{config.path}: matches = {config.matches} plans {count:,} matches; "
+            f"a tournament may plan at most {MAX_PLANNED:,} (lower 'matches')"
+        )
+    tables = _tables(config)
     by_label = {e.label: e for e in config.entrants}
     jobs: list[Job] = []
     for m in range(config.matches):

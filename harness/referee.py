@@ -38,6 +38,11 @@ __all__ = [
 _DETAIL_LIMIT = 2000
 
 
+#: The longest time limit troef accepts (11.6 days): the system's waits
+#: (select, poll) take at most about 2.1e6 s.
+MAX_SECONDS = 1_000_000.0
+
+
 @dataclass(frozen=True)
 class TimeControl:
     """How long a bot may think in one match (cutechess-cli's ``st=`` and ``tc=``).
@@ -66,10 +71,11 @@ class TimeControl:
                 or not math.isfinite(value)
                 or value < 0
                 or (value == 0 and name != "increment")
+                or value > MAX_SECONDS
             ):
                 raise OptionError(
                     f"time control {name!r} is {value!r}: it takes a positive "
-                    "number of seconds"
+                    f"number of seconds up to {MAX_SECONDS:g}"
                     f"{' or 0' if name == 'increment' else ''}, or None"
                 )
 
@@ -256,6 +262,8 @@ def referee_steps(
             )
         state.apply(action)
         log.append(action)
+        if len(log) >= game.max_actions and not state.is_over():
+            return _capped(game, n_seats, log, keep_log)
     result = state.result()
     return replace(result, log=tuple(log)) if keep_log else result
 
@@ -379,6 +387,21 @@ def _forfeit(
 ) -> Result:
     forfeit = Forfeit(seat, reason, detail[-_DETAIL_LIMIT:])
     return forfeit_result(state, forfeit, tuple(log) if keep_log else None)
+
+
+def _capped(game: Game, n_seats: int, log: list[str], keep_log: bool) -> Result:
+    """A match stopped at ``game.max_actions``: a draw that says so."""
+    return Result(
+        scores=(0,) * n_seats,
+        ranks=(1,) * n_seats,
+        teams=game.teams(n_seats),
+        deal_points=(),
+        log=tuple(log) if keep_log else None,
+        ended=(
+            f"no end after {len(log)} actions ({game.name}'s max_actions): "
+            "stopped by the referee and counted as a draw"
+        ),
+    )
 
 
 def _tail() -> str:

@@ -81,6 +81,9 @@ class Result:
     #: better: by default :func:`rank_utilities` of the ranks (+1 / -1 / 0
     #: with two teams); a game may give its own (chips won from a pot, ...).
     utilities: tuple[float, ...] = field(default=())
+    #: Why the match ended without the game ending it (the referee's cap on
+    #: actions, ``Game.max_actions``); None for a match the rules finished.
+    ended: str | None = None
 
     def __post_init__(self) -> None:
         n = len(self.ranks)
@@ -120,6 +123,8 @@ class Result:
                 "detail": self.forfeit.detail,
             },
             "log": None if self.log is None else list(self.log),
+            # Only when set: results recorded before the field existed are unchanged.
+            **({} if self.ended is None else {"ended": self.ended}),
         }
 
     @classmethod
@@ -142,6 +147,7 @@ class Result:
             ),
             log=None if data["log"] is None else tuple(data["log"]),
             utilities=tuple(data.get("utilities") or ()),
+            ended=data.get("ended"),
         )
 
     @classmethod

@@ -11,24 +11,31 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import os
+import shutil
+import signal
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Protocol, TextIO
 
-from harness.config import TournamentConfig
+from harness.config import MAX_WORKERS, TournamentConfig
 from harness.errors import TroefError
-from harness.executors import make_executor, run_jobs
+from harness.executors import Channel, make_executor, run_jobs
 from harness.plan import Job, plan
 from harness.plugins import PluginSource
+from harness.protocol import BotFault
 from harness.result import Result
 from harness.standings import standings
-from harness.store import Store
+from harness.store import Store, run_lock
 
 __all__ = [
     "Interrupted",
@@ -36,6 +43,7 @@ __all__ = [
     "Progress",
     "RunSummary",
     "execute",
+    "probe_entrants",
     "run_tournament",
 ]
 
@@ -122,6 +130,94 @@ class Monitor(Protocol):
         """True once no more jobs need to be played."""
 
 
+def probe_entrants(config: TournamentConfig) -> None:
+    """Start every process bot of ``config`` once and wait for its handshake.
+
+    The probes run in a child process, as a worker does, which ends whatever a
+    bot started (even in a new session) before it leaves.
+
+    :raises TroefError: naming the first entrant whose bot cannot start or
+        does not answer ``ready`` (before any match is played).
+    """
+    if all(e.process is None for e in config.entrants):
+        return
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_probe_in_child, args=(config, writer, os.getpid()), daemon=True
+    )
+    child.start()
+    writer.close()
+    try:
+        try:
+            problem = reader.recv()
+        except EOFError:
+            problem = f"{config.path}: the process probing the bots died"
+        child.join()
+    finally:
+        if child.is_alive():
+            child.kill()
+            child.join()
+        reader.close()
+    if problem is not None:
+        raise TroefError(problem)
+
+
+def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -> None:
+    from harness.botprocess import (
+        ProcessPool,
+        become_subreaper,
+        die_with_parent,
+        end_descendants,
+    )
+    from harness.plugins import load_plugins
+
+    die_with_parent(parent)
+    become_subreaper()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    problem = None
+    try:
+        registry = load_plugins(**dataclasses.asdict(_source(config.plugins)))
+        game = registry.game(config.game, dict(config.options))
+        pool = ProcessPool(max_idle=0)  # nothing kept: every probe ends its process
+        for entrant in config.entrants:
+            if entrant.process is None:
+                continue
+            bot = entrant.process.bot(
+                game,
+                0,
+                config.seed,
+                entrant.options_dict(),
+                bot_name=entrant.bot,
+                source=registry.source,
+                n_seats=config.seats,
+                pool=pool,
+            )
+            try:
+                bot.prepare()
+            except BotFault as fault:
+                problem = (
+                    f"{config.path}: entrant {entrant.label!r} cannot play: "
+                    f"{fault.detail.strip()}"
+                )
+                break
+            finally:
+                bot.abandon()
+    except Exception as exc:  # reported to the parent, which raises it
+        problem = f"{config.path}: probing the bots failed: {exc!r}"
+    finally:
+        end_descendants()
+        writer.send(problem)
+        writer.close()
+
+
+def _source(plugins: Sequence[str]) -> PluginSource:
+    return PluginSource(
+        modules=tuple(p for p in plugins if not p.endswith(".py")),
+        files=tuple(p for p in plugins if p.endswith(".py")),
+    )
+
+
 def run_tournament(
     config: TournamentConfig,
     *,
@@ -146,7 +242,11 @@ def run_tournament(
         from harness.sprt import SprtMonitor
 
         monitor = SprtMonitor(config, jobs)
-    with Store.open(config.database, config, fresh=fresh) as store:
+    with (
+        run_lock(config.database),
+        _sigterm_as_interrupt(),
+        Store.open(config.database, config, fresh=fresh) as store,
+    ):
         store.add_jobs(jobs)
         tracker = _Tracker(
             [e.label for e in config.entrants],
@@ -161,6 +261,7 @@ def run_tournament(
         summary = tracker.summary
         if not pending or tracker.stopped():
             return summary
+        probe_entrants(config)
         started = time.perf_counter()
         try:
             execute(
@@ -168,7 +269,7 @@ def run_tournament(
                 tracker,
                 plugins=config.plugins,
                 executor=config.executor,
-                workers=workers or config.workers or os.cpu_count() or 1,
+                workers=_workers(workers or config.workers, len(pending)),
                 # An SPRT stops early: small chunks waste few matches past the verdict.
                 chunk=config.chunk or (2 if config.sprt is not None else None),
                 keep_logs=config.keep_logs,
@@ -239,6 +340,41 @@ class _Tracker:
             self.progress.update(self.done, self.summary.planned, self.leader)
 
 
+def _workers(asked: int | None, jobs: int) -> int:
+    """Worker processes for ``jobs`` jobs: as asked (else one per core), never
+    more than the jobs nor :data:`~harness.config.MAX_WORKERS`."""
+    if asked is not None and asked < 1:
+        raise TroefError(f"workers is {asked}; it takes an integer >= 1")
+    return max(1, min(asked or os.cpu_count() or 1, jobs, MAX_WORKERS))
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill``, ``timeout``) stops a run the way Ctrl-C does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
+
+
+def _ignore_interrupts() -> None:
+    """Once abandoning has begun, a further Ctrl-C must not cut the cleanup short
+    (_sigterm_as_interrupt puts the handlers back when the run ends)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
     return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
 
@@ -254,29 +390,36 @@ def execute(
     keep_logs: bool,
     matches_in_flight: int = 4,
 ) -> None:
-    """Play ``pending`` on an executor and hand each chunk's results to ``tracker``.
+    """Play ``pending`` on an executor and hand each result to ``tracker``.
 
-    Stops submitting as soon as the tracker's monitor is done; the chunks in
-    flight then finish and are recorded.
+    Jobs go out in chunks; each match's result is streamed back and recorded as
+    it finishes. Stops submitting as soon as the tracker's monitor is done; the
+    chunks in flight then finish and are recorded. On Ctrl-C no match starts,
+    those that end within :data:`GRACE` seconds are recorded, the rest abandoned.
     """
-    source = PluginSource(
-        modules=tuple(p for p in plugins if not p.endswith(".py")),
-        files=tuple(p for p in plugins if p.endswith(".py")),
-    )
+    source = _source(plugins)
     size = chunk or max(1, min(32, len(pending) // (workers * 8)))
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}
-    with _worker_logs_forwarded(executor == "process"):
-        _run_queue(
-            queue,
-            tracker,
-            source,
-            executor,
-            workers,
-            keep_logs,
-            matches_in_flight,
-            breaks,
-        )
+    # The bots' working folders live in one folder of the run, removed here even
+    # when a worker was killed before it could remove its own.
+    tmpdir = tempfile.mkdtemp(prefix="troef-run-") if executor == "process" else None
+    try:
+        with _worker_logs_forwarded(executor == "process"):
+            _run_queue(
+                queue,
+                tracker,
+                source,
+                executor,
+                workers,
+                keep_logs,
+                matches_in_flight,
+                breaks,
+                tmpdir,
+            )
+    finally:
+        if tmpdir is not None:
+            shutil.rmtree(tmpdir, ignore_errors=True)
 
 
 def _run_queue(
@@ -288,44 +431,138 @@ def _run_queue(
     keep_logs: bool,
     matches_in_flight: int,
     breaks: dict[str, int],
+    tmpdir: str | None,
 ) -> None:
     while queue and not tracker.stopped():
-        pool = make_executor(executor, workers, source)
-        in_flight: dict[
-            concurrent.futures.Future[list[tuple[str, Result]]], list[Job]
-        ] = {}
+        pool, channel = make_executor(executor, workers, source, tmpdir=tmpdir)
+        flight = _Flight(tracker, channel)
+        clean = False
         try:
-            while (queue and not tracker.stopped()) or in_flight:
-                while queue and len(in_flight) < 2 * workers and not tracker.stopped():
-                    # Taken off the queue only once submitted: a pool that broke
-                    # meanwhile raises in submit, and the chunk must not be lost.
-                    future = pool.submit(
-                        run_jobs, queue[0], keep_logs, matches_in_flight
-                    )
-                    in_flight[future] = queue.pop(0)
-                if not in_flight:
-                    break
-                finished, _ = concurrent.futures.wait(
-                    in_flight, return_when=concurrent.futures.FIRST_COMPLETED
-                )
-                for future in finished:
-                    # Popped only once its results are in: a broken pool raises here,
-                    # and the chunk must still count as unfinished.
-                    by_id = {job.id: job for job in in_flight[future]}
-                    tracker.record(
-                        [(by_id[job_id], result) for job_id, result in future.result()]
-                    )
-                    del in_flight[future]
+            try:
+                while (queue and not tracker.stopped()) or flight.chunks:
+                    while (
+                        queue
+                        and len(flight.chunks) < 2 * workers
+                        and not tracker.stopped()
+                    ):
+                        # Taken off the queue only once submitted: a pool that
+                        # broke meanwhile raises in submit; the chunk is kept.
+                        future = pool.submit(
+                            run_jobs, queue[0], keep_logs, matches_in_flight
+                        )
+                        flight.add(future, queue.pop(0))
+                    if not flight.chunks:
+                        break
+                    flight.collect(_POLL)
+                clean = True
+            except KeyboardInterrupt:
+                flight.wind_down()
+                raise
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1
-            lost = [job for chunk in in_flight.values() for job in chunk]
+            flight.record(channel.drain())
+            lost = [job for chunk in flight.chunks.values() for job in chunk]
             lost = [job for job in lost if job.id not in tracker.store.done_ids()]
             log.warning(
                 "a worker process died; %d unfinished jobs run again", len(lost)
             )
             queue = _requeue(lost, queue, breaks)
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            if clean:
+                pool.shutdown(wait=True, cancel_futures=True)
+            else:
+                _abandon(pool)
+
+
+class _Flight:
+    """The chunks one pool is playing, and the recording of their results."""
+
+    def __init__(self, tracker: _Tracker, channel: Channel) -> None:
+        self.tracker = tracker
+        self.channel = channel
+        self.chunks: dict[
+            concurrent.futures.Future[list[tuple[str, Result]]], list[Job]
+        ] = {}
+        self.jobs: dict[str, Job] = {}
+
+    def add(
+        self,
+        future: concurrent.futures.Future[list[tuple[str, Result]]],
+        chunk: list[Job],
+    ) -> None:
+        self.chunks[future] = chunk
+        self.jobs.update((job.id, job) for job in chunk)
+
+    def record(self, results: Sequence[tuple[str, Result]]) -> None:
+        if results:
+            self.tracker.record([(self.jobs[i], r) for i, r in results])
+
+    def collect(self, timeout: float) -> None:
+        """Record what the workers streamed and the chunks that ended."""
+        finished, _ = concurrent.futures.wait(
+            self.chunks, timeout, return_when=concurrent.futures.FIRST_COMPLETED
+        )
+        self.record(self.channel.drain())
+        for future in finished:
+            if future.cancelled():  # never handed to a worker (Ctrl-C)
+                del self.chunks[future]
+                continue
+            # Popped only once its results are in: a broken pool raises here,
+            # and the chunk's jobs without a result must run again.
+            self.record(future.result())
+            del self.chunks[future]
+
+    def wind_down(self) -> None:
+        """After a Ctrl-C: start nothing new, keep what ends within GRACE seconds.
+
+        A second Ctrl-C (or SIGTERM) abandons the rest at once.
+        """
+        self.channel.stop.set()
+        if not self.chunks:
+            _ignore_interrupts()
+            return
+        for future in self.chunks:
+            future.cancel()  # chunks not yet handed to a worker
+        print(
+            f"troef: stopping: no new matches; waiting up to {GRACE:.0f} s for the "
+            "matches in play (Ctrl-C again to abandon them)",
+            file=sys.stderr,
+            flush=True,
+        )
+        deadline = time.monotonic() + GRACE
+        try:
+            while time.monotonic() < deadline and any(
+                not f.done() for f in self.chunks
+            ):
+                self.collect(_POLL)
+            self.collect(0)
+        except (KeyboardInterrupt, BrokenProcessPool):
+            pass
+        finally:
+            _ignore_interrupts()
+
+
+#: How often the scheduler looks for streamed results (seconds).
+_POLL = 0.05
+
+#: How long the first Ctrl-C waits for the matches in play before abandoning them.
+GRACE = 5.0
+
+
+def _abandon(pool: concurrent.futures.Executor) -> None:
+    """Stop a pool's workers now: SIGTERM (they end their bots), then SIGKILL."""
+    workers = dict(getattr(pool, "_processes", None) or {})
+    for process in workers.values():
+        with contextlib.suppress(OSError, ValueError):
+            process.terminate()
+    deadline = time.monotonic() + 1.0
+    for process in workers.values():
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.exitcode is None:
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()
+            process.join(1.0)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _requeue(

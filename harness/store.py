@@ -9,8 +9,12 @@ most the matches in flight and never counts one twice.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +24,7 @@ from harness.errors import ConfigError, TroefError
 from harness.plan import Job
 from harness.result import Result
 
-__all__ = ["Store", "StoredMatch"]
+__all__ = ["Store", "StoredMatch", "not_a_troef_database", "run_lock"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -79,10 +83,26 @@ class Store:
         :param fresh: delete an existing database first and start afresh.
         :raises ConfigError: the database holds another config's results.
         """
-        if fresh:
+        if fresh and path.exists():
+            problem = not_a_troef_database(path)
+            if problem is not None:
+                raise TroefError(
+                    f"--fresh: refusing to delete {path}: {problem}; "
+                    "remove it yourself if it is yours, or set another 'database' path"
+                )
             for suffix in ("", "-wal", "-shm"):
                 Path(str(path) + suffix).unlink(missing_ok=True)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            problem = not_a_troef_database(path)
+            if problem is not None:
+                raise TroefError(
+                    f"{path}: {problem}; troef will not start over on it: set "
+                    "another 'database' path, or use --fresh on a troef database"
+                )
+        else:
+            # Results may be private: readable by the owner only.
+            _private_folders(path.parent)
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         store = cls(path, _connect(path))
         store._db.executescript(SCHEMA)
         stored = store.meta("config")
@@ -109,10 +129,10 @@ class Store:
         path = Path(path)
         if not path.is_file():
             raise TroefError(f"no database at {path}")
-        store = cls(path, _connect(path))
-        if store.meta("config") is None:
-            raise TroefError(f"{path} is not a troef results database")
-        return store
+        problem = not_a_troef_database(path)
+        if problem is not None:
+            raise TroefError(f"{path}: {problem}")
+        return cls(path, _connect(path))
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -288,6 +308,95 @@ class Store:
             if match.job["id"] == job_id:
                 return match
         raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+def _private_folders(folder: Path) -> None:
+    """Create ``folder`` and its missing parents, each readable by the owner only."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for created in reversed(missing):
+        created.mkdir(mode=0o700, exist_ok=True)
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def not_a_troef_database(path: Path) -> str | None:
+    """What keeps the existing file ``path`` from being a sound troef database.
+
+    None when it is one: an SQLite file that passes SQLite's quick check and
+    holds a config snapshot.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror})"
+    if not head:
+        return (
+            "the file is empty (0 bytes), not a troef database (a database "
+            "whose -wal file was lost can look like this)"
+        )
+    if head != _SQLITE_HEADER:
+        return "not a troef database (not even an SQLite file)"
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.DatabaseError as exc:
+        return f"cannot open it as SQLite ({exc})"
+    try:
+        check = db.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            found = "no answer" if check is None else check[0]
+            return f"the database is damaged (SQLite's quick check: {found})"
+        tables = sorted(
+            row[0]
+            for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        )
+        if "meta" not in tables:
+            listed = ", ".join(tables) if tables else "none"
+            return f"an SQLite database of something else, not troef (tables: {listed})"
+        row = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        if row is None:
+            return (
+                "a troef database without its config (damaged, or its -wal file "
+                "was lost)"
+            )
+    except sqlite3.DatabaseError as exc:
+        return f"the database is damaged ({exc})"
+    finally:
+        db.close()
+    return None
+
+
+@contextlib.contextmanager
+def run_lock(path: Path) -> Iterator[None]:
+    """Hold the run lock of the database at ``path`` (a ``.lock`` file beside it).
+
+    One run per database: a second is refused at once, naming the holder.
+    The lock is the kernel's (flock), so it goes with a killed process.
+    """
+    _private_folders(path.parent)
+    lock_path = Path(str(path) + ".lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+            raise TroefError(
+                f"{path} is in use by another run ({holder or 'holder unknown'}); "
+                "wait for it to end or stop it"
+            ) from None
+        os.ftruncate(fd, 0)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+        os.pwrite(fd, f"pid {os.getpid()} since {stamp} UTC\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -575,6 +575,7 @@ class Klaverjassen(Game):
     seat_counts = frozenset({4})
     partnerships = True
     check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
+    max_actions = 20_000  # a 1500-point match takes ~1,000; the referee draws here
     option_specs = (
         Option(
             "variant",

@@ -191,6 +191,7 @@ class GinRummy(Game):
     title = "Gin Rummy (Oklahoma)"
     seat_counts = frozenset({2})
     check_options = {"target": 30}  # noqa: RUF012 - short: 1-2 scoring hands
+    max_actions = 1_000_000  # RULES.md ruling 18: random play ends within ~70,000
     option_specs = (
         Option(
             "variant",

@@ -74,7 +74,8 @@ def test_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
         (
             HEAD + 'workers = "many"\n' + TWO,
             4,
-            "workers: 'many' is not allowed; expected \"auto\" or an integer >= 1",
+            "workers: 'many' is not allowed; expected \"auto\" or an integer "
+            "from 1 to 256",
         ),
         (
             HEAD + "[options]\nleaky = 3\n" + TWO,

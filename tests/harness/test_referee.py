@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -122,3 +125,47 @@ def test_result_round_trips_as_plain_data(toy) -> None:  # type: ignore[no-untyp
 
     assert Result.from_dict(result.to_dict()) == result
     assert isinstance(result.forfeit, Forfeit)
+
+
+@pytest.mark.slow
+def test_a_match_that_never_ends_is_stopped_at_the_games_cap_as_a_recorded_draw() -> (
+    None
+):
+    """Gin RULES.md ruling 18 (issue 13, item 4): two gin bots that never go
+    out void every hand at the stock floor; the referee ends the match at
+    ``GinRummy.max_actions`` as a draw that says why, in a real ``troef play``."""
+    passive = Path(__file__).parents[1] / "plugins" / "passive_bots.py"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "--plugin",
+            str(passive),
+            "play",
+            "gin-rummy",
+            "--bots",
+            "passive,passive",
+            "-o",
+            "target=10",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        "match ended by the referee: no end after 1000000 actions "
+        "(gin-rummy's max_actions): stopped by the referee and counted as a draw"
+    ) in done.stdout
+    rows = [line.split() for line in done.stdout.splitlines()[2:4]]
+    assert [row[3:5] for row in rows] == [["0", "1"], ["0", "1"]]  # score 0, rank 1
+
+
+def test_a_capped_result_keeps_its_reason_through_storage() -> None:
+    from harness.result import Result
+
+    capped = Result((0, 0), (1, 1), (0, 1), (), ended="no end after 5 actions")
+    assert Result.from_dict(capped.to_dict()) == capped
+    assert "ended" not in Result((1, 0), (1, 2), (0, 1), ()).to_dict()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
 
@@ -69,6 +71,32 @@ class FailsToBuild(Bot):
         return view.legal_actions[0]
 
 
+class Spawner(Sleepy):
+    """Starts a long-lived helper in a new session (out of its own process group),
+    writes a file in its working folder, then plays like Sleepy: nothing of it
+    may outlive the run. The helper's command line names ``marker``."""
+
+    name = "spawner"
+    option_specs = (*Sleepy.option_specs, Option("marker", "", "names the helper"))
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import time; time.sleep(300)",
+                self.options["marker"],
+            ],
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        with open("scratch.txt", "w") as f:
+            f.write("a bot's own file")
+
+
 @hookimpl
 def troef_bots() -> Sequence[type[Bot]]:
-    return [Sleepy, KillsWorkerOnce, Chatty, FailsToBuild]
+    return [Sleepy, KillsWorkerOnce, Chatty, FailsToBuild, Spawner]
