@@ -1,7 +1,7 @@
 """Pairwise statistics, multiple comparisons, tiers and the SPRT.
 
 Representation. A *sample* is one independent unit of play (docs/STATISTICS.md
-§2, /work/shared/STATISTICS.md notation): a single game, or one duplicate
+§2, ../shared/STATISTICS.md notation): a single game, or one duplicate
 group, whose outcome is a score in [0, 1]. Count vectors list how many samples
 fell in each outcome class, classes scored i/(k-1): trinomial ``(L, D, W)``,
 pentanomial ``(LL, LD, DD+WL, WD, WW)`` for pairs of games (fishtest
