@@ -13,10 +13,10 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
-from scipy.stats import norm  # type: ignore[import-untyped]
 from tabulate import tabulate
 
 from harness import ratings as rt
@@ -149,10 +149,12 @@ def _los(fit: rt.RatingFit, a: str, b: str) -> float | None:
         d, lo, hi = fit.difference(a, b)
     except ValueError:
         return None  # not comparable (different components)
-    z = float(norm.ppf(0.5 + fit.confidence / 2))
+    z = float(NormalDist().inv_cdf(0.5 + fit.confidence / 2))
     sd = (hi - lo) / (2 * z)
     return (
-        float(norm.cdf(d / sd)) if sd > 0 else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
+        float(NormalDist().cdf(d / sd))
+        if sd > 0
+        else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
     )
 
 
@@ -435,7 +437,7 @@ def compare_fits(
             r1 = fit[e].rating - shift[label]
             change = r1 - r0
             sd = math.hypot(sd0, _shared_mean_sd(fit, e, entrants))
-            p = 2 * float(norm.sf(abs(change) / sd)) if sd > 0 else math.nan
+            p = 2 * (1 - NormalDist().cdf(abs(change) / sd)) if sd > 0 else math.nan
             out.append(
                 {
                     "entrant": e,
@@ -459,7 +461,7 @@ def comparison_table(
     which makes pools of different composition comparable; the change's
     interval is that of the shifted quantity (:func:`compare_fits`).
     """
-    z = float(norm.ppf(0.975))
+    z = float(NormalDist().inv_cdf(0.975))
     changes = compare_fits(fits, entrants)
     rows = []
     for e in entrants:
