@@ -7,9 +7,9 @@ For a few seeded result sets (written as PGN into a temporary folder) it fits:
   Bradley-Terry model, written here from the paper (no Newton step, no shared
   code with harness.ratings), anchored the same way;
 - Ordo, when an ``ordo`` binary is found (``--ordo PATH`` or on PATH), run as
-  ``ordo -a 0 -z 200.2433 -p FILE -c OUT.csv``. ``-a 0`` fixes the pool average
+  ``ordo -a 0 -z 200.2409 -p FILE -c OUT.csv``. ``-a 0`` fixes the pool average
   at 0, as troef's default; ``-z`` sets the rating of a 76 % expectancy, and
-  the logistic Elo scale troef uses gives 400·log10(76/24) = 200.2433, not
+  the logistic Elo scale troef uses gives 400·log10(76/24) = 200.2409, not
   Ordo's default 202. With ``-W`` Ordo also fits the white advantage, compared
   with ``fit_ratings(..., seat_advantage=True)``.
 

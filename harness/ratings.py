@@ -29,14 +29,11 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import sparse  # type: ignore[import-untyped]
-from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
-from scipy.special import expit, log_expit  # type: ignore[import-untyped]
-from scipy.stats import norm  # type: ignore[import-untyped]
 
 from harness.errors import close_names
 from harness.result import Result
@@ -65,6 +62,19 @@ WEIGHTINGS = ("entrant", "pair")
 DRAW_MODELS = ("half", "davidson")
 
 FloatArray = NDArray[np.float64]
+
+
+def expit(x: FloatArray) -> FloatArray:
+    """1/(1 + e^-x) without overflow (numpy only: scipy.special costs a second to
+    import)."""
+    return np.asarray(np.exp(-np.logaddexp(0.0, -x)), dtype=np.float64)
+
+
+def log_expit(x: FloatArray) -> FloatArray:
+    """log(1/(1 + e^-x)) without overflow."""
+    return np.asarray(-np.logaddexp(0.0, -x), dtype=np.float64)
+
+
 IntArray = NDArray[np.int64]
 
 
@@ -343,7 +353,7 @@ class RatingFit:
         ia, ib = self.names.index(a), self.names.index(b)
         c = self.covariance
         sd = math.sqrt(max(c[ia, ia] + c[ib, ib] - 2 * c[ia, ib], 0.0))
-        z = float(norm.ppf(0.5 + self.confidence / 2))
+        z = float(NormalDist().inv_cdf(0.5 + self.confidence / 2))
         d = ra.rating - rb.rating
         return d, d - z * sd, d + z * sd
 
@@ -519,6 +529,9 @@ class _Layout:
 
 
 def _layout(table: PairTable) -> _Layout:
+    from scipy import sparse  # type: ignore[import-untyped]  # lazy: 0.3 s cold
+    from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
+
     n = len(table.names)
     played = np.zeros(n, bool)
     played[table.i] = played[table.j] = True
@@ -560,6 +573,9 @@ def _separate(table: PairTable) -> dict[int, tuple[int, bool]]:
     stays, with no game against an entrant that stays: then there is nothing
     to bound it by, and the virtual-draw regularisation handles its component.
     """
+    from scipy import sparse  # lazy, as above
+    from scipy.sparse.csgraph import connected_components
+
     n = len(table.names)
     out: dict[int, tuple[int, bool]] = {}
     active = np.ones(n, bool)
@@ -833,7 +849,7 @@ def _assemble(
     for k in separated:  # a bound has no standard error
         cov[k, :] = cov[:, k] = math.nan
     sd = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    z = float(norm.ppf(0.5 + confidence / 2))
+    z = float(NormalDist().inv_cdf(0.5 + confidence / 2))
     stats = _entrant_totals(table)
     component_of = {k: c for c, members in enumerate(components) for k in members}
     ratings = np.where(layout.played[:n], elo[:n] + anchor_rating, math.nan)
@@ -1180,8 +1196,10 @@ def _per_group(
     row_of: IntArray,
     group_of: IntArray,
     groups: int,
-) -> list[sparse.csr_matrix]:
+) -> list[Any]:
     """Sparse rows x groups matrices of weighted wins, draws, losses (as the table)."""
+    from scipy import sparse
+
     index = {name: k for k, name in enumerate(table.names)}
     ia, ib, score, weight, _ = _columns(results, index)
     score = np.where(ia > ib, 1.0 - score, score)

@@ -13,9 +13,10 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
-from scipy.stats import norm  # type: ignore[import-untyped]
+import numpy as np
 from tabulate import tabulate
 
 from harness import ratings as rt
@@ -148,10 +149,12 @@ def _los(fit: rt.RatingFit, a: str, b: str) -> float | None:
         d, lo, hi = fit.difference(a, b)
     except ValueError:
         return None  # not comparable (different components)
-    z = float(norm.ppf(0.5 + fit.confidence / 2))
+    z = float(NormalDist().inv_cdf(0.5 + fit.confidence / 2))
     sd = (hi - lo) / (2 * z)
     return (
-        float(norm.cdf(d / sd)) if sd > 0 else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
+        float(NormalDist().cdf(d / sd))
+        if sd > 0
+        else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
     )
 
 
@@ -398,6 +401,57 @@ def _as_csv(report: Report) -> str:
     return buffer.getvalue()
 
 
+def _shared_mean_sd(fit: rt.RatingFit, entrant: str, shared: Sequence[str]) -> float:
+    """Standard deviation of R_entrant - mean(R_shared) in one fit: √(cᵀΣc) with
+    c = e_entrant - 1_shared/|shared| over the fit's full covariance.
+    """
+    index = {name: k for k, name in enumerate(fit.names)}
+    c = np.zeros(len(fit.names))
+    for name in shared:
+        c[index[name]] -= 1 / len(shared)
+    c[index[entrant]] += 1
+    return math.sqrt(max(float(c @ fit.covariance @ c), 0.0))
+
+
+def compare_fits(
+    fits: Sequence[tuple[str, rt.RatingFit]], entrants: Sequence[str]
+) -> list[dict[str, Any]]:
+    """Per entrant and later fit: the rating relative to the shared entrants' mean,
+    its change from the first fit, the change's standard deviation and p-value.
+
+    The reported rating is R_e - mean of the shared entrants' R, so its variance
+    is cᵀΣc with c = e_e - 1_shared/|shared| over each fit's covariance, not the
+    entrant's own interval (that one is relative to its pool's mean); the
+    tournaments are independent, so the change's variance is the sum of the two.
+    """
+    shift = {
+        label: sum(fit[e].rating for e in entrants) / len(entrants)
+        for label, fit in fits
+    }
+    base_label, base = fits[0]
+    out = []
+    for e in entrants:
+        r0 = base[e].rating - shift[base_label]
+        sd0 = _shared_mean_sd(base, e, entrants)
+        for label, fit in fits[1:]:
+            r1 = fit[e].rating - shift[label]
+            change = r1 - r0
+            sd = math.hypot(sd0, _shared_mean_sd(fit, e, entrants))
+            p = 2 * (1 - NormalDist().cdf(abs(change) / sd)) if sd > 0 else math.nan
+            out.append(
+                {
+                    "entrant": e,
+                    "base": r0,
+                    "label": label,
+                    "rating": r1,
+                    "change": change,
+                    "sd": sd,
+                    "p": p,
+                }
+            )
+    return out
+
+
 def comparison_table(
     fits: Sequence[tuple[str, rt.RatingFit]], entrants: Sequence[str], fmt: str = "text"
 ) -> str:
@@ -405,31 +459,22 @@ def comparison_table(
 
     Each fit is shifted so that the entrants common to all fits average 0,
     which makes pools of different composition comparable; the change's
-    interval treats the tournaments as independent.
+    interval is that of the shifted quantity (:func:`compare_fits`).
     """
-    z = float(norm.ppf(0.975))
-    shift = {
-        label: sum(fit[e].rating for e in entrants) / len(entrants)
-        for label, fit in fits
-    }
-    base_label, base = fits[0]
+    z = float(NormalDist().inv_cdf(0.975))
+    changes = compare_fits(fits, entrants)
     rows = []
     for e in entrants:
-        r0 = base[e].rating - shift[base_label]
-        sd0 = (base[e].upper - base[e].lower) / (2 * z)
-        row: list[Any] = [e, f"{r0:+.1f}"]
-        for label, fit in fits[1:]:
-            r1 = fit[e].rating - shift[label]
-            sd1 = (fit[e].upper - fit[e].lower) / (2 * z)
-            change = r1 - r0
-            sd = math.hypot(sd0, sd1)
-            p = 2 * float(norm.sf(abs(change) / sd)) if sd > 0 else math.nan
+        mine = [c for c in changes if c["entrant"] == e]
+        row: list[Any] = [e, f"{mine[0]['base']:+.1f}"]
+        for c in mine:
             row += [
-                f"{r1:+.1f}",
-                f"{change:+.1f} ± {z * sd:.1f}",
-                _p(p) + (" *" if p < 0.05 else ""),
+                f"{c['rating']:+.1f}",
+                f"{c['change']:+.1f} ± {z * c['sd']:.1f}",
+                _p(c["p"]) + (" *" if c["p"] < 0.05 else ""),
             ]
         rows.append(row)
+    base_label = fits[0][0]
     headers = ["entrant", base_label]
     for label, _ in fits[1:]:
         headers += [label, "change (95%)", "p"]

@@ -1,7 +1,7 @@
 """Pairwise statistics, multiple comparisons, tiers and the SPRT.
 
 Representation. A *sample* is one independent unit of play (docs/STATISTICS.md
-§2, /work/shared/STATISTICS.md notation): a single game, or one duplicate
+§2, ../shared/STATISTICS.md notation): a single game, or one duplicate
 group, whose outcome is a score in [0, 1]. Count vectors list how many samples
 fell in each outcome class, classes scored i/(k-1): trinomial ``(L, D, W)``,
 pentanomial ``(LL, LD, DD+WL, WD, WW)`` for pairs of games (fishtest
@@ -20,12 +20,11 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats as st  # type: ignore[import-untyped]
-from scipy.optimize import brentq  # type: ignore[import-untyped]
 
 from harness.ratings import PairResult
 from harness.result import Result
@@ -66,6 +65,9 @@ ELO_MODELS = ("logistic", "normalized")
 SPRT_MODELS = ("trinomial", "pentanomial")
 
 FloatArray = NDArray[np.float64]
+#: The standard normal law; the stdlib's, so that importing this module does not
+#: import scipy.stats (seconds on a cold start; scipy is imported where needed).
+_NORMAL = NormalDist()
 
 
 # -- Elo, score, LOS -------------------------------------------------------------
@@ -124,9 +126,9 @@ def _estimate(
     if n == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0.5, 0, confidence)
     se = sd / math.sqrt(n if total is None else total)
-    z = float(st.norm.ppf(0.5 + confidence / 2))
+    z = float(_NORMAL.inv_cdf(0.5 + confidence / 2))
     if se > 0:
-        los_value = float(st.norm.cdf((score - 0.5) / se))
+        los_value = float(_NORMAL.cdf((score - 0.5) / se))
     else:
         los_value = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
     elo = elo_from_score(score, clamp=SCORE_CLAMP)
@@ -154,7 +156,7 @@ def score_interval(
         return 0.0, 1.0
     s = float(x.mean())
     ratio = (float(((x - s) ** 2).sum()) + 1) / (n * s * (1 - s) + 1)
-    k = float(st.norm.ppf(0.5 + confidence / 2)) ** 2 * ratio / n
+    k = float(_NORMAL.inv_cdf(0.5 + confidence / 2)) ** 2 * ratio / n
     centre, half = 2 * s + k, math.sqrt(max(k * k + 4 * k * s * (1 - s), 0.0))
     lower = max((centre - half) / (2 * (1 + k)), 0.0)
     upper = min((centre + half) / (2 * (1 + k)), 1.0)
@@ -271,6 +273,8 @@ def _paired_tests(diffs: Sequence[float]) -> tuple[float, float | None]:
     """(Wilcoxon p, t-test p) of paired differences against 0, both two-sided."""
     d = np.asarray(diffs, dtype=np.float64)
     nonzero = d[d != 0]
+    from scipy import stats as st  # type: ignore[import-untyped]
+
     p_w = float(st.wilcoxon(nonzero).pvalue) if len(nonzero) else 1.0
     if len(d) < 2:
         return p_w, None
@@ -332,6 +336,8 @@ def _pair_row(
     low, high = score_interval(means, confidence=confidence)
     ahead = sum(m > 0.5 for m in means)
     behind = sum(m < 0.5 for m in means)
+    from scipy import stats as st
+
     p_sign = (
         float(st.binomtest(ahead, ahead + behind, 0.5).pvalue)
         if ahead + behind
@@ -580,9 +586,9 @@ def _brownian_cdf(
                     / math.sqrt(2 * math.pi)
                     * (1 / zz - 1 / zz**3)
                 )
-            return math.exp(2 * gamma * bound) * float(st.norm.cdf(zz))
+            return math.exp(2 * gamma * bound) * float(_NORMAL.cdf(zz))
 
-        return float(st.norm.cdf(z)) + term(a, za) - term(b, zb)
+        return float(_NORMAL.cdf(z)) + term(a, za) - term(b, zb)
     x, y = -a, y - a
     lambda_1 = (math.pi / width) ** 2 * var / 2 + mu**2 / var / 2
     t0 = math.exp(-lambda_1 * t - x * gamma + y * gamma)
@@ -653,6 +659,8 @@ def sprt_elo(
     def worse(elo: float) -> float:
         mu = (score_from_elo(elo) - (s0 + s1) / 2) * (s1 - s0) / var
         return _brownian_cdf(lower_bound, upper_bound, mu, spread, t, llr_value)
+
+    from scipy.optimize import brentq  # type: ignore[import-untyped]
 
     def bound(q: float) -> float:
         centre, delta, k = (elo0 + elo1) / 2, elo1 - elo0, 30

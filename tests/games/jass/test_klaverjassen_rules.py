@@ -1,6 +1,6 @@
 """Worked examples of klaverjassen, each citing the rule text or a RULES.md ruling.
 
-Rule text: /work/shared/seeds/004_e707f8c0a7967a6f.txt (cited as "seed line N");
+Rule text: ../shared/seeds/004_e707f8c0a7967a6f.txt (cited as "seed line N");
 rulings: games/jass/RULES.md (cited as R1, R2, ...). Trump is hearts in most
 examples; positions are built with ``KlaverjassenState.from_hands`` in deal 4,
 where seat 3 deals and seat 0 is voorhand and leads.
