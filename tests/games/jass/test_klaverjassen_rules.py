@@ -68,7 +68,7 @@ def test_plugin_registers_klaverjassen() -> None:
 @pytest.mark.parametrize(
     ("options", "named"),
     [
-        ({"variant": "amsterdams"}, "variant"),
+        ({"variant": "rotterdams"}, "variant"),
         ({"target": 0}, "target"),
         ({"target": "1500"}, "target"),
         ({"clubs_first": 1}, "clubs_first"),

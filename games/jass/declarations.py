@@ -1,0 +1,128 @@
+"""Declarations in hand, shared by the jass family: runs, four of a kind, stuk.
+
+Klaverjassen's Kraken variant (seed 004 line 131) counts roem held in hand;
+belote (seed 002), klapper (seed 002) and the issue-10 games (Smousjas,
+Vijfhonderden) declare the same kinds of combination with their own tables.
+One :class:`DeclarationRules` per game says what each kind is worth; the
+search here is the same for all of them.
+
+Runs use the deck's index order within a suit (``"789TJQKA"`` for the piquet
+pack, ``"9TJQKA"`` for the 24-card pack), which is the roem order A K Q J 10
+9 8 7 of the texts. A card serves in at most one run or four of a kind; the
+stuk (king and queen of trump) is reported apart, since every text lets its
+cards count in another declaration as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import NamedTuple
+
+from games.cards import CardMask, Deck
+
+__all__ = ["Declaration", "DeclarationRules", "best_declarations", "holds_stuk"]
+
+
+class Declaration(NamedTuple):
+    """One combination declared from a hand."""
+
+    #: What it is, for people: ``"run of 3"``, ``"four jacks"``, ``"four As"``.
+    name: str
+    #: Its cards.
+    cards: CardMask
+    #: What it is worth.
+    points: int
+    #: How many cards it has (for comparing declarations by length).
+    length: int
+    #: Its highest card's position in the suit's index order (for comparing
+    #: runs of equal length; a game with its own trick ranks compares further).
+    top: int
+
+
+@dataclass(frozen=True)
+class DeclarationRules:
+    """What each kind of declaration is worth in one game."""
+
+    #: The pack.
+    deck: Deck
+    #: Points of a run by its length; a run longer than the longest length
+    #: listed is worth that length's points. Lengths not listed score nothing.
+    runs: Mapping[int, int]
+    #: Points of four cards of one rank, by rank letter; ranks not listed
+    #: score nothing.
+    fours: Mapping[str, int]
+    #: Points of the stuk.
+    stuk: int = 20
+    _longest: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_longest", max(self.runs))
+
+    def run_points(self, length: int) -> int:
+        """The points of a run of ``length`` cards."""
+        return self.runs.get(min(length, self._longest), 0)
+
+
+def _runs(mask: CardMask, rules: DeclarationRules) -> list[Declaration]:
+    """The maximal runs of ``mask`` that score, one declaration each."""
+    n = rules.deck.n_ranks
+    found: list[Declaration] = []
+    for suit in range(len(rules.deck.suits)):
+        byte = mask >> suit * n & ((1 << n) - 1)
+        length = 0
+        for bit in range(n + 1):
+            if bit < n and byte >> bit & 1:
+                length += 1
+                continue
+            points = rules.run_points(length) if length else 0
+            if points:
+                low = bit - length
+                cards = ((1 << length) - 1) << (suit * n + low)
+                found.append(Declaration(f"run of {length}", cards, points, length,
+                                         bit - 1))  # fmt: skip
+            length = 0
+    return found
+
+
+def best_declarations(
+    mask: CardMask, rules: DeclarationRules
+) -> tuple[Declaration, ...]:
+    """The declarations in hand ``mask`` worth the most points together.
+
+    Each card serves once: every choice of the fours the hand holds is tried,
+    and the runs are read from the cards the chosen fours leave, each maximal
+    run being one declaration (a run of 7 is one run, not a 3 and a 4). Fours
+    come first in the result, then runs in deck order. The stuk is
+    :func:`holds_stuk`'s.
+    """
+    deck = rules.deck
+    n = deck.n_ranks
+    fours: list[Declaration] = []
+    for rank, points in rules.fours.items():
+        r = deck.ranks.index(rank)
+        cards = sum(1 << (s * n + r) for s in range(len(deck.suits)))
+        if mask & cards == cards:
+            name = "four jacks" if rank == "J" else f"four {rank}s"
+            fours.append(Declaration(name, cards, points, len(deck.suits), r))
+    best: tuple[Declaration, ...] = ()
+    best_points = 0
+    for k in range(len(fours) + 1):
+        for chosen in combinations(fours, k):
+            left = mask
+            for four in chosen:
+                left &= ~four.cards
+            found = (*chosen, *_runs(left, rules))
+            points = sum(d.points for d in found)
+            if points > best_points:
+                best, best_points = found, points
+    return best
+
+
+def holds_stuk(mask: CardMask, trump: int, rules: DeclarationRules) -> bool:
+    """Whether ``mask`` holds the king and queen of suit ``trump``."""
+    deck = rules.deck
+    king = 1 << deck.index["K" + deck.suits[trump]]
+    queen = 1 << deck.index["Q" + deck.suits[trump]]
+    return mask & (king | queen) == king | queen
