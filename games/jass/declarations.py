@@ -56,9 +56,27 @@ class DeclarationRules:
     #: Points of the stuk.
     stuk: int = 20
     _longest: int = field(init=False, repr=False, compare=False)
+    #: The scoring runs in one suit's bits, ``(lowest bit, length, points)``,
+    #: by the suit's bits: declarations are looked for at every first trick.
+    _run_table: tuple[tuple[tuple[int, int, int], ...], ...] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_longest", max(self.runs))
+        n = self.deck.n_ranks
+        table = []
+        for bits in range(1 << n):
+            runs, length = [], 0
+            for bit in range(n + 1):
+                if bit < n and bits >> bit & 1:
+                    length += 1
+                    continue
+                if length and self.run_points(length):
+                    runs.append((bit - length, length, self.run_points(length)))
+                length = 0
+            table.append(tuple(runs))
+        object.__setattr__(self, "_run_table", tuple(table))
 
     def run_points(self, length: int) -> int:
         """The points of a run of ``length`` cards."""
@@ -68,21 +86,15 @@ class DeclarationRules:
 def _runs(mask: CardMask, rules: DeclarationRules) -> list[Declaration]:
     """The maximal runs of ``mask`` that score, one declaration each."""
     n = rules.deck.n_ranks
+    low_bits = (1 << n) - 1
+    table = rules._run_table
     found: list[Declaration] = []
     for suit in range(len(rules.deck.suits)):
-        byte = mask >> suit * n & ((1 << n) - 1)
-        length = 0
-        for bit in range(n + 1):
-            if bit < n and byte >> bit & 1:
-                length += 1
-                continue
-            points = rules.run_points(length) if length else 0
-            if points:
-                low = bit - length
-                cards = ((1 << length) - 1) << (suit * n + low)
-                found.append(Declaration(f"run of {length}", cards, points, length,
-                                         bit - 1))  # fmt: skip
-            length = 0
+        for low, length, points in table[mask >> suit * n & low_bits]:
+            cards = ((1 << length) - 1) << (suit * n + low)
+            found.append(
+                Declaration(f"run of {length}", cards, points, length, low + length - 1)
+            )
     return found
 
 

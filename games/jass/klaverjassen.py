@@ -637,8 +637,13 @@ class Klaverjassen(Game):
         """The State class of this game's ``variant``."""
         if self.options["variant"] == "standard":
             return KlaverjassenState
-        from games.jass.variants import KlaverjassenVariantState
+        from games.jass.variants import (
+            KlaverjassenKrakenState,
+            KlaverjassenVariantState,
+        )
 
+        if self.options["variant"] in ("kraken", "schoppen-dubbel"):
+            return KlaverjassenKrakenState
         return KlaverjassenVariantState
 
     def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:

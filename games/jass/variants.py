@@ -33,6 +33,7 @@ __all__ = [
     "KRAKEN_ROEM",
     "LEIDS_BIDS",
     "SUIT_ACTIONS",
+    "KlaverjassenKrakenState",
     "KlaverjassenVariantState",
     "KlaverjassenVariantView",
 ]
@@ -243,47 +244,6 @@ class KlaverjassenVariantState(KlaverjassenState):
             f"{legal}"
         )
 
-    # -- roem in hand (Kraken) ------------------------------------------------
-
-    def _hand_roem(self, seat: int) -> tuple[Declaration, ...]:
-        return best_declarations(self.hands[seat], KRAKEN_ROEM)
-
-    def _may_declare(self) -> bool:
-        seat = self.to_act
-        return (
-            self._kraken
-            and self._playing
-            and not self._tricks
-            and seat is not None
-            and all(s != seat for s, _, _ in self._declared)
-            and bool(self._hand_roem(seat))
-        )
-
-    def legal_actions(self) -> tuple[str, ...]:
-        """As the standard game's, plus ``"roem"`` while a seat may declare (R22)."""
-        legal = super().legal_actions()
-        if self._kraken and self._playing and not self._tricks and self._may_declare():
-            return (*legal, ROEM)
-        return legal
-
-    def apply(self, action: str) -> None:
-        """As the standard game's, plus declaring roem in hand (R22)."""
-        if action == ROEM and self._playing:
-            if not self._may_declare():
-                self._bad_action(action)
-            seat = self.to_act
-            assert seat is not None
-            found = self._hand_roem(seat)
-            cards = 0
-            for d in found:
-                cards |= d.cards
-            points = sum(d.points for d in found)
-            self._declared += ((seat, PIQUET.names(cards), points),)
-            self._legal = None
-            self._publish()
-            return
-        super().apply(action)
-
     def _tallies(self) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
         points, roem, count = super()._tallies()
         declared = [roem[0], roem[1]]
@@ -321,17 +281,6 @@ class KlaverjassenVariantState(KlaverjassenState):
         self._public["contract"] = self._contract
         self._public["multiplier"] = self._multiplier
         self._public["declared"] = self._declared
-
-    def view(self, seat: int) -> KlaverjassenVariantView:
-        """As the standard game's view, with the variant's fields (R24)."""
-        view = super().view(seat)
-        assert isinstance(view, KlaverjassenVariantView)
-        if seat == self.to_act:
-            # The standard view may name the hand by the legal cards; "roem" is
-            # no card, so both are set here.
-            view.__dict__["legal_actions"] = self.legal_actions()
-            view.__dict__["hand"] = PIQUET.names(self.hands[seat])
-        return view
 
     def _restore_public(self, view: KlaverjassenView) -> list[CardMask]:
         assert isinstance(view, KlaverjassenVariantView)
@@ -404,3 +353,74 @@ class KlaverjassenVariantState(KlaverjassenState):
             else:
                 lines = [head, f"clubs is trump without turning; seat {self.player}"]
         return lines
+
+
+class KlaverjassenKrakenState(KlaverjassenVariantState):
+    """Kraken and Schoppen dubbel: the variants where roem in hand is declared
+    (R22). A class of its own so the other variants' card play is the
+    standard one, without the look for roem at every decision."""
+
+    def _start_play(self) -> None:
+        self._roem_cache: list[tuple[Declaration, ...] | None] = [None] * 4
+        super()._start_play()
+
+    def _restore_public(self, view: KlaverjassenView) -> list[CardMask]:
+        self._roem_cache = [None] * 4
+        return super()._restore_public(view)
+
+    # -- roem in hand (Kraken) ------------------------------------------------
+
+    def _hand_roem(self, seat: int) -> tuple[Declaration, ...]:
+        # Asked at every decision of the first trick: found once per seat and deal.
+        cache = self._roem_cache
+        if cache[seat] is None:
+            cache[seat] = best_declarations(self.hands[seat], KRAKEN_ROEM)
+        found = cache[seat]
+        assert found is not None
+        return found
+
+    def _may_declare(self) -> bool:
+        seat = self.to_act
+        return (
+            self._playing
+            and not self._tricks
+            and seat is not None
+            and all(s != seat for s, _, _ in self._declared)
+            and bool(self._hand_roem(seat))
+        )
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """As the standard game's, plus ``"roem"`` while a seat may declare (R22)."""
+        legal = super().legal_actions()
+        if self._playing and not self._tricks and self._may_declare():
+            return (*legal, ROEM)
+        return legal
+
+    def apply(self, action: str) -> None:
+        """As the standard game's, plus declaring roem in hand (R22)."""
+        if action == ROEM and self._playing:
+            if not self._may_declare():
+                self._bad_action(action)
+            seat = self.to_act
+            assert seat is not None
+            found = self._hand_roem(seat)
+            cards = 0
+            for d in found:
+                cards |= d.cards
+            points = sum(d.points for d in found)
+            self._declared += ((seat, PIQUET.names(cards), points),)
+            self._legal = None
+            self._publish()
+            return
+        super().apply(action)
+
+    def view(self, seat: int) -> KlaverjassenVariantView:
+        """As the standard game's view, with the variant's fields (R24)."""
+        view = super().view(seat)
+        assert isinstance(view, KlaverjassenVariantView)
+        if seat == self.to_act and self._playing and not self._tricks:
+            # The standard view may name the hand by the legal cards; "roem" is
+            # no card, so both are set here.
+            view.__dict__["legal_actions"] = self.legal_actions()
+            view.__dict__["hand"] = PIQUET.names(self.hands[seat])
+        return view

@@ -52,7 +52,7 @@ def test_standard_keeps_its_own_state_and_view() -> None:
     assert type(Klaverjassen().new_match(4, 1)) is KlaverjassenState
     for variant in VARIANTS[1:]:
         game = Klaverjassen(variant=variant)
-        assert type(game.new_match(4, 1)) is KlaverjassenVariantState
+        assert isinstance(game.new_match(4, 1), KlaverjassenVariantState)
 
 
 # -- a) Utrechts --------------------------------------------------------------
