@@ -336,7 +336,8 @@ class KlaverjassenVariantState(KlaverjassenState):
         if self._phase == "free":
             return ["all pass; voorhand may name a suit or pass"]
         if self._phase in (KRAKEN, HERKRAKEN, SUPERKRAKEN):
-            return [f"{SUITS[self.trump]} is trump; seat {self.player} plays"]
+            side = "defenders" if self._phase != HERKRAKEN else "players"
+            return [f"the {side} may say {self._phase} (x2) or pass"]
         return []
 
     def _opening_lines(self) -> list[str]:

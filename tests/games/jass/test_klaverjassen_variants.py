@@ -22,6 +22,7 @@ from games.jass.variants import (
     KlaverjassenVariantView,
 )
 from harness import IllegalActionError
+from harness.conformance import check_game
 
 
 def bid_game(variant: str) -> KlaverjassenState:
@@ -361,3 +362,13 @@ def test_declarations_serve_other_tables_and_packs() -> None:
     (run,) = best_declarations(hand, rules)
     assert (run.name, run.points, run.length) == ("run of 5", 100, 5)
     assert holds_stuk(hand, 3, rules) and not holds_stuk(hand, 0, rules)
+
+
+@pytest.mark.parametrize("variant", VARIANTS[1:])
+def test_every_variant_passes_the_conformance_suite(variant: str) -> None:
+    """`troef check klaverjassen -o variant=...`: conservation, clones,
+    determinism, replay, views, information sets and duplicate deals hold
+    under every variant (the registered default is checked by
+    tests/games/test_conformance.py)."""
+    report = check_game(Klaverjassen, options={"variant": variant}, matches=3)
+    assert report.passed and report.actions > 0
