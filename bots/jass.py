@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.cards import PIQUET, SUITS, CardMask
-from games.jass.klaverjassen import _TABLES
+from games.jass.klaverjassen import TRUMP_TABLES
 from games.tricks import TrickTables
 from harness import Bot, View, hookimpl
 
@@ -92,7 +92,7 @@ class JassBot(Bot):
 
     def _card(self, view: View, hand: tuple[str, ...], legal: list[str]) -> str:
         trump = SUITS.index(view.trump)  # type: ignore[attr-defined]
-        tables = _TABLES[trump]
+        tables = TRUMP_TABLES[trump]
         index = PIQUET.index
         seen = PIQUET.mask(hand)
         for record in view.tricks:  # type: ignore[attr-defined]

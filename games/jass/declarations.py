@@ -15,14 +15,20 @@ cards count in another declaration as well.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import NamedTuple
 
-from games.cards import CardMask, Deck
+from games.cards import CardMask, Deck, iter_bits
 
-__all__ = ["Declaration", "DeclarationRules", "best_declarations", "holds_stuk"]
+__all__ = [
+    "Declaration",
+    "DeclarationRules",
+    "best_declarations",
+    "declaration_key",
+    "holds_stuk",
+]
 
 
 class Declaration(NamedTuple):
@@ -55,6 +61,9 @@ class DeclarationRules:
     fours: Mapping[str, int]
     #: Points of the stuk.
     stuk: int = 20
+    #: Whether a card serves in one declaration only (klaverjassen, klapper);
+    #: ``False``: once in a four and once in a run (belote, seed 002 line 86).
+    cards_serve_once: bool = True
     _longest: int = field(init=False, repr=False, compare=False)
     #: The scoring runs in one suit's bits, ``(lowest bit, length, points)``,
     #: by the suit's bits: declarations are looked for at every first trick.
@@ -105,9 +114,9 @@ def best_declarations(
 
     Each card serves once: every choice of the fours the hand holds is tried,
     and the runs are read from the cards the chosen fours leave, each maximal
-    run being one declaration (a run of 7 is one run, not a 3 and a 4). Fours
-    come first in the result, then runs in deck order. The stuk is
-    :func:`holds_stuk`'s.
+    run being one declaration (a run of 7 is one run, not a 3 and a 4). With
+    ``cards_serve_once`` off, every four and every run counts. Fours come first
+    in the result, then runs in deck order. The stuk is :func:`holds_stuk`'s.
     """
     deck = rules.deck
     n = deck.n_ranks
@@ -118,6 +127,8 @@ def best_declarations(
         if mask & cards == cards:
             name = "four jacks" if rank == "J" else f"four {rank}s"
             fours.append(Declaration(name, cards, points, len(deck.suits), r))
+    if not rules.cards_serve_once:
+        return (*fours, *_runs(mask, rules))
     best: tuple[Declaration, ...] = ()
     best_points = 0
     for k in range(len(fours) + 1):
@@ -138,3 +149,18 @@ def holds_stuk(mask: CardMask, trump: int, rules: DeclarationRules) -> bool:
     king = 1 << deck.index["K" + deck.suits[trump]]
     queen = 1 << deck.index["Q" + deck.suits[trump]]
     return mask & (king | queen) == king | queen
+
+
+def declaration_key(
+    declaration: Declaration, strength: Sequence[int]
+) -> tuple[int, int, int]:
+    """A sort key, higher is better, for comparing declarations between players.
+
+    By points first (a four of jacks beats a run of 5), then by number of cards,
+    then by the trick strength of its strongest card (``strength[card]``, e.g.
+    from the trump ranks): seed 002 line 87, "het aantal kaarten is bepalend
+    ..., of anders de kaart met de hoogste slagwaarde". Equal keys tie; what a
+    tie means is the game's rule.
+    """
+    top = max(strength[card] for card in iter_bits(declaration.cards))
+    return declaration.points, declaration.length, top

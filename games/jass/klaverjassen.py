@@ -75,6 +75,9 @@ RULES = TrickRules(
 )
 #: The trick tables with each suit as trump.
 _TABLES = tuple(RULES.tables(t) for t in range(4))
+#: The same, for bots and tests: ``TRUMP_TABLES[suit]`` ranks and scores the
+#: cards with that suit trump.
+TRUMP_TABLES = _TABLES
 _CARDS = PIQUET.cards
 _INDEX = PIQUET.index
 _FULL = PIQUET.full

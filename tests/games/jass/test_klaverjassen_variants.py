@@ -11,8 +11,13 @@ import pytest
 
 from games.cards import PIQUET, PIQUET24
 from games.jass import Klaverjassen
-from games.jass.declarations import DeclarationRules, best_declarations, holds_stuk
-from games.jass.klaverjassen import VARIANTS, KlaverjassenState
+from games.jass.declarations import (
+    DeclarationRules,
+    best_declarations,
+    declaration_key,
+    holds_stuk,
+)
+from games.jass.klaverjassen import TRUMP_TABLES, VARIANTS, KlaverjassenState
 from games.jass.scoring import deal_score
 from games.jass.variants import (
     KRAKEN_ROEM,
@@ -372,3 +377,32 @@ def test_every_variant_passes_the_conformance_suite(variant: str) -> None:
     tests/games/test_conformance.py)."""
     report = check_game(Klaverjassen, options={"variant": variant}, matches=3)
     assert report.passed and report.actions > 0
+
+
+def test_declarations_may_share_cards_between_a_four_and_a_run() -> None:
+    """Seed 002 line 86 (belote): a card counts once in a four and once in a run.
+    JC JD JH JS with 9H TH: four jacks (200) and the run 9-10-J of hearts (20)."""
+    rules = DeclarationRules(
+        PIQUET, runs={3: 20, 4: 50, 5: 100}, fours={"J": 200}, cards_serve_once=False
+    )
+    hand = PIQUET.mask("JC JD JH JS 9H TH".split())
+    found = best_declarations(hand, rules)
+    assert [(d.name, d.points) for d in found] == [
+        ("four jacks", 200),
+        ("run of 3", 20),
+    ]
+    once = DeclarationRules(PIQUET, runs={3: 20}, fours={"J": 200})
+    assert [d.name for d in best_declarations(hand, once)] == ["four jacks"]
+
+
+def test_declaration_key_compares_length_then_top_trick_rank() -> None:
+    """Seed 002 line 87: between runs of equal points the longer wins, then the
+    one with the card of highest trick rank; with hearts trump the run 9-10-J
+    of hearts (Jas) beats Q-K-A of spades."""
+    rules = DeclarationRules(PIQUET, runs={3: 20, 4: 50}, fours={})
+    strength = [-b.bit_count() for b in TRUMP_TABLES[2].beats]
+    (hearts,) = best_declarations(PIQUET.mask("9H TH JH".split()), rules)
+    (spades,) = best_declarations(PIQUET.mask("QS KS AS".split()), rules)
+    assert declaration_key(hearts, strength) > declaration_key(spades, strength)
+    (four,) = best_declarations(PIQUET.mask("7S 8S 9S TS".split()), rules)
+    assert declaration_key(four, strength) > declaration_key(hearts, strength)
