@@ -361,13 +361,25 @@ class KlaverjassenKrakenState(KlaverjassenVariantState):
     (R22). A class of its own so the other variants' card play is the
     standard one, without the look for roem at every decision."""
 
-    def _start_play(self) -> None:
+    def _blank(self, game: Klaverjassen, seed: int) -> None:
+        #: Each seat's roem in hand, found when first asked for in a deal.
         self._roem_cache: list[tuple[Declaration, ...] | None] = [None] * 4
+        super()._blank(game, seed)
+
+    def _start_play(self) -> None:
+        self._roem_cache = [None] * 4
         super()._start_play()
 
     def _restore_public(self, view: KlaverjassenView) -> list[CardMask]:
         self._roem_cache = [None] * 4
         return super()._restore_public(view)
+
+    def clone(self) -> KlaverjassenKrakenState:
+        """An independent copy; its roem look-ups are its own (hands may differ)."""
+        twin = super().clone()
+        assert isinstance(twin, KlaverjassenKrakenState)
+        twin._roem_cache = self._roem_cache[:]
+        return twin
 
     # -- roem in hand (Kraken) ------------------------------------------------
 

@@ -406,3 +406,20 @@ def test_declaration_key_compares_length_then_top_trick_rank() -> None:
     assert declaration_key(hearts, strength) > declaration_key(spades, strength)
     (four,) = best_declarations(PIQUET.mask("7S 8S 9S TS".split()), rules)
     assert declaration_key(four, strength) > declaration_key(hearts, strength)
+
+
+def test_kraken_samples_offer_roem_by_their_own_hands() -> None:
+    """R22 with R14: in each state sampled for seat 1 while seat 0 is to lead the
+    first trick, seat 0 may declare exactly when its sampled hand holds roem
+    (samples and clones do not share what an other world found)."""
+    game = Klaverjassen(variant="kraken")
+    state = apply(position("kraken", ROEM_HANDS), "pass pass")
+    sampler = game.sampler(state.view(1))
+    rng = random.Random(7)
+    offered = set()
+    for _ in range(40):
+        sample = sampler.sample(rng)
+        has_roem = bool(best_declarations(sample.hands[0], KRAKEN_ROEM))
+        assert ("roem" in sample.legal_actions()) == has_roem
+        offered.add(has_roem)
+    assert offered == {True, False}
