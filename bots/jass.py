@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.cards import PIQUET, SUITS, CardMask
-from games.jass.klaverjassen import TRUMP_TABLES
+from games.cards import PIQUET, PIQUET24, SUITS, CardMask, Deck
+from games.jass import klapper, klaverjassen
 from games.tricks import TrickTables
 from harness import Bot, View, hookimpl
 
@@ -49,7 +49,7 @@ class JassBot(Bot):
     """Heuristic player of the jass family's games (see the module docstring)."""
 
     name = "jass"
-    games = frozenset({"klaverjassen"})
+    games = frozenset({"klaverjassen", "klapper"})
 
     def act(self, view: View) -> str:
         """The action the rules of thumb pick among ``view.legal_actions``."""
@@ -59,7 +59,8 @@ class JassBot(Bot):
         if "roem" in legal:
             return "roem"
         hand: tuple[str, ...] = view.hand  # type: ignore[attr-defined]
-        cards = [a for a in legal if a in PIQUET.index]
+        deck, _, _ = _game_of(view)
+        cards = [a for a in legal if a in deck.index]
         if cards and len(cards) == len(legal):
             return self._card(view, hand, cards)
         return self._bid(view, hand, legal)
@@ -69,11 +70,11 @@ class JassBot(Bot):
     def _bid(self, view: View, hand: tuple[str, ...], legal: Sequence[str]) -> str:
         if "play" in legal:
             turned = SUITS.index(view.turned[-1])  # type: ignore[attr-defined]
-            return "play" if hand_strength(hand, turned) >= PLAY_AT else "pass"
+            return "play" if hand_strength(hand, turned) >= _bar(hand) else "pass"
         best = max(range(4), key=lambda s: hand_strength(hand, s))
         strength = hand_strength(hand, best)
         if _SUIT_WORDS[best] in legal:
-            if "pass" in legal and strength < PLAY_AT:
+            if "pass" in legal and strength < _bar(hand):
                 return "pass"
             return _SUIT_WORDS[best]
         bids = [a for a in legal if a[:-1].isdigit()]
@@ -86,24 +87,27 @@ class JassBot(Bot):
         # Doubling (Kraken): call with a strong hand in the chosen trump.
         trump = SUITS.index(view.trump)  # type: ignore[attr-defined]
         call = legal[0]
-        return call if hand_strength(hand, trump) >= DOUBLE_AT else "pass"
+        return (
+            call if hand_strength(hand, trump) >= DOUBLE_AT * len(hand) / 8 else "pass"
+        )
 
     # -- card play ----------------------------------------------------------------
 
     def _card(self, view: View, hand: tuple[str, ...], legal: list[str]) -> str:
         trump = SUITS.index(view.trump)  # type: ignore[attr-defined]
-        tables = TRUMP_TABLES[trump]
-        index = PIQUET.index
-        seen = PIQUET.mask(hand)
+        deck, all_tables, teams = _game_of(view)
+        tables = all_tables[trump]
+        index = deck.index
+        seen = deck.mask(hand)
         for record in view.tricks:  # type: ignore[attr-defined]
-            seen |= PIQUET.mask(record[1])
+            seen |= deck.mask(record[1])
         trick: tuple[tuple[int, str], ...] = view.trick  # type: ignore[attr-defined]
         for _, card in trick:
             seen |= 1 << index[card]
-        unseen = PIQUET.full & ~seen
+        unseen = deck.full & ~seen
         seat = view.seat
         if not trick:
-            return self._lead(view, legal, tables, unseen, trump)
+            return self._lead(view, legal, tables, unseen, trump, deck, teams)
         best_seat, best = trick[0][0], index[trick[0][1]]
         for s, card in trick[1:]:
             c = index[card]
@@ -111,7 +115,7 @@ class JassBot(Bot):
                 best_seat, best = s, c
         last = len(trick) == 3
         points = tables.points
-        partner_sure = best_seat % 2 == seat % 2 and (
+        partner_sure = teams[best_seat] == teams[seat] and (
             last or not tables.beats[best] & unseen
         )
         if partner_sure:  # throw the most points that are not a useful trump
@@ -129,11 +133,14 @@ class JassBot(Bot):
         tables: TrickTables,
         unseen: CardMask,
         trump: int,
+        deck: Deck,
+        teams: tuple[int, ...],
     ) -> str:
-        index = PIQUET.index
-        playing = view.player is not None and view.player % 2 == view.seat % 2  # type: ignore[attr-defined]
+        index = deck.index
+        player: int | None = view.player  # type: ignore[attr-defined]
+        playing = player is not None and teams[player] == teams[view.seat]
         trumps = [a for a in legal if _trump(a, trump)]
-        their_trumps = unseen & PIQUET.suit_masks[trump]
+        their_trumps = unseen & deck.suit_masks[trump]
         if playing and trumps and their_trumps:
             top = max(trumps, key=lambda a: _rank_key(tables, index[a]))
             if not tables.beats[index[top]] & unseen:
@@ -147,6 +154,18 @@ class JassBot(Bot):
         return min(
             plain, key=lambda a: (tables.points[index[a]], _rank_key(tables, index[a]))
         )
+
+
+def _bar(hand: Sequence[str]) -> float:
+    """The value from which to play, for a hand of this size (8 in klaverjassen)."""
+    return PLAY_AT * len(hand) / 8
+
+
+def _game_of(view: View) -> tuple[Deck, tuple[TrickTables, ...], tuple[int, ...]]:
+    """The pack, the trick tables by trump suit and the teams of ``view``'s game."""
+    if isinstance(view, klapper.KlapperView):
+        return PIQUET24, klapper.TRUMP_TABLES, view.teams
+    return PIQUET, klaverjassen.TRUMP_TABLES, (0, 1, 0, 1)
 
 
 def _trump(card: str, trump: int) -> int:

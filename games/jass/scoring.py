@@ -21,6 +21,7 @@ __all__ = [
     "TRUMP_ORDER",
     "TRUMP_POINTS",
     "DealSummary",
+    "beat_every_side",
     "deal_score",
     "round_score",
 ]
@@ -116,4 +117,21 @@ def deal_score(
         pit_team,
         (raw[0], raw[1]),
         (round_score(raw[0]), round_score(raw[1])),
+    )
+
+
+def beat_every_side(
+    playing: int, totals: Sequence[int]
+) -> tuple[bool, tuple[int, ...]]:
+    """Klapper's deal score (seed 002 lines 147, 151): ``(made, scores)``.
+
+    The playing side (index ``playing`` in ``totals``, each side's points in
+    tricks and roem) must have strictly more than every other side. Then each
+    side scores its own; else the playing side scores nothing and the others
+    still their own.
+    """
+    mine = totals[playing]
+    made = all(mine > t for i, t in enumerate(totals) if i != playing)
+    return made, tuple(
+        0 if i == playing and not made else t for i, t in enumerate(totals)
     )
