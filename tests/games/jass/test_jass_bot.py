@@ -9,8 +9,9 @@ import pytest
 
 from bots.jass import PLAY_AT, JassBot, hand_strength
 from bots.random_bot import RandomBot
-from games.jass import Klaverjassen
+from games.jass import Klapper, Klaverjassen
 from games.jass.klaverjassen import VARIANTS, KlaverjassenState
+from harness import Bot
 from harness.plugins import load_plugins
 from harness.referee import make_bots, play_match
 
@@ -118,3 +119,35 @@ def test_beats_random_on_duplicate_seeds(variant: str) -> None:
             result = play_match(game, make_bots(game, seats, seed=seed), seed=seed)
             wins += result.scores[side] > result.scores[1 - side]
     assert wins >= 15
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_beats_random_at_klapper_in_teams(seats: int) -> None:
+    """Klapper (seed 002 line 101) at 4 and 6 seats: 10 seeds from both sides,
+    the bot's team wins at least 15 of 20."""
+    game = Klapper(target=300)
+    wins = 0
+    for seed in range(10):
+        for side in (0, 1):
+            seating = [JassBot if s % 2 == side else RandomBot for s in range(seats)]
+            result = play_match(game, make_bots(game, seating, seed=seed), seed=seed)
+            wins += (
+                result.ranks[side] == 1
+                and result.scores[side] > result.scores[1 - side]
+            )
+    assert wins >= 15
+
+
+def test_beats_random_at_klapper_for_three() -> None:
+    """Klapper for three (line 151), each for himself: the bot in each seat in
+    turn over 10 seeds wins at least 20 of 30 matches (a random player would
+    win about 10)."""
+    game = Klapper(target=300)
+    wins = 0
+    for seed in range(10):
+        for seat in range(3):
+            seating: list[type[Bot]] = [RandomBot, RandomBot, RandomBot]
+            seating[seat] = JassBot
+            result = play_match(game, make_bots(game, seating, seed=seed), seed=seed)
+            wins += result.ranks[seat] == 1
+    assert wins >= 20
