@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import NoReturn
 
 from games.cards import PIQUET24, SUITS, iter_bits
@@ -110,6 +110,16 @@ class KlapperView(View):
     scores: tuple[int, ...]
 
 
+_new_view = object.__new__
+#: The fields view() fills, in order: it fails at import if KlapperView changes.
+_VIEW_FIELDS = (
+    "seat legal_actions deal dealer teams to_act hand open_card turned trump "
+    "bids player declared roem_team trick tricks deal_scores scores"
+).split()
+if [f.name for f in fields(KlapperView)] != _VIEW_FIELDS:  # pragma: no cover
+    raise RuntimeError("KlapperView's fields changed; update KlapperState.view()")
+
+
 class KlapperState(TrickState):
     """The referee's truth of one klapper match."""
 
@@ -141,6 +151,7 @@ class KlapperState(TrickState):
         self._totals: tuple[int, ...] = (0,) * self._n_teams
         self._last_tricks: tuple[TrickRecord, ...] = ()
         self._last_summary = ""
+        self._roem_cache: list[tuple[Declaration, ...] | None] = [None] * n_seats
 
     def _start_deal(self) -> None:
         """Deal ``self.deal`` (K2): every card, the dealer's last one face up."""
@@ -200,6 +211,7 @@ class KlapperState(TrickState):
         self.player = player
         self.trump = trump
         self._phase = "play"
+        self._roem_cache = [None] * self.n_seats
         self._begin_tricks(TRUMP_TABLES[trump], ROTTERDAM, self.deal % self.n_seats)
 
     def _bad_action(self, action: object) -> NoReturn:
@@ -218,12 +230,19 @@ class KlapperState(TrickState):
     # -- declarations (K5, K6) ------------------------------------------------------
 
     def _hand_roem(self, seat: int) -> tuple[Declaration, ...]:
-        """The seat's declarations, the stuk included (a card may also serve in it)."""
+        """The seat's declarations, the stuk included (a card may also serve in it).
+
+        Asked at every decision of the first trick, so found once per seat and
+        deal (the hand does not change before the seat's first card)."""
+        cached = self._roem_cache[seat]
+        if cached is not None:
+            return cached
         found = best_declarations(self.hands[seat], KLAPPER_ROEM)
         if holds_stuk(self.hands[seat], self.trump, KLAPPER_ROEM):
             king = 1 << PIQUET24.index["K" + SUITS[self.trump]]
             queen = 1 << PIQUET24.index["Q" + SUITS[self.trump]]
             found = (*found, Declaration("stuk", king | queen, KLAPPER_ROEM.stuk, 2, 0))
+        self._roem_cache[seat] = found
         return found
 
     def _may_declare(self) -> bool:
@@ -346,7 +365,10 @@ class KlapperState(TrickState):
     def view(self, seat: int) -> KlapperView:
         """What ``seat`` knows now (K9)."""
         trump = self.trump
-        return KlapperView(
+        # Filled without the frozen dataclass's __init__ (one setattr per field
+        # costs more than the rules of a decision); same fields, same order.
+        view = _new_view(KlapperView)
+        view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),
             deal=self.deal,
@@ -366,10 +388,13 @@ class KlapperState(TrickState):
             deal_scores=self._deal_scores,
             scores=self._totals,
         )
+        return view
 
     def clone(self) -> KlapperState:
-        """An independent copy."""
-        return super().clone()
+        """An independent copy; its roem look-ups are its own (hands may differ)."""
+        twin = super().clone()
+        twin._roem_cache = self._roem_cache[:]
+        return twin
 
     def deck(self) -> tuple[str, ...]:
         """The 24 cards, A down to 9 in each suit."""
