@@ -127,7 +127,8 @@ def best_declarations(
         if mask & cards == cards:
             name = "four jacks" if rank == "J" else f"four {rank}s"
             fours.append(Declaration(name, cards, points, len(deck.suits), r))
-    if not rules.cards_serve_once:
+    if not fours or not rules.cards_serve_once:
+        # Nothing to choose between (the common case: no four in hand).
         return (*fours, *_runs(mask, rules))
     best: tuple[Declaration, ...] = ()
     best_points = 0
