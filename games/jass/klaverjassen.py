@@ -37,7 +37,7 @@ from games.jass.scoring import (
     deal_score,
 )
 from games.sampling import ConstrainedDealer
-from games.tricks import ROTTERDAM, TrickRecord, TrickRules, TrickState
+from games.tricks import ROTTERDAM, Duties, TrickRecord, TrickRules, TrickState
 from harness import (
     Game,
     IllegalActionError,
@@ -54,6 +54,16 @@ __all__ = ["Klaverjassen", "KlaverjassenState", "KlaverjassenView"]
 # -- tables -----------------------------------------------------------------
 
 PLAY, PASS = "play", "pass"
+#: The values of the ``variant`` option (seed 004 lines 126-132; R16).
+VARIANTS = (
+    "standard",
+    "utrechts",
+    "leids",
+    "voorhand-vrij",
+    "amsterdams",
+    "kraken",
+    "schoppen-dubbel",
+)
 #: How the cards rank and score in tricks (seed lines 104-105).
 RULES = TrickRules(
     PIQUET,
@@ -65,6 +75,9 @@ RULES = TrickRules(
 )
 #: The trick tables with each suit as trump.
 _TABLES = tuple(RULES.tables(t) for t in range(4))
+#: The same, for bots and tests: ``TRUMP_TABLES[suit]`` ranks and scores the
+#: cards with that suit trump.
+TRUMP_TABLES = _TABLES
 _CARDS = PIQUET.cards
 _INDEX = PIQUET.index
 _FULL = PIQUET.full
@@ -197,6 +210,10 @@ class KlaverjassenState(TrickState):
     """
 
     game: Klaverjassen
+    #: The class of this state's views (the variants' views say more).
+    _view_class: type[KlaverjassenView] = KlaverjassenView
+    #: The trumping duties (R5; the Amsterdam variant has its own).
+    _duty_rules: Duties = ROTTERDAM
 
     def __init__(self, game: Klaverjassen, seed: int) -> None:
         self._blank(game, seed)
@@ -297,7 +314,7 @@ class KlaverjassenState(TrickState):
         self.player = player
         self.trump = trump
         # R5: Rotterdam's duties; voorhand leads the first trick (seed line 102).
-        self._begin_tricks(_TABLES[trump], ROTTERDAM, self.deal % 4)
+        self._begin_tricks(_TABLES[trump], self._duty_rules, self.deal % 4)
 
     def _trick_complete(self) -> None:
         a, b, c, d = self._trick
@@ -321,7 +338,9 @@ class KlaverjassenState(TrickState):
     def _finish_deal(self) -> None:
         playing_team = self.player & 1
         points, roem, tricks_won = self._tallies()
-        made, pit_team, raw, scores = deal_score(playing_team, points, roem, tricks_won)
+        made, pit_team, raw, scores = self._score(
+            playing_team, points, roem, tricks_won
+        )
         self.history.append(
             DealSummary(
                 self.deal,
@@ -349,6 +368,16 @@ class KlaverjassenState(TrickState):
         else:
             self.deal += 1
             self._start_deal()
+
+    def _score(
+        self,
+        playing_team: int,
+        points: tuple[int, int],
+        roem: tuple[int, int],
+        tricks_won: tuple[int, int],
+    ) -> tuple[bool, int | None, tuple[int, int], tuple[int, int]]:
+        """Score the deal (R8-R10); the variants add a contract or a factor."""
+        return deal_score(playing_team, points, roem, tricks_won)
 
     def is_over(self) -> bool:
         """True when a team has reached the target (R11)."""
@@ -418,7 +447,7 @@ class KlaverjassenState(TrickState):
         else:
             legal = ()
             names = _NAMES(hand)
-        view = _new_view(KlaverjassenView)
+        view = _new_view(self._view_class)
         fields = view.__dict__
         fields.update(self._public)
         fields["seat"] = seat
@@ -428,6 +457,11 @@ class KlaverjassenState(TrickState):
         fields["trick"] = self._trick_view
         fields["tricks"] = self._tricks
         return view
+
+    def _restore_public(self, view: KlaverjassenView) -> list[CardMask]:
+        """Set what a variant adds to the view (for sampling); return the cards
+        the view shows in each seat's hand (none in the standard game)."""
+        return [0, 0, 0, 0]
 
     def clone(self) -> KlaverjassenState:
         """An independent copy (the mutable lists copied, the rest shared)."""
@@ -581,11 +615,13 @@ class Klaverjassen(Game):
             "variant",
             "standard",
             doc=(
-                "rule set; 'standard' is Rotterdam with a turned trump. Reserved for "
-                "the text's variants: utrechts, leids, voorhand-vrij, amsterdams, "
-                "kraken, schoppen-dubbel (not implemented yet)"
+                "rule set (seed 004 lines 126-132): 'standard' is Rotterdam with a "
+                "turned trump; 'utrechts' voorhand names trump; 'leids' bids of "
+                "points and suit; 'voorhand-vrij' a free choice after all pass; "
+                "'amsterdams' no under-trumping, partner exempt; 'kraken' doubling "
+                "and roem in hand; 'schoppen-dubbel' kraken with spades doubling"
             ),
-            choices=("standard",),
+            choices=VARIANTS,
         ),
         Option(
             "target",
@@ -600,10 +636,24 @@ class Klaverjassen(Game):
         ),
     )
 
+    @property
+    def state_class(self) -> type[KlaverjassenState]:
+        """The State class of this game's ``variant``."""
+        if self.options["variant"] == "standard":
+            return KlaverjassenState
+        from games.jass.variants import (
+            KlaverjassenKrakenState,
+            KlaverjassenVariantState,
+        )
+
+        if self.options["variant"] in ("kraken", "schoppen-dubbel"):
+            return KlaverjassenKrakenState
+        return KlaverjassenVariantState
+
     def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
         """The first deal of a match of four, dealt from ``seed``."""
         self.check_seats(n_seats)
-        return KlaverjassenState(self, seed)
+        return self.state_class(self, seed)
 
     def sampler(self, view: View) -> KlaverjassenSampler:
         """The worlds behind ``view`` (R14): read once, sampled cheaply."""
@@ -627,7 +677,7 @@ class KlaverjassenSampler(Sampler):
     """
 
     def __init__(self, game: Klaverjassen, view: KlaverjassenView) -> None:
-        state = object.__new__(KlaverjassenState)
+        state = object.__new__(game.state_class)
         state._blank(game, 0)
         state.deal = view.deal
         state.dealer = view.dealer
@@ -641,8 +691,11 @@ class KlaverjassenSampler(Sampler):
         state._deal_scores = view.deal_scores
         state._totals = view.scores
         tables = _TABLES[trump] if trump >= 0 else RULES.tables()
-        public = state._restore_tricks(tables, ROTTERDAM, view.tricks, view.trick)
+        public = state._restore_tricks(
+            tables, state._duty_rules, view.tricks, view.trick
+        )
         state._playing = trump >= 0 and not state._over
+        known = state._restore_public(view)
         me = view.seat
         own = PIQUET.mask(view.hand)
         state.hands = [0, 0, 0, 0]
@@ -652,12 +705,18 @@ class KlaverjassenSampler(Sampler):
         #: The suits turned so far, by number (the rest are drawn per sample).
         self._turned = tuple(SUITS.index(s) for s in view.turned)
         self._others = [s for s in range(4) if s != me]
+        #: Cards known to be in another seat's hand (declared, not yet played).
+        self._known = [known[s] for s in self._others]
+        shown = sum(self._known)
         self._dealer: ConstrainedDealer | None = None
         if not state._over:
             self._dealer = ConstrainedDealer(
-                list(iter_bits(_FULL & ~(public.seen | own))),
+                list(iter_bits(_FULL & ~(public.seen | own | shown))),
                 [public.forbidden[s] for s in self._others],
-                [8 - public.played[s] for s in self._others],
+                [
+                    8 - public.played[s] - k.bit_count()
+                    for s, k in zip(self._others, self._known, strict=True)
+                ],
             )
 
     def sample(self, rng: random.Random) -> KlaverjassenState:
@@ -670,6 +729,7 @@ class KlaverjassenSampler(Sampler):
         state._suits = (first, second)
         if self._dealer is not None:
             hands = state.hands
-            for seat, mask in zip(self._others, self._dealer.sample(rng), strict=True):
-                hands[seat] = mask
+            dealt = self._dealer.sample(rng)
+            for seat, mask, known in zip(self._others, dealt, self._known, strict=True):
+                hands[seat] = mask | known
         return state

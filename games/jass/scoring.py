@@ -21,6 +21,7 @@ __all__ = [
     "TRUMP_ORDER",
     "TRUMP_POINTS",
     "DealSummary",
+    "beat_every_side",
     "deal_score",
     "round_score",
 ]
@@ -74,6 +75,9 @@ def deal_score(
     points: Sequence[int],
     roem: Sequence[int],
     tricks_won: Sequence[int],
+    *,
+    contract: int = 0,
+    multiplier: int = 1,
 ) -> tuple[bool, int | None, tuple[int, int], tuple[int, int]]:
     """Score a finished deal: ``(made, pit_team, raw, rounded)`` per team.
 
@@ -85,10 +89,13 @@ def deal_score(
     (162 + all roem), else it is nat and the defenders get everything (R8).
     The pit bonus goes to a team with all eight tricks (R10). Rounding comes
     last, per team (R9).
+
+    Variants: the playing team must also reach ``contract`` (Leids, R19), and
+    both rounded scores are multiplied by ``multiplier`` (Kraken, R21).
     """
     total = CARD_TOTAL + roem[0] + roem[1]
     mine = points[playing_team] + roem[playing_team]
-    made = 2 * mine > total
+    made = 2 * mine > total and mine >= contract
     if made:
         raw = [points[0] + roem[0], points[1] + roem[1]]
     else:
@@ -97,9 +104,34 @@ def deal_score(
     pit_team = 0 if tricks_won[0] == 8 else 1 if tricks_won[1] == 8 else None
     if pit_team is not None:
         raw[pit_team] += PIT_BONUS
+    if multiplier != 1:
+        # R21: the raw points stay as played; the rounded scores are multiplied.
+        return (
+            made,
+            pit_team,
+            (raw[0], raw[1]),
+            (round_score(raw[0]) * multiplier, round_score(raw[1]) * multiplier),
+        )
     return (
         made,
         pit_team,
         (raw[0], raw[1]),
         (round_score(raw[0]), round_score(raw[1])),
+    )
+
+
+def beat_every_side(
+    playing: int, totals: Sequence[int]
+) -> tuple[bool, tuple[int, ...]]:
+    """Klapper's deal score (seed 002 lines 147, 151): ``(made, scores)``.
+
+    The playing side (index ``playing`` in ``totals``, each side's points in
+    tricks and roem) must have strictly more than every other side. Then each
+    side scores its own; else the playing side scores nothing and the others
+    still their own.
+    """
+    mine = totals[playing]
+    made = all(mine > t for i, t in enumerate(totals) if i != playing)
+    return made, tuple(
+        0 if i == playing and not made else t for i, t in enumerate(totals)
     )

@@ -60,7 +60,7 @@ def mask(cards: str) -> int:
 
 def test_plugin_registers_klaverjassen() -> None:
     """The family plugin returns the game; its metadata as the brief fixes it."""
-    assert troef_games() == [Klaverjassen]
+    assert Klaverjassen in troef_games()
     assert Klaverjassen.name == "klaverjassen"
     assert Klaverjassen.seat_counts == frozenset({4})
     assert GAME.teams(4) == (0, 1, 0, 1)
@@ -69,7 +69,7 @@ def test_plugin_registers_klaverjassen() -> None:
 @pytest.mark.parametrize(
     ("options", "named"),
     [
-        ({"variant": "amsterdams"}, "variant"),
+        ({"variant": "rotterdams"}, "variant"),
         ({"target": 0}, "target"),
         ({"target": "1500"}, "target"),
         ({"clubs_first": 1}, "clubs_first"),

@@ -1,0 +1,183 @@
+"""A rule-of-thumb bot for the jass family (klaverjassen and its variants).
+
+It reads only its view. Bidding: it values its hand with a suit as trump
+(:func:`hand_strength`) and plays, names a suit, bids or doubles when the value
+is high enough. Card play: as leader of the playing side it draws trumps while
+it holds the best one left; otherwise it leads aces, else a cheap card. As
+follower it lets a partner's sure trick stand and throws points on it; else it
+takes the trick as cheaply as it can, or throws its cheapest card. It always
+declares roem in hand (Kraken): declared roem can only add to its side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.cards import PIQUET, PIQUET24, SUITS, CardMask, Deck
+from games.jass import klapper, klaverjassen
+from games.tricks import TrickTables
+from harness import Bot, View, hookimpl
+
+__all__ = ["JassBot", "hand_strength"]
+
+#: What each trump is worth towards taking tricks, by rank (J 9 A 10 K Q 8 7).
+_TRUMP_VALUE = {"J": 4.0, "9": 3.0, "A": 2.0, "T": 1.5, "K": 1.0, "Q": 1.0}
+_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+#: Hand value from which the bot takes a contract, and from which it doubles.
+PLAY_AT = 9.0
+DOUBLE_AT = 11.0
+
+
+def hand_strength(hand: Sequence[str], trump: int) -> float:
+    """A rough count of the tricks' worth of ``hand`` with suit ``trump`` trump:
+    its trumps by rank (a 7 or 8 of trump counts 0.75), plain aces 1.5, a plain
+    ten with its ace 1.0 and without it 0.25."""
+    t = SUITS[trump]
+    value = 0.0
+    for card in hand:
+        rank, suit = card[0], card[1]
+        if suit == t:
+            value += _TRUMP_VALUE.get(rank, 0.75)
+        elif rank == "A":
+            value += 1.5
+        elif rank == "T":
+            value += 1.0 if "A" + suit in hand else 0.25
+    return value
+
+
+class JassBot(Bot):
+    """Heuristic player of the jass family's games (see the module docstring)."""
+
+    name = "jass"
+    games = frozenset({"klaverjassen", "klapper"})
+
+    def act(self, view: View) -> str:
+        """The action the rules of thumb pick among ``view.legal_actions``."""
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if "roem" in legal:
+            return "roem"
+        hand: tuple[str, ...] = view.hand  # type: ignore[attr-defined]
+        deck, _, _ = _game_of(view)
+        cards = [a for a in legal if a in deck.index]
+        if cards and len(cards) == len(legal):
+            return self._card(view, hand, cards)
+        return self._bid(view, hand, legal)
+
+    # -- bidding ----------------------------------------------------------------
+
+    def _bid(self, view: View, hand: tuple[str, ...], legal: Sequence[str]) -> str:
+        if "play" in legal:
+            turned = SUITS.index(view.turned[-1])  # type: ignore[attr-defined]
+            return "play" if hand_strength(hand, turned) >= _bar(hand) else "pass"
+        best = max(range(4), key=lambda s: hand_strength(hand, s))
+        strength = hand_strength(hand, best)
+        if _SUIT_WORDS[best] in legal:
+            if "pass" in legal and strength < _bar(hand):
+                return "pass"
+            return _SUIT_WORDS[best]
+        bids = [a for a in legal if a[:-1].isdigit()]
+        if bids:  # Leids: the lowest bid in the best suit the hand can carry
+            reach = 82 + 10 * int(strength - PLAY_AT)
+            mine = [b for b in bids if b[-1] == SUITS[best] and int(b[:-1]) <= reach]
+            if mine and (strength >= PLAY_AT or "pass" not in legal):
+                return mine[0]
+            return "pass" if "pass" in legal else bids[0]
+        # Doubling (Kraken): call with a strong hand in the chosen trump.
+        trump = SUITS.index(view.trump)  # type: ignore[attr-defined]
+        call = legal[0]
+        return (
+            call if hand_strength(hand, trump) >= DOUBLE_AT * len(hand) / 8 else "pass"
+        )
+
+    # -- card play ----------------------------------------------------------------
+
+    def _card(self, view: View, hand: tuple[str, ...], legal: list[str]) -> str:
+        trump = SUITS.index(view.trump)  # type: ignore[attr-defined]
+        deck, all_tables, teams = _game_of(view)
+        tables = all_tables[trump]
+        index = deck.index
+        seen = deck.mask(hand)
+        for record in view.tricks:  # type: ignore[attr-defined]
+            seen |= deck.mask(record[1])
+        trick: tuple[tuple[int, str], ...] = view.trick  # type: ignore[attr-defined]
+        for _, card in trick:
+            seen |= 1 << index[card]
+        unseen = deck.full & ~seen
+        seat = view.seat
+        if not trick:
+            return self._lead(view, legal, tables, unseen, trump, deck, teams)
+        best_seat, best = trick[0][0], index[trick[0][1]]
+        for s, card in trick[1:]:
+            c = index[card]
+            if tables.beats[best] >> c & 1:
+                best_seat, best = s, c
+        last = len(trick) == 3
+        points = tables.points
+        partner_sure = teams[best_seat] == teams[seat] and (
+            last or not tables.beats[best] & unseen
+        )
+        if partner_sure:  # throw the most points that are not a useful trump
+            return max(legal, key=lambda a: points[index[a]] - 30 * _trump(a, trump))
+        winners = [a for a in legal if tables.beats[best] >> index[a] & 1]
+        if winners:
+            # The cheapest card that wins: least strength among the winners.
+            return min(winners, key=lambda a: _rank_key(tables, index[a]))
+        return min(legal, key=lambda a: (points[index[a]], _rank_key(tables, index[a])))
+
+    def _lead(
+        self,
+        view: View,
+        legal: list[str],
+        tables: TrickTables,
+        unseen: CardMask,
+        trump: int,
+        deck: Deck,
+        teams: tuple[int, ...],
+    ) -> str:
+        index = deck.index
+        player: int | None = view.player  # type: ignore[attr-defined]
+        playing = player is not None and teams[player] == teams[view.seat]
+        trumps = [a for a in legal if _trump(a, trump)]
+        their_trumps = unseen & deck.suit_masks[trump]
+        if playing and trumps and their_trumps:
+            top = max(trumps, key=lambda a: _rank_key(tables, index[a]))
+            if not tables.beats[index[top]] & unseen:
+                return top  # the best trump left: draw theirs
+        plain = [a for a in legal if not _trump(a, trump)] or legal
+        # An ace (or a card whose betters are gone) takes the trick unless trumped.
+        plain_unseen = unseen & ~tables.trumps
+        masters = [a for a in plain if not tables.beats[index[a]] & plain_unseen]
+        if masters:
+            return max(masters, key=lambda a: tables.points[index[a]])
+        return min(
+            plain, key=lambda a: (tables.points[index[a]], _rank_key(tables, index[a]))
+        )
+
+
+def _bar(hand: Sequence[str]) -> float:
+    """The value from which to play, for a hand of this size (8 in klaverjassen)."""
+    return PLAY_AT * len(hand) / 8
+
+
+def _game_of(view: View) -> tuple[Deck, tuple[TrickTables, ...], tuple[int, ...]]:
+    """The pack, the trick tables by trump suit and the teams of ``view``'s game."""
+    if isinstance(view, klapper.KlapperView):
+        return PIQUET24, klapper.TRUMP_TABLES, view.teams
+    return PIQUET, klaverjassen.TRUMP_TABLES, (0, 1, 0, 1)
+
+
+def _trump(card: str, trump: int) -> int:
+    return 1 if card[1] == SUITS[trump] else 0
+
+
+def _rank_key(tables: TrickTables, card: int) -> int:
+    """Higher for stronger cards: how few cards beat it."""
+    return -tables.beats[card].bit_count()
+
+
+@hookimpl
+def troef_bots() -> Sequence[type[Bot]]:
+    """Register the jass bot."""
+    return [JassBot]

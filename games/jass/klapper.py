@@ -1,0 +1,606 @@
+"""Klapper (klapperjas): a 24-card jass game for 3, 4 or 6 seats.
+
+Rule text: ``seeds/002`` from line 101, "Klapper / Klapperjas"; the rules as
+implemented and the rulings (K1, K2, ...) are in ``games/jass/RULES.md``.
+
+Four seats play in two partnerships (seats 0 and 2 against 1 and 3), six in
+two teams of three sitting alternately, three each for himself (line 151).
+Every card is dealt (24 / seats each); the dealer's last card is dealt face
+up and proposes trump, and stays the dealer's (line 115). The card play is
+:class:`~games.tricks.TrickState`'s with the Rotterdam duties (line 127);
+declarations in hand are :mod:`games.jass.declarations`'; card points and
+the rule "the playing side must score more than every other side" are
+:mod:`games.jass.scoring`'s.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import NoReturn
+
+from games.cards import PIQUET24, SUITS, iter_bits
+from games.jass.declarations import (
+    Declaration,
+    DeclarationRules,
+    best_declarations,
+    holds_stuk,
+)
+from games.jass.scoring import (
+    LAST_TRICK,
+    PLAIN_POINTS,
+    TRUMP_POINTS,
+    beat_every_side,
+)
+from games.sampling import ConstrainedDealer
+from games.tricks import ROTTERDAM, TrickRecord, TrickRules, TrickState
+from harness import (
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Option,
+    Result,
+    Sampler,
+    View,
+)
+from harness.seeding import deal_rng
+
+__all__ = ["KLAPPER_ROEM", "TRUMP_TABLES", "Klapper", "KlapperState", "KlapperView"]
+
+PLAY, PASS, ROEM = "play", "pass", "roem"
+#: Naming a trump suit in the second round, in the order C D H S.
+SUIT_ACTIONS = ("clubs", "diamonds", "hearts", "spades")
+#: Trick ranks (line 125): plain A 10 K Q J 9, trumps J 9 A 10 K Q; weakest first.
+RULES = TrickRules(
+    PIQUET24,
+    plain_order="9JQKTA",
+    trump_order="QKTA9J",
+    plain_points=PLAIN_POINTS,
+    trump_points=TRUMP_POINTS,
+    last_trick=LAST_TRICK,
+)
+#: ``TRUMP_TABLES[suit]``: the cards' ranks and points with that suit trump.
+TRUMP_TABLES = tuple(RULES.tables(t) for t in range(4))
+#: Declarations (lines 131-143): four jacks 200, other fours 100, runs of 5
+#: (or more, K4) 100, of 4 50, of 3 30; stuk 20; a card in one only (K5).
+KLAPPER_ROEM = DeclarationRules(
+    PIQUET24,
+    runs={3: 30, 4: 50, 5: 100},
+    fours={r: 200 if r == "J" else 100 for r in PIQUET24.ranks},
+    stuk=20,
+)
+
+
+@dataclass(frozen=True)
+class KlapperView(View):
+    """What one seat knows: this deal with perfect recall, the scores (K9)."""
+
+    #: Index of the current deal, from 0.
+    deal: int
+    #: The dealer's seat; voorhand is the next seat.
+    dealer: int
+    #: The team of each seat.
+    teams: tuple[int, ...]
+    #: The seat to act, or ``None`` when the match is over.
+    to_act: int | None
+    #: This seat's cards, in deck order.
+    hand: tuple[str, ...]
+    #: The dealer's face-up card (it proposes trump and stays the dealer's).
+    open_card: str
+    #: The proposed suit, as a one-element tuple (as klaverjassen's ``turned``).
+    turned: tuple[str, ...]
+    #: The trump suit, or ``None`` while bidding.
+    trump: str | None
+    #: This deal's bids in order: ``(seat, action)``.
+    bids: tuple[tuple[int, str], ...]
+    #: The seat that became player, or ``None`` while bidding.
+    player: int | None
+    #: Declarations made this deal: ``(seat, cards, points)``.
+    declared: tuple[tuple[int, tuple[str, ...], int], ...]
+    #: The team whose declarations score (K6), once the first trick is over.
+    roem_team: int | None
+    #: The trick on the table: ``(seat, card)`` in play order.
+    trick: tuple[tuple[int, str], ...]
+    #: This deal's finished tricks (leader, cards, winner, points, 0).
+    tricks: tuple[TrickRecord, ...]
+    #: Each finished deal's scores, per team.
+    deal_scores: tuple[tuple[int, ...], ...]
+    #: The match totals, per team.
+    scores: tuple[int, ...]
+
+
+_new_view = object.__new__
+#: The fields view() fills, in order: it fails at import if KlapperView changes.
+_VIEW_FIELDS = (
+    "seat legal_actions deal dealer teams to_act hand open_card turned trump "
+    "bids player declared roem_team trick tricks deal_scores scores"
+).split()
+if [f.name for f in fields(KlapperView)] != _VIEW_FIELDS:  # pragma: no cover
+    raise RuntimeError("KlapperView's fields changed; update KlapperState.view()")
+
+
+class KlapperState(TrickState):
+    """The referee's truth of one klapper match."""
+
+    game: Klapper
+
+    def __init__(self, game: Klapper, n_seats: int, seed: int) -> None:
+        self._blank(game, n_seats, seed)
+        self._start_deal()
+
+    def _blank(self, game: Klapper, n_seats: int, seed: int) -> None:
+        self.game = game
+        self.n_seats = n_seats
+        self.seed = seed
+        self._target: int = game.options["target"]
+        self._use_rules(RULES, n_seats)
+        self._n_teams = max(self.teams) + 1
+        self.deal = 0
+        self.dealer = n_seats - 1
+        self.to_act: int | None = 0
+        self._over = False
+        self.trump = -1
+        self.player = -1
+        self._open = 0
+        self._phase = "bid"
+        self._bids: tuple[tuple[int, str], ...] = ()
+        self._declared: tuple[tuple[int, tuple[str, ...], int], ...] = ()
+        self._roem_team: int | None = None
+        self._deal_scores: tuple[tuple[int, ...], ...] = ()
+        self._totals: tuple[int, ...] = (0,) * self._n_teams
+        self._last_tricks: tuple[TrickRecord, ...] = ()
+        self._last_summary = ""
+        self._roem_cache: list[tuple[Declaration, ...] | None] = [None] * n_seats
+
+    def _start_deal(self) -> None:
+        """Deal ``self.deal`` (K2): every card, the dealer's last one face up."""
+        n, k = self.n_seats, self.deal
+        rng = deal_rng(self.seed, k)
+        order = PIQUET24.shuffled(rng)
+        self._reset_tricks(n)
+        per = 24 // n
+        self.dealer = (k + n - 1) % n
+        voorhand = k % n
+        for i in range(n):  # voorhand gets the first cards, the dealer the last
+            seat = (voorhand + i) % n
+            for card in order[i * per : (i + 1) * per]:
+                self.hands[seat] |= 1 << card
+        self._open = order[-1]
+        self._phase = "bid"
+        self._bids = ()
+        self._declared = ()
+        self._roem_team = None
+        self.trump = -1
+        self.player = -1
+        self.to_act = voorhand
+
+    # -- bidding ------------------------------------------------------------------
+
+    def _other_actions(self) -> tuple[str, ...]:
+        if self._over:
+            return ()
+        if self._phase == "bid":
+            return (PLAY, PASS)
+        return (PASS, *SUIT_ACTIONS)
+
+    def _apply_other(self, action: str) -> None:
+        if self._over:
+            raise IllegalActionError(f"the match is over; {action!r} comes too late")
+        if action not in self._other_actions():
+            self._bad_action(action)
+        seat = self.to_act
+        assert seat is not None
+        self._bids += ((seat, action),)
+        self._legal = None
+        n = self.n_seats
+        if action == PLAY:
+            self._begin_play(seat, PIQUET24.suit_of(self._open))
+        elif action in SUIT_ACTIONS:
+            self._begin_play(seat, SUIT_ACTIONS.index(action))
+        elif len(self._bids) == n:
+            self._phase = "free"  # K3: a second round, any suit
+            self.to_act = self.deal % n
+        elif len(self._bids) == 2 * n:
+            # K3: all passed twice: the next dealer deals; this deal scores 0.
+            self._end_deal((0,) * self._n_teams)
+        else:
+            self.to_act = (seat + 1) % n
+
+    def _begin_play(self, player: int, trump: int) -> None:
+        self.player = player
+        self.trump = trump
+        self._phase = "play"
+        self._roem_cache = [None] * self.n_seats
+        self._begin_tricks(TRUMP_TABLES[trump], ROTTERDAM, self.deal % self.n_seats)
+
+    def _bad_action(self, action: object) -> NoReturn:
+        if not isinstance(action, str):
+            raise InvalidActionError(f"an action is a string, not {action!r}")
+        legal = ", ".join(self.legal_actions())
+        if action in PIQUET24.index or action in (PLAY, PASS, ROEM, *SUIT_ACTIONS):
+            raise IllegalActionError(
+                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
+            )
+        raise InvalidActionError(
+            f"{action!r} is not a klapper action: 'play', 'pass', a suit "
+            f"('clubs' ... 'spades'), 'roem' or a card such as 'JC'; legal now: {legal}"
+        )
+
+    # -- declarations (K5, K6) ------------------------------------------------------
+
+    def _hand_roem(self, seat: int) -> tuple[Declaration, ...]:
+        """The seat's declarations, the stuk included (a card may also serve in it).
+
+        Asked at every decision of the first trick, so found once per seat and
+        deal (the hand does not change before the seat's first card)."""
+        cached = self._roem_cache[seat]
+        if cached is not None:
+            return cached
+        found = best_declarations(self.hands[seat], KLAPPER_ROEM)
+        if holds_stuk(self.hands[seat], self.trump, KLAPPER_ROEM):
+            king = 1 << PIQUET24.index["K" + SUITS[self.trump]]
+            queen = 1 << PIQUET24.index["Q" + SUITS[self.trump]]
+            found = (*found, Declaration("stuk", king | queen, KLAPPER_ROEM.stuk, 2, 0))
+        self._roem_cache[seat] = found
+        return found
+
+    def _may_declare(self) -> bool:
+        seat = self.to_act
+        return (
+            self._playing
+            and not self._tricks
+            and seat is not None
+            and all(s != seat for s, _, _ in self._declared)
+            and bool(self._hand_roem(seat))
+        )
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """Cards (and ``"roem"`` in the first trick, K5), or bids."""
+        legal = super().legal_actions()
+        if self._playing and not self._tricks and self._may_declare():
+            return (*legal, ROEM)
+        return legal
+
+    def apply(self, action: str) -> None:
+        """Play a card, bid, or declare roem in hand (K5)."""
+        if action == ROEM and self._playing:
+            if not self._may_declare():
+                self._bad_action(action)
+            seat = self.to_act
+            assert seat is not None
+            found = self._hand_roem(seat)
+            cards = 0
+            for d in found:
+                cards |= d.cards
+            points = sum(d.points for d in found)
+            self._declared += ((seat, PIQUET24.names(cards), points),)
+            self._legal = None
+            return
+        super().apply(action)
+
+    def _declaration_winner(self) -> int | None:
+        """The team whose declarations score (K6), or ``None`` without any: the
+        seat with the most points declared, then with the strongest declared
+        card (trick rank with this trump), then the first from voorhand."""
+        if not self._declared:
+            return None
+        beats = TRUMP_TABLES[self.trump].beats
+        n = self.n_seats
+        voorhand = self.deal % n
+
+        def key(entry: tuple[int, tuple[str, ...], int]) -> tuple[int, int, int]:
+            seat, names, points = entry
+            top = max(-beats[PIQUET24.index[c]].bit_count() for c in names)
+            return points, top, -((seat - voorhand) % n)
+
+        return self.teams[max(self._declared, key=key)[0]]
+
+    # -- tricks and scoring --------------------------------------------------
+
+    def _trick_complete(self) -> None:
+        self._close_trick()
+        if len(self._tricks) == 1:
+            self._roem_team = self._declaration_winner()
+        if self.hands[self._leader]:
+            self.to_act = self._winner
+        else:
+            self._score_deal()
+
+    def team_points(self) -> tuple[list[int], list[int]]:
+        """This deal's trick points (with the last trick) and roem, per team."""
+        points = [0] * self._n_teams
+        for record in self._tricks:
+            points[self.teams[record[2]]] += record[3]
+        roem = [0] * self._n_teams
+        if self._roem_team is not None:
+            for seat, _, pts in self._declared:
+                if self.teams[seat] == self._roem_team:
+                    roem[self._roem_team] += pts
+        return points, roem
+
+    def _score_deal(self) -> None:
+        """K7: the playing side must score more than every other side."""
+        points, roem = self.team_points()
+        total = [p + r for p, r in zip(points, roem, strict=True)]
+        mine = self.teams[self.player]
+        made, scores = beat_every_side(mine, total)
+        sides = ", ".join(
+            f"team {i} {p}" + (f" + roem {r}" if r else "")
+            for i, (p, r) in enumerate(zip(points, roem, strict=True))
+        )
+        verdict = "made" if made else f"not more than every other side: team {mine} 0"
+        self._last_summary = f"team {mine} played: {sides}: {verdict}"
+        self._end_deal(scores)
+
+    def _end_deal(self, scores: tuple[int, ...]) -> None:
+        self._last_tricks = self._tricks
+        self._deal_scores += (scores,)
+        self._totals = tuple(a + b for a, b in zip(self._totals, scores, strict=True))
+        self._playing = False
+        self._legal = None
+        if max(self._totals) >= self._target:
+            self._over = True
+            self._phase = "over"
+            self.to_act = None
+        else:
+            self.deal += 1
+            self._start_deal()
+
+    def is_over(self) -> bool:
+        """True when a team has reached the target (K8)."""
+        return self._over
+
+    def result(self) -> Result:
+        """Each seat's team total; ``deal_points[k]`` each seat's team's deal k."""
+        teams = self.teams
+        return Result.from_scores(
+            [self._totals[t] for t in teams],
+            teams,
+            [[d[t] for t in teams] for d in self._deal_scores],
+        )
+
+    # -- views ---------------------------------------------------------------
+
+    def view(self, seat: int) -> KlapperView:
+        """What ``seat`` knows now (K9)."""
+        trump = self.trump
+        # Filled without the frozen dataclass's __init__ (one setattr per field
+        # costs more than the rules of a decision); same fields, same order.
+        view = _new_view(KlapperView)
+        view.__dict__.update(
+            seat=seat,
+            legal_actions=self.legal_actions() if seat == self.to_act else (),
+            deal=self.deal,
+            dealer=self.dealer,
+            teams=self.teams,
+            to_act=self.to_act,
+            hand=PIQUET24.names(self.hands[seat]),
+            open_card=PIQUET24.cards[self._open],
+            turned=(SUITS[PIQUET24.suit_of(self._open)],),
+            trump=None if trump < 0 else SUITS[trump],
+            bids=self._bids,
+            player=None if self.player < 0 else self.player,
+            declared=self._declared,
+            roem_team=self._roem_team,
+            trick=self._trick_view,
+            tricks=self._tricks,
+            deal_scores=self._deal_scores,
+            scores=self._totals,
+        )
+        return view
+
+    def clone(self) -> KlapperState:
+        """An independent copy; its roem look-ups are its own (hands may differ)."""
+        twin = super().clone()
+        twin._roem_cache = self._roem_cache[:]
+        return twin
+
+    def deck(self) -> tuple[str, ...]:
+        """The 24 cards, A down to 9 in each suit."""
+        return PIQUET24.cards
+
+    # -- for people --------------------------------------------------------
+
+    def narrate(self, action: str) -> list[str]:
+        """Apply ``action`` and tell what happened."""
+        seat, deal, phase = self.to_act, self.deal, self._phase
+        n_tricks = len(self._tricks)
+        self.apply(action)
+        if action == ROEM:
+            s, cards, points = self._declared[-1]
+            return [f"seat {s} declares {' '.join(cards)}: {points}"]
+        if phase != "play":
+            if action == PLAY:
+                line = f"seat {seat} plays on {SUITS[self.trump]}"
+            elif action == PASS:
+                line = f"seat {seat} passes"
+            else:
+                line = f"seat {seat} names {action}"
+            lines = [line]
+            if self.deal != deal:
+                lines.append("all passed twice: no play; the next dealer deals")
+                lines += self._opening_lines()
+            elif self._phase == "play":
+                lines.append(
+                    f"{SUITS[self.trump]} is trump; seat {self.player} "
+                    f"(team {self.teams[self.player]}) plays"
+                )
+            return lines
+        lines = [f"seat {seat} plays {action}"]
+        if self.deal != deal or self._over:
+            record = self._last_tricks[-1]
+            lines.append(_trick_line(record, len(self._last_tricks)))
+            lines.append(self._last_summary)
+            lines.append(
+                f"deal {deal} scores "
+                + "-".join(str(s) for s in self._deal_scores[-1])
+                + "; match "
+                + "-".join(str(s) for s in self._totals)
+            )
+            if self._over:
+                lines.append("match over")
+            else:
+                lines += self._opening_lines()
+        elif len(self._tricks) > n_tricks:
+            lines.append(_trick_line(self._tricks[-1], n_tricks + 1))
+            if n_tricks == 0 and self._declared:
+                team = self._roem_team
+                lines.append(f"the declarations of team {team} score")
+        return lines
+
+    def _opening_lines(self) -> list[str]:
+        return [
+            f"deal {self.deal}: dealer seat {self.dealer}, open card "
+            f"{PIQUET24.cards[self._open]}"
+        ]
+
+    # -- construction for tests ---------------------------------------------
+
+    @classmethod
+    def from_hands(
+        cls,
+        game: Klapper,
+        hands: Sequence[str],
+        *,
+        trump: str,
+        player: int | None = None,
+        deal: int = 0,
+        seed: int = 0,
+    ) -> KlapperState:
+        """A state at the first card of deal ``deal`` with the given hands.
+
+        For tests and worked examples: ``hands`` hold the 24 cards once, in
+        equal parts, seat 0 first; the dealer's last listed card is the open
+        card; ``trump`` was made by ``player`` (default voorhand), who leads
+        nothing: voorhand leads. Later deals are dealt from ``seed``.
+        """
+        n = len(hands)
+        masks = [PIQUET24.mask(h.split()) for h in hands]
+        union = 0
+        for m in masks:
+            union |= m
+        if (
+            n not in game.seat_counts
+            or union != PIQUET24.full
+            or any(m.bit_count() != 24 // n for m in masks)
+        ):
+            raise ValueError(f"need {n} equal hands holding the pack once: {hands!r}")
+        state = object.__new__(cls)
+        state._blank(game, n, seed)
+        state.deal = deal
+        state.dealer = (deal + n - 1) % n
+        state.hands = masks
+        state._open = PIQUET24.index[hands[state.dealer].split()[-1]]
+        state._begin_play(deal % n if player is None else player, SUITS.index(trump))
+        return state
+
+
+def _trick_line(record: TrickRecord, number: int) -> str:
+    return f"trick {number} to seat {record[2]}: {record[3]} points"
+
+
+class Klapper(Game):
+    """Klapper: 24 cards, turned trump from the dealer's hand, declarations."""
+
+    name = "klapper"
+    title = "Klapper (3 each for himself; 4 or 6 in two teams)"
+    seat_counts = frozenset({3, 4, 6})
+    check_options = {"target": 400}  # noqa: RUF012 - short: a few deals
+    option_specs = (
+        Option(
+            "target",
+            500,
+            doc="the match ends after the deal in which a team reaches this total",
+            minimum=1,
+        ),
+    )
+
+    def teams(self, n_seats: int) -> tuple[int, ...]:
+        """Four or six seats: two teams sitting alternately; three: each alone."""
+        if n_seats == 3:
+            return (0, 1, 2)
+        return tuple(seat % 2 for seat in range(n_seats))
+
+    def new_match(self, n_seats: int, seed: int) -> KlapperState:
+        """The first deal of a match, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return KlapperState(self, n_seats, seed)
+
+    def sampler(self, view: View) -> KlapperSampler:
+        """The worlds behind ``view`` (K10)."""
+        if not isinstance(view, KlapperView):
+            raise TypeError(f"klapper samples from a KlapperView, not {view!r}")
+        return KlapperSampler(self, view)
+
+
+class KlapperSampler(Sampler):
+    """States consistent with one seat's view (K10): the unseen cards dealt
+    uniformly to the other hands, respecting voids shown by the play, the
+    dealer's open card and every declared card still unplayed."""
+
+    def __init__(self, game: Klapper, view: KlapperView) -> None:
+        n = len(view.teams)
+        state = object.__new__(KlapperState)
+        state._blank(game, n, 0)
+        state.deal = view.deal
+        state.dealer = view.dealer
+        state.to_act = view.to_act
+        state._open = PIQUET24.index[view.open_card]
+        state.trump = -1 if view.trump is None else SUITS.index(view.trump)
+        state.player = -1 if view.player is None else view.player
+        state._bids = view.bids
+        state._declared = view.declared
+        state._roem_team = view.roem_team
+        state._deal_scores = view.deal_scores
+        state._totals = view.scores
+        state._over = view.to_act is None
+        state._phase = (
+            "over"
+            if state._over
+            else "play"
+            if state.trump >= 0
+            else "free"
+            if len(view.bids) >= n
+            else "bid"
+        )
+        tables = TRUMP_TABLES[state.trump] if state.trump >= 0 else RULES.tables()
+        public = state._restore_tricks(tables, ROTTERDAM, view.tricks, view.trick)
+        state._playing = state._phase == "play"
+        me = view.seat
+        own = PIQUET24.mask(view.hand)
+        known = [0] * n
+        if not public.seen >> state._open & 1:
+            known[view.dealer] |= 1 << state._open
+        for seat, cards, _ in view.declared:
+            known[seat] |= PIQUET24.mask(cards) & ~public.seen
+        known[me] = 0
+        state.hands = [0] * n
+        state.hands[me] = own
+        self._state = state
+        self._others = [s for s in range(n) if s != me]
+        self._known = [known[s] for s in self._others]
+        shown = 0
+        for mask in self._known:
+            shown |= mask
+        per = 24 // n
+        self._dealer: ConstrainedDealer | None = None
+        if not state._over:
+            self._dealer = ConstrainedDealer(
+                list(iter_bits(PIQUET24.full & ~(public.seen | own | shown))),
+                [public.forbidden[s] for s in self._others],
+                [
+                    per - public.played[s] - k.bit_count()
+                    for s, k in zip(self._others, self._known, strict=True)
+                ],
+            )
+
+    def sample(self, rng: random.Random) -> KlapperState:
+        """A world: the template with the hidden hands and later deals' seed drawn."""
+        state = self._state.clone()
+        state.seed = rng.getrandbits(64)
+        if self._dealer is not None:
+            dealt = self._dealer.sample(rng)
+            for seat, mask, known in zip(self._others, dealt, self._known, strict=True):
+                state.hands[seat] = mask | known
+        return state
