@@ -39,7 +39,7 @@ class Kind:
 
 
 def bezique_kinds(trump: int, hartendame: bool = False) -> tuple[Kind, ...]:
-    """Bezique's combinations with suit number ``trump`` as trump (seed 000 lines 114-122).
+    """Bezique's combinations with suit ``trump`` as trump (seed 000 lines 114-122).
 
     ``hartendame``: the variant "Klaverjas & Hartendame" (seed 000 line 139): with
     diamonds or spades trump, the bezique is the jack of clubs with the queen of
