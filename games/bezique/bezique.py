@@ -53,10 +53,33 @@ RULES = TrickRules(
 )
 _TABLES = tuple(RULES.tables(t) for t in range(4))
 _NAMES = BEZIQUE.names
+_new_view = object.__new__
 _CARDS = BEZIQUE.cards
 _HAND = 8
 #: What the dealer scores for a turned 7, the dix, a trump 7 played (R6, R7).
 SEVEN = 10
+
+
+_Needs = tuple[tuple[Kind, tuple[tuple[int, int], ...]], ...]
+_NEEDS: dict[tuple[Kind, ...], _Needs] = {}
+
+
+def _needs(kinds: tuple[Kind, ...]) -> _Needs:
+    """Each kind with its ``(copies mask, copies needed)`` per face, cached: a
+    quick test that the hand holds enough copies before choosing them."""
+    needs = _NEEDS.get(kinds)
+    if needs is None:
+        needs = _NEEDS[kinds] = tuple(
+            (
+                k,
+                tuple(
+                    (BEZIQUE.face_masks[f], k.faces.count(f))
+                    for f in dict.fromkeys(k.faces)
+                ),
+            )
+            for k in kinds
+        )
+    return needs
 
 
 @dataclass(frozen=True)
@@ -131,6 +154,10 @@ class BeziqueState(TrickState):
         self._history: dict[int, int] = {}
         self._best: dict[int, int] = {}
         self._melding = False
+        #: Bumped when a card's history changes (the view's cache of ``shown``).
+        self._version = 0
+        self._shown_key: tuple[int, int, int] | None = None
+        self._shown_view: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
         self._options: dict[str, tuple[int, ...]] = {}
         self._melds: tuple[tuple[int, str, tuple[str, ...], int], ...] = ()
         self._points = [0, 0]
@@ -208,10 +235,16 @@ class BeziqueState(TrickState):
         """The declarations ``seat`` may make now: action -> cards (R3-R5)."""
         hand, shown = self.hands[seat], self._shown[seat]
         options: dict[str, tuple[int, ...]] = {}
-        for kind in self._kinds:
-            cards = choose_cards(kind, hand, shown, self._history, self._best, BEZIQUE)
-            if cards is not None:
-                options[MELD + kind.name] = cards
+        for kind, needs in _needs(self._kinds):
+            for mask, need in needs:
+                if (hand & mask).bit_count() < need:
+                    break
+            else:
+                cards = choose_cards(
+                    kind, hand, shown, self._history, self._best, BEZIQUE
+                )
+                if cards is not None:
+                    options[MELD + kind.name] = cards
         turned = self._stock[0]
         seven = face("7", self.trump)
         sevens = hand & BEZIQUE.face_masks[seven]
@@ -266,6 +299,7 @@ class BeziqueState(TrickState):
             self._best[card] = max(self._best.get(card, 0), kind.value)
             self._shown[seat] |= 1 << card
         self._points[seat] += kind.value
+        self._version += 1
         names = tuple(_CARDS[c] for c in cards)
         self._melds += ((seat, name, names, kind.value),)
 
@@ -327,33 +361,50 @@ class BeziqueState(TrickState):
         return "stock" if self._stock else "final"
 
     def view(self, seat: int) -> BeziqueView:
-        """What ``seat`` knows now."""
-        history = self._history
-        kinds = self._kinds
-        shown = tuple(
-            tuple(
-                (
-                    _CARDS[c],
-                    tuple(k.name for k in kinds if history.get(c, 0) & k.bit),
+        """What ``seat`` knows now.
+
+        Built without the dataclass ``__init__`` (as klaverjassen's view is):
+        the new instance's dict is filled in field order. The ``shown`` field is
+        rebuilt only when the shown cards or their histories change.
+        """
+        hands = self.hands
+        key = (self._shown[0] & hands[0], self._shown[1] & hands[1], self._version)
+        if key != self._shown_key:
+            self._shown_key = key
+            history = self._history
+            kinds = self._kinds
+            self._shown_view = tuple(
+                tuple(
+                    (
+                        _CARDS[c],
+                        tuple(k.name for k in kinds if history.get(c, 0) & k.bit),
+                    )
+                    for c in iter_bits(mask)
                 )
-                for c in iter_bits(mask & hand)
+                for mask in key[:2]
             )
-            for mask, hand in zip(self._shown, self.hands, strict=True)
-        )
         to_act = self.to_act
-        return BeziqueView(
+        stock = self._stock
+        view = _new_view(BeziqueView)
+        view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == to_act else (),
             deal=self.deal,
             dealer=self.dealer,
             to_act=to_act,
-            phase=self.phase(),
+            phase="over"
+            if self._over
+            else "meld"
+            if self._melding
+            else "stock"
+            if stock
+            else "final",
             trump=SUITS[self.trump],
-            turned=_CARDS[self._stock[0]] if self._stock else None,
-            stock=len(self._stock),
-            hand=_NAMES(self.hands[seat]),
-            hand_sizes=(self.hands[0].bit_count(), self.hands[1].bit_count()),
-            shown=shown,
+            turned=_CARDS[stock[0]] if stock else None,
+            stock=len(stock),
+            hand=_NAMES(hands[seat]),
+            hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
+            shown=self._shown_view,
             melds=self._melds,
             trick=self._trick_view,
             tricks=self._tricks,
@@ -361,6 +412,7 @@ class BeziqueState(TrickState):
             deal_scores=self._deal_scores,
             scores=self._totals,
         )
+        return view
 
     def clone(self) -> BeziqueState:
         """An independent copy (the mutable containers copied, the rest shared)."""
