@@ -52,7 +52,32 @@ RULES = TrickRules(
     last_trick=10,
 )
 _TABLES = tuple(RULES.tables(t) for t in range(4))
-_NAMES = BEZIQUE.names
+_C0, _C1, _C2, _C3, _C4, _C5, _C6, _C7 = BEZIQUE.name_chunks
+#: The chunks without repeats: a card's two copies share a chunk of 8 bits.
+_D0, _D1, _D2, _D3, _D4, _D5, _D6, _D7 = (
+    tuple(tuple(dict.fromkeys(names)) for names in chunk)
+    for chunk in BEZIQUE.name_chunks
+)
+
+
+def _NAMES(mask: CardMask) -> tuple[str, ...]:
+    """``BEZIQUE.names(mask)`` unrolled over its eight chunks (the hot path)."""
+    return (
+        _C0[mask & 255] + _C1[mask >> 8 & 255] + _C2[mask >> 16 & 255]
+        + _C3[mask >> 24 & 255] + _C4[mask >> 32 & 255] + _C5[mask >> 40 & 255]
+        + _C6[mask >> 48 & 255] + _C7[mask >> 56]
+    )  # fmt: skip
+
+
+def _distinct_names(mask: CardMask) -> tuple[str, ...]:
+    """The distinct names of ``mask`` in deck order: the legal card actions."""
+    return (
+        _D0[mask & 255] + _D1[mask >> 8 & 255] + _D2[mask >> 16 & 255]
+        + _D3[mask >> 24 & 255] + _D4[mask >> 32 & 255] + _D5[mask >> 40 & 255]
+        + _D6[mask >> 48 & 255] + _D7[mask >> 56]
+    )  # fmt: skip
+
+
 _new_view = object.__new__
 _CARDS = BEZIQUE.cards
 _HAND = 8
@@ -144,9 +169,12 @@ class BeziqueState(TrickState):
         self.dealer = 1
         self.to_act: int | None = 0
         self._use_rules(RULES, 2)
+        # The engine names a hand's legal cards with this when any card goes.
+        self._names = _distinct_names
         self._over = False
         self.trump = 0
         self._kinds: tuple[Kind, ...] = ()
+        self._kind_needs: _Needs = ()
         self._stock: list[int] = []
         self._shown = [0, 0]
         #: Per declared card in a hand: the mask of kinds it was declared in,
@@ -189,6 +217,7 @@ class BeziqueState(TrickState):
         self._stock = stock
         self.trump = stock[0] // 16
         self._kinds = bezique_kinds(self.trump, self._hartendame)
+        self._kind_needs = _needs(self._kinds)
         self._shown = [0, 0]
         self._history = {}
         self._best = {}
@@ -235,7 +264,7 @@ class BeziqueState(TrickState):
         """The declarations ``seat`` may make now: action -> cards (R3-R5)."""
         hand, shown = self.hands[seat], self._shown[seat]
         options: dict[str, tuple[int, ...]] = {}
-        for kind, needs in _needs(self._kinds):
+        for kind, needs in self._kind_needs:
             for mask, need in needs:
                 if (hand & mask).bit_count() < need:
                     break
@@ -461,9 +490,13 @@ class BeziqueState(TrickState):
         melding = self._melding
         trick = self._trick_view
         seven = _CARDS[face("7", self.trump) * 2]
+        first = deal == 0 and stock_before == 48 and not n_tricks and not trick
+        opening = self.opening_line() if first else ""
         self.apply(action)
         new_deal = self.deal != deal or self._over
         lines: list[str] = []
+        if first:
+            lines.append(opening)  # the match's first card: say what is turned
         if melding:
             if action == PASS:
                 lines.append(f"seat {seat} declares nothing")
@@ -626,6 +659,7 @@ class BeziqueSampler(Sampler):
         state.dealer = view.dealer
         state.trump = SUITS.index(view.trump)
         state._kinds = bezique_kinds(state.trump, state._hartendame)
+        state._kind_needs = _needs(state._kinds)
         state._over = view.phase == "over"
         state._deal_scores = view.deal_scores
         state._totals = view.scores

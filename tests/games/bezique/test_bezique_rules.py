@@ -305,3 +305,26 @@ def test_sampled_worlds_keep_shown_cards_and_the_final_hand() -> None:
                 checked_final = True
         state.apply(rng.choice(state.legal_actions()))
     assert checked_shown and checked_final
+
+
+def test_the_unrolled_namers_agree_with_the_deck() -> None:
+    """The hot path's namers equal ``BEZIQUE.names`` (and its distinct names)."""
+    from games.bezique.bezique import _NAMES, _distinct_names
+    from games.cards import BEZIQUE
+
+    rng = random.Random(1)
+    for mask in [0, BEZIQUE.full, *(rng.getrandbits(64) for _ in range(500))]:
+        assert _NAMES(mask) == BEZIQUE.names(mask)
+        assert _distinct_names(mask) == tuple(dict.fromkeys(BEZIQUE.names(mask)))
+
+
+def test_a_new_match_deals_eight_each_and_turns_the_17th_card() -> None:
+    """Seed 000 lines 101, 105 and R1, R2: eight cards each, one turned, the
+    rest the stock; seat 1 deals deal 0 and seat 0 leads."""
+    state = GAME.new_match(2, 3)
+    view = state.view(0)
+    assert view.hand_sizes == (8, 8) and view.stock == 48
+    assert view.dealer == 1 and state.to_act == 0
+    assert view.turned is not None and view.trump == view.turned[1]
+    places = state.card_locations()
+    assert len(places["stock"]) == 47 and places["turned"] == (view.turned,)
