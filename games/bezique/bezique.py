@@ -671,9 +671,19 @@ class BeziqueSampler(Sampler):
             view.trick,
         )  # fmt: skip
         played = [c for record in view.tricks for c in record[1]]
-        free = BEZIQUE.full & ~BEZIQUE.mask(played + [c for _, c in view.trick])
+        taken = BEZIQUE.mask(played)
+        # _restore_tricks names each table card by its first copy, which may be
+        # a copy already played; give the table cards copies still free.
         index = BEZIQUE.index
         masks = BEZIQUE.face_masks
+        on_table = []
+        for _, name in view.trick:
+            copies = masks[index[name] // 2] & ~taken
+            card = (copies & -copies).bit_length() - 1
+            taken |= 1 << card
+            on_table.append(card)
+        state._trick = on_table
+        free = BEZIQUE.full & ~taken
         me, other = view.seat, 1 - view.seat
         hands = [0, 0]
         # Shown cards first (with their histories), then the rest of this hand.

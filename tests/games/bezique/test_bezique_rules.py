@@ -328,3 +328,29 @@ def test_a_new_match_deals_eight_each_and_turns_the_17th_card() -> None:
     assert view.turned is not None and view.trump == view.turned[1]
     places = state.card_locations()
     assert len(places["stock"]) == 47 and places["turned"] == (view.turned,)
+
+
+def test_sampled_table_cards_are_copies_still_free() -> None:
+    """R9: a card on the table in a sampled world is a physical copy that no
+    trick, hand or stock of that world also holds (two copies of each card)."""
+    from games.cards import BEZIQUE
+
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(6):
+        state = GAME.new_match(2, seed)
+        while state.deal == 0:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            if view.trick:
+                world = GAME.sample_state(view, rng)
+                played = BEZIQUE.mask([c for t in view.tricks for c in t[1]])
+                held = (
+                    world.hands[0] | world.hands[1] | sum(1 << c for c in world._stock)
+                )
+                for card in world._trick:
+                    assert not (played | held) >> card & 1
+                checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 100
