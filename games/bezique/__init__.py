@@ -1,0 +1,20 @@
+"""The Bezique family (bezique, ...), as one troef plugin.
+
+Registered through the entry point ``bezique = "games.bezique"``. The family's
+rules and rulings are in ``RULES.md`` beside this file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.bezique.bezique import Bezique
+from harness import Game, hookimpl
+
+__all__ = ["Bezique", "troef_games"]
+
+
+@hookimpl
+def troef_games() -> Sequence[type[Game]]:
+    """Register the bezique family's games."""
+    return [Bezique]
