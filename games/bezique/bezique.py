@@ -467,13 +467,8 @@ class BeziqueState(TrickState):
         places["stock"] = _NAMES(sum(1 << c for c in stock[1:]))
         places["turned"] = (_CARDS[stock[0]],) if stock else ()
         places["trick"] = tuple(_CARDS[c] for c in self._trick)
-        won: tuple[list[str], list[str]] = ([], [])
-        for _, cards, winner, _, _ in self._tricks:
-            won[winner].extend(cards)
-        for s in (0, 1):
-            # Deck.mask takes a repeated name as the next copy (won_cards would
-            # OR one trick's mask over another's and lose a copy).
-            places[f"won:{s}"] = _NAMES(BEZIQUE.mask(won[s]))
+        for s, won in enumerate(self.won_cards()):
+            places[f"won:{s}"] = _NAMES(won)
         return places
 
     def hidden_from(self, seat: int) -> frozenset[str]:
@@ -666,23 +661,14 @@ class BeziqueSampler(Sampler):
         state._points = list(view.points)
         state._melds = view.melds
         final = view.phase == "final"
-        state._restore_tricks(
+        # The kit gives the cards shown in tricks the lowest free copies.
+        public = state._restore_tricks(
             _TABLES[state.trump], BEAT_LED if final else FREE_PLAY, view.tricks,
             view.trick,
         )  # fmt: skip
-        played = [c for record in view.tricks for c in record[1]]
-        taken = BEZIQUE.mask(played)
-        # _restore_tricks names each table card by its first copy, which may be
-        # a copy already played; give the table cards copies still free.
+        taken = public.seen
         index = BEZIQUE.index
         masks = BEZIQUE.face_masks
-        on_table = []
-        for _, name in view.trick:
-            copies = masks[index[name] // 2] & ~taken
-            card = (copies & -copies).bit_length() - 1
-            taken |= 1 << card
-            on_table.append(card)
-        state._trick = on_table
         free = BEZIQUE.full & ~taken
         me, other = view.seat, 1 - view.seat
         hands = [0, 0]
