@@ -31,7 +31,8 @@ __all__ = ["GinRummy", "GinRummySampler", "GinRummyState", "GinRummyView"]
 
 CARDS = FULL52.cards
 SPADES = 3
-#: Draws from the discard pile allowed in one hand (RULES.md ruling 7).
+#: A plain discard after this many draws from the pile in one hand voids the
+#: hand (RULES.md ruling 7); no draw is ever refused.
 MAX_PILE_DRAWS = 50
 #: The hand is void when a discard leaves this many cards in the stock (ruling 6).
 STOCK_FLOOR = 2
@@ -127,7 +128,8 @@ class GinRummyView(View):
     knock_limit: int
     #: True when that card is a spade: going out now scores double.
     spades_double: bool
-    #: Draws from the discard pile so far this hand (at most 50, ruling 7).
+    #: Draws from the discard pile so far this hand (a plain discard after the
+    #: 50th voids the hand, ruling 7).
     pile_draws: int
     #: This hand so far: ``"0:discard:7H"``, ``"1:draw:stock"`` (the card only
     #: in the drawer's own view: ``"1:draw:stock:5C"``), ``"1:draw:discard:7H"``.
@@ -316,7 +318,7 @@ class GinRummyState(State):
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
         if phase == DRAW:
-            if self.pile and self.pile_draws < MAX_PILE_DRAWS:
+            if self.pile:
                 return _BOTH_DRAWS
             return _STOCK_ONLY
         if phase == OVER:
@@ -495,7 +497,9 @@ class GinRummyState(State):
         if self.phase == OPENING:
             # The opening discard starts the pile; the dealer plays first (ruling 2).
             self.upcard = card
-        elif len(self.stock) <= STOCK_FLOOR:
+        elif len(self.stock) <= STOCK_FLOOR or self.pile_draws >= MAX_PILE_DRAWS:
+            # The stock rule (ruling 6), or a hand that cycles through the
+            # pile: a plain discard after the 50th pile draw voids it (ruling 7).
             self._end_hand(_Ending("void", None, (), (), 0, (), -1, (0, 0)))
             return
         self.to_act = 1 - seat
@@ -581,6 +585,7 @@ class GinRummyState(State):
         opening = self.phase == OPENING
         kind, card = NOTATION.get(action, (-1, -1))
         drawn = self.stock[-1] if kind == _STOCK and self.stock else -1
+        draws = self.pile_draws  # before a new hand resets it
         self.apply(action)
         lines: list[str] = []
         if kind == _STOCK:
@@ -592,7 +597,7 @@ class GinRummyState(State):
         elif kind == _DISCARD:
             lines.append(f"seat {seat} discards {CARDS[card]}")
         if self.deal != deal or self.phase == OVER:
-            lines += self._narrate_ending(seat, kind, card)
+            lines += self._narrate_ending(seat, kind, card, draws)
         if self.deal != deal and self.phase != OVER:
             lines.append(
                 f"hand {self.deal}: seat {self.dealer} deals, "
@@ -600,10 +605,16 @@ class GinRummyState(State):
             )
         return lines
 
-    def _narrate_ending(self, seat: Seat | None, kind: int, card: int) -> list[str]:
+    def _narrate_ending(
+        self, seat: Seat | None, kind: int, card: int, draws: int
+    ) -> list[str]:
         e = self.ending
         lines: list[str] = []
-        if e.end == "void":
+        if e.end == "void" and draws >= MAX_PILE_DRAWS:
+            lines.append(
+                f"{MAX_PILE_DRAWS} draws from the discard pile this hand: hand void"
+            )
+        elif e.end == "void":
             lines.append(f"the stock is down to {STOCK_FLOOR} cards: hand void")
         else:
             verb = {"knock": "knocks", "gin": "goes gin", "grote-gin": "has grote gin"}

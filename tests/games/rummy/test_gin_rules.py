@@ -175,8 +175,9 @@ def test_the_card_taken_from_the_pile_cannot_go_straight_back() -> None:
         state.apply("9C")
 
 
-def test_the_pile_may_be_drawn_fifty_times_a_hand() -> None:
-    """Ruling 7: after 50 draws from the pile only the stock is offered."""
+def test_a_plain_discard_after_the_fiftieth_pile_draw_voids_the_hand() -> None:
+    """Ruling 7, line 508: no draw is refused; after the 50th draw from the pile
+    in a hand, a plain discard voids the hand (0-0), as the stock rule does."""
     state = position(
         "AC 2C 3C 5D 5H 5S 9H 9S KD 2H",
         LOOSE,
@@ -186,9 +187,21 @@ def test_the_pile_may_be_drawn_fifty_times_a_hand() -> None:
     )
     assert state.legal_actions() == ("draw:stock", "draw:discard")
     state.apply("draw:discard")
+    assert state.pile_draws == MAX_PILE_DRAWS
+    narration = state.clone().narrate("KD")
+    assert "50 draws from the discard pile this hand: hand void" in narration
     state.apply("KD")
-    assert state.to_act == 1
-    assert state.legal_actions() == ("draw:stock",)
+    assert state.deal == 1 and state.deal_points == [(0, 0)]
+    assert state.view(0).last_end == "void"
+
+
+def test_after_fifty_pile_draws_the_pile_is_still_offered() -> None:
+    """Ruling 7, line 508: the cap ends a cycling hand, it takes no draw away:
+    with 60 pile draws behind them the seat to draw may still take the 3D."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D", phase="draw", pile_draws=60
+    )
+    assert state.legal_actions() == ("draw:stock", "draw:discard")
 
 
 def test_stock_down_to_two_cards_voids_the_hand() -> None:
