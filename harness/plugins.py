@@ -8,6 +8,7 @@ only module-level mutable state the design allows, and it lives in the caller.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -135,10 +136,22 @@ def _register(pm: pluggy.PluginManager, name: str, load: Any, shown: str) -> Non
         raise PluginError(f"plugin {shown!r} could not be registered: {exc}") from exc
 
 
+def plugin_module_name(path: Path) -> str:
+    """The module name of plugin file ``path``: the same in every process.
+
+    A digest of the resolved path, not ``hash()``, which is salted per
+    interpreter: a pickled plugin object must name the same module in a
+    worker or a bot host as in the parent.
+    """
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    stem = "".join(c if c.isalnum() else "_" for c in path.stem)
+    return f"troef_plugin_{digest}_{stem}"
+
+
 def _import_file(path: Path) -> ModuleType:
     if not path.is_file():
         raise FileNotFoundError(f"no such plugin file: {path}")
-    module_name = f"troef_plugin_{abs(hash(str(path.resolve()))):x}_{path.stem}"
+    module_name = plugin_module_name(path)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path} as a Python module")

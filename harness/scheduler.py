@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Protocol, TextIO
 
 from harness.config import MAX_WORKERS, TournamentConfig
@@ -403,7 +404,10 @@ def execute(
     breaks: dict[str, int] = {}
     # The bots' working folders live in one folder of the run, removed here even
     # when a worker was killed before it could remove its own.
-    tmpdir = tempfile.mkdtemp(prefix="troef-run-") if executor == "process" else None
+    tmpdir = None
+    if executor == "process" and any(any(job.process) for job in pending):
+        _sweep_run_folders()
+        tmpdir = tempfile.mkdtemp(prefix=f"troef-run-{os.getpid()}-")
     try:
         with _worker_logs_forwarded(executor == "process"):
             _run_queue(
@@ -420,6 +424,20 @@ def execute(
     finally:
         if tmpdir is not None:
             shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def _sweep_run_folders() -> None:
+    """Remove the run folders of runs that were killed (SIGKILL leaves them)."""
+    for folder in Path(tempfile.gettempdir()).glob("troef-run-*-*"):
+        try:
+            pid = int(folder.name.split("-")[2])
+            if folder.stat().st_uid != os.getuid():
+                continue
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (ValueError, OSError):
+            continue
 
 
 def _run_queue(

@@ -31,7 +31,8 @@ __all__ = ["GinRummy", "GinRummySampler", "GinRummyState", "GinRummyView"]
 
 CARDS = FULL52.cards
 SPADES = 3
-#: Draws from the discard pile allowed in one hand (RULES.md ruling 7).
+#: A plain discard after this many draws from the pile in one hand voids the
+#: hand (RULES.md ruling 7); no draw is ever refused.
 MAX_PILE_DRAWS = 50
 #: The hand is void when a discard leaves this many cards in the stock (ruling 6).
 STOCK_FLOOR = 2
@@ -127,7 +128,8 @@ class GinRummyView(View):
     knock_limit: int
     #: True when that card is a spade: going out now scores double.
     spades_double: bool
-    #: Draws from the discard pile so far this hand (at most 50, ruling 7).
+    #: Draws from the discard pile so far this hand (a plain discard after the
+    #: 50th voids the hand, ruling 7).
     pile_draws: int
     #: This hand so far: ``"0:discard:7H"``, ``"1:draw:stock"`` (the card only
     #: in the drawer's own view: ``"1:draw:stock:5C"``), ``"1:draw:discard:7H"``.
@@ -155,9 +157,10 @@ class GinRummyView(View):
     #: Points each seat scored in the last hand.
     last_points: tuple[int, ...]
     #: The last finished hand's history as this seat saw it, ending with the
-    #: move that ended it (``"0:knock"``, ``"0:gin"``, or a plain discard when
-    #: the stock ran out); the going-out discard lies face down, so only the
-    #: seat that went out sees it named (``"0:knock:KD"``).
+    #: move that ended it (``"0:knock"``, ``"0:gin:7H"``, or a plain discard
+    #: when the stock ran out); the knock discard lies face down, so only the
+    #: knocker sees it named (``"0:knock:KD"``); a gin discard is face up
+    #: (ruling 19).
     last_history: tuple[str, ...]
 
 
@@ -237,6 +240,9 @@ class GinRummyState(State):
     """The referee's truth of one gin rummy match."""
 
     game: GinRummy
+    #: The knock discard lying face down at the end of the match, or -1 (a
+    #: class default: states the sampler builds field by field have none).
+    face_down = -1
 
     def __init__(self, game: GinRummy, seed: int) -> None:
         self.game = game
@@ -272,6 +278,9 @@ class GinRummyState(State):
         self.hands = hands
         self.stock = order[21:]
         self.pile: list[int] = []
+        #: The knock discard, face down on the pile at the end of the hand
+        #: (line 516): shown to nobody in the pile, named only to the knocker.
+        self.face_down = -1
         self.known = [0, 0]
         self.taken = -1
         self.pile_draws = 0
@@ -309,7 +318,7 @@ class GinRummyState(State):
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
         if phase == DRAW:
-            if self.pile and self.pile_draws < MAX_PILE_DRAWS:
+            if self.pile:
                 return _BOTH_DRAWS
             return _STOCK_ONLY
         if phase == OVER:
@@ -382,7 +391,9 @@ class GinRummyState(State):
             opponent_cards=self.hands[1 - seat].bit_count(),
             opponent_known=_names(self.known[1 - seat]),
             stock_size=len(self.stock),
-            discard_pile=tuple(map(CARDS.__getitem__, pile)),
+            discard_pile=tuple(
+                map(CARDS.__getitem__, pile if self.face_down < 0 else pile[:-1])
+            ),
             upcard=CARDS[self.upcard] if self.upcard >= 0 else None,
             knock_limit=melds.VALUE[top] if top >= 0 else 0,
             spades_double=top >= 0 and top // 13 == SPADES,
@@ -435,16 +446,24 @@ class GinRummyState(State):
         return twin
 
     def card_locations(self) -> Mapping[str, tuple[str, ...]]:
-        """``hand:0``, ``hand:1``, ``stock`` (bottom to top), ``discard``."""
-        return {
+        """``hand:0``, ``hand:1``, ``stock`` (bottom to top), ``discard`` (face
+        up) and, after a knock, ``face-down:S``: seat S's knock discard."""
+        pile = self.pile
+        locations = {
             "hand:0": _names(self.hands[0]),
             "hand:1": _names(self.hands[1]),
             "stock": tuple(CARDS[c] for c in self.stock),
-            "discard": tuple(CARDS[c] for c in self.pile),
+            "discard": tuple(CARDS[c] for c in pile),
         }
+        if self.face_down >= 0:
+            locations["discard"] = locations["discard"][:-1]
+            locations[f"face-down:{self.ending.out}"] = (CARDS[self.face_down],)
+        return locations
 
     def hidden_from(self, seat: Seat) -> frozenset[str]:
-        """The opponent's hand and the stock."""
+        """The opponent's hand, the stock and the opponent's knock discard."""
+        if self.face_down >= 0 and self.ending.out == 1 - seat:
+            return frozenset((f"hand:{1 - seat}", "stock", f"face-down:{1 - seat}"))
         return frozenset((f"hand:{1 - seat}", "stock"))
 
     def deck(self) -> tuple[str, ...]:
@@ -478,7 +497,9 @@ class GinRummyState(State):
         if self.phase == OPENING:
             # The opening discard starts the pile; the dealer plays first (ruling 2).
             self.upcard = card
-        elif len(self.stock) <= STOCK_FLOOR:
+        elif len(self.stock) <= STOCK_FLOOR or self.pile_draws >= MAX_PILE_DRAWS:
+            # The stock rule (ruling 6), or a hand that cycles through the
+            # pile: a plain discard after the 50th pile draw voids it (ruling 7).
             self._end_hand(_Ending("void", None, (), (), 0, (), -1, (0, 0)))
             return
         self.to_act = 1 - seat
@@ -488,14 +509,18 @@ class GinRummyState(State):
         """Knock or gin: lay down, let the defender lay off, score (lines 514-526)."""
         top = self._marker()
         if card >= 0:
-            # The going-out discard goes face down onto the pile (line 516).
             self.hands[seat] &= ~(1 << card)
             self.pile.append(card)
         end = ("knock", "gin", "grote-gin")[(_KNOCK, _GIN, _GROTE).index(kind)]
         word = "gin" if kind == _GROTE else end
-        if card >= 0:
-            # Face down: the opponent's record does not name the card.
+        if kind == _KNOCK:
+            # The knock discard lies face down (line 516): the opponent's
+            # record does not name it, nor does the pile (ruling 19).
+            self.face_down = card
             self._log(seat, f"{seat}:{word}", f"{seat}:{word}:{CARDS[card]}")
+        elif card >= 0:
+            # The gin discard is an ordinary discard, face up (lines 510, 514).
+            self._log(seat, f"{seat}:{word}:{CARDS[card]}")
         else:
             self._log(seat, f"{seat}:{word}")
         out_hand, other = self.hands[seat], self.hands[1 - seat]
@@ -560,6 +585,7 @@ class GinRummyState(State):
         opening = self.phase == OPENING
         kind, card = NOTATION.get(action, (-1, -1))
         drawn = self.stock[-1] if kind == _STOCK and self.stock else -1
+        draws = self.pile_draws  # before a new hand resets it
         self.apply(action)
         lines: list[str] = []
         if kind == _STOCK:
@@ -571,7 +597,7 @@ class GinRummyState(State):
         elif kind == _DISCARD:
             lines.append(f"seat {seat} discards {CARDS[card]}")
         if self.deal != deal or self.phase == OVER:
-            lines += self._narrate_ending(seat, kind, card)
+            lines += self._narrate_ending(seat, kind, card, draws)
         if self.deal != deal and self.phase != OVER:
             lines.append(
                 f"hand {self.deal}: seat {self.dealer} deals, "
@@ -579,10 +605,16 @@ class GinRummyState(State):
             )
         return lines
 
-    def _narrate_ending(self, seat: Seat | None, kind: int, card: int) -> list[str]:
+    def _narrate_ending(
+        self, seat: Seat | None, kind: int, card: int, draws: int
+    ) -> list[str]:
         e = self.ending
         lines: list[str] = []
-        if e.end == "void":
+        if e.end == "void" and draws >= MAX_PILE_DRAWS:
+            lines.append(
+                f"{MAX_PILE_DRAWS} draws from the discard pile this hand: hand void"
+            )
+        elif e.end == "void":
             lines.append(f"the stock is down to {STOCK_FLOOR} cards: hand void")
         else:
             verb = {"knock": "knocks", "gin": "goes gin", "grote-gin": "has grote gin"}
@@ -735,8 +767,9 @@ def _recall(entries: tuple[str, ...], seat: Seat) -> _Recall:
         who, verb, *rest = entry.split(":")
         s = int(who)
         if verb in ("knock", "gin"):
-            # Only a finished hand's record ends so; the card lay face down.
-            other.append(f"{who}:{verb}")
+            # Only a finished hand's record ends so; a knock discard lay face
+            # down, a gin discard face up (ruling 19).
+            other.append(entry if verb == "gin" else f"{who}:{verb}")
             continue
         if verb == "discard":
             card, kind = FULL52.index[rest[0]], 0

@@ -155,3 +155,32 @@ def test_every_plugin_module_imports_cleanly_in_a_fresh_interpreter() -> None:
         check=True,
     )
     assert int(out.stdout) >= 2
+
+
+def test_a_plugin_file_is_the_same_module_in_every_interpreter() -> None:
+    """Issue 13, item 11: two interpreters (different hash seeds) name the
+    module of one plugin file alike, so pickles cross process boundaries."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import TOY_PLUGIN
+
+    code = (
+        "import sys; from harness.plugins import load_plugins; "
+        f"r = load_plugins(entry_points=False, files=[{str(TOY_PLUGIN)!r}]); "
+        "print(r.game_class('toy').__module__)"
+    )
+    names = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout.strip()
+        for seed in ("1", "2", "3")
+    }
+    assert len(names) == 1, names
+    (name,) = names
+    assert name.startswith("troef_plugin_") and name.endswith("_toy_game")

@@ -143,6 +143,21 @@ def test_sigterm_stops_like_ctrl_c_and_leaves_no_process_or_folder(
 
 
 @pytest.mark.slow
+def test_a_run_removes_the_folders_of_killed_runs(tmp_path: Path) -> None:
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    dead = subprocess.Popen(["true"])
+    dead.wait()  # a pid that no longer runs
+    (tmp / f"troef-run-{dead.pid}-x1").mkdir()
+    (tmp / f"troef-run-{dead.pid}-x1" / "troef-bot-y").mkdir()
+    (tmp / f"troef-run-{os.getpid()}-x2").mkdir()  # alive: left alone
+    path = _spawner_config(tmp_path, matches=1)
+    proc = _start(path, tmp)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert sorted(p.name for p in tmp.iterdir()) == [f"troef-run-{os.getpid()}-x2"]
+
+
 def test_a_normal_end_leaves_no_process_or_folder(tmp_path: Path) -> None:
     path = _spawner_config(tmp_path, matches=4)
     tmp = tmp_path / "tmp"
@@ -167,7 +182,8 @@ def test_a_killed_run_keeps_every_match_that_finished_even_mid_chunk(
         extra="workers = 1\nchunk = 1000\n",
     )
     db = tmp_path / "t.sqlite"
-    proc = _start(path)
+    tmp = tmp_path / "tmp"
+    proc = _start(path, tmp)
     try:
         _wait_for_results(db, 5, proc)
     finally:
@@ -175,6 +191,7 @@ def test_a_killed_run_keeps_every_match_that_finished_even_mid_chunk(
         proc.communicate()
     assert 5 <= _count(db) < 240
     assert _processes_running(str(path), within=10.0) == []
+    assert list(tmp.iterdir()) == []  # in-process bots: no run folder at all
     subprocess.run(_cli("run", str(path), "--quiet"), check=True, capture_output=True)
     with Store.existing(db) as store:
         assert store.counts() == (240, 240)

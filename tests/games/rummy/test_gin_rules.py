@@ -175,8 +175,9 @@ def test_the_card_taken_from_the_pile_cannot_go_straight_back() -> None:
         state.apply("9C")
 
 
-def test_the_pile_may_be_drawn_fifty_times_a_hand() -> None:
-    """Ruling 7: after 50 draws from the pile only the stock is offered."""
+def test_a_plain_discard_after_the_fiftieth_pile_draw_voids_the_hand() -> None:
+    """Ruling 7, line 508: no draw is refused; after the 50th draw from the pile
+    in a hand, a plain discard voids the hand (0-0), as the stock rule does."""
     state = position(
         "AC 2C 3C 5D 5H 5S 9H 9S KD 2H",
         LOOSE,
@@ -186,9 +187,21 @@ def test_the_pile_may_be_drawn_fifty_times_a_hand() -> None:
     )
     assert state.legal_actions() == ("draw:stock", "draw:discard")
     state.apply("draw:discard")
+    assert state.pile_draws == MAX_PILE_DRAWS
+    narration = state.clone().narrate("KD")
+    assert "50 draws from the discard pile this hand: hand void" in narration
     state.apply("KD")
-    assert state.to_act == 1
-    assert state.legal_actions() == ("draw:stock",)
+    assert state.deal == 1 and state.deal_points == [(0, 0)]
+    assert state.view(0).last_end == "void"
+
+
+def test_after_fifty_pile_draws_the_pile_is_still_offered() -> None:
+    """Ruling 7, line 508: the cap ends a cycling hand, it takes no draw away:
+    with 60 pile draws behind them the seat to draw may still take the 3D."""
+    state = position(
+        "AC 2C 3C 5D 5H 5S 9H 9S KD 2H", LOOSE, pile="3D", phase="draw", pile_draws=60
+    )
+    assert state.legal_actions() == ("draw:stock", "draw:discard")
 
 
 def test_stock_down_to_two_cards_voids_the_hand() -> None:
@@ -714,3 +727,39 @@ def test_one_sampler_gives_many_independent_worlds() -> None:
     assert all(world.view(view.seat) == view for world in worlds[1:])
     assert sampler.sample(rng).view(view.seat) == view
     assert len({world.card_locations()["stock"] for world in worlds}) > 1
+
+
+# -- face up, face down (ruling 19, issue 13 item 10) --------------------------
+
+
+def test_the_gin_discard_lies_face_up_and_the_opponent_sees_it() -> None:
+    """Ruling 19, lines 510 and 514: seat 0 holds A-4 of clubs, three fives,
+    three nines and the king of diamonds; he discards KD and goes gin. The KD is
+    an ordinary face-up discard: the opponent's history names it and it tops
+    the pile of the final view."""
+    state = position("AC 2C 3C 4C 5D 5H 5S 9H 9S 9C KD", LOOSE, pile="4D", target=1)
+    state.apply("gin:KD")
+    assert state.is_over()
+    for seat in (0, 1):
+        view = state.view(seat)
+        assert view.last_end == "gin"
+        assert view.last_history[-1] == "0:gin:KD"
+        assert view.discard_pile == ("4D", "KD")
+
+
+def test_the_knock_discard_lies_face_down_and_no_opponent_view_names_it() -> None:
+    """Ruling 19, line 516: the knock discard is laid face down. After seat 0
+    knocks with KD, the final views list only the face-up 4D in the pile; the
+    opponent's history says only that seat 0 knocked; the card is located apart
+    (``face-down:0``) and hidden from seat 1."""
+    state = position(KNOCKER, LOOSE, pile="4D", target=1)
+    state.apply("knock:KD")
+    assert state.is_over() and state.view(1).last_end == "knock"
+    assert state.view(1).last_history[-1] == "0:knock"
+    assert state.view(0).last_history[-1] == "0:knock:KD"
+    for seat in (0, 1):
+        assert state.view(seat).discard_pile == ("4D",)
+        assert "KD" not in state.view(seat).discard_pile
+    assert state.card_locations()["face-down:0"] == ("KD",)
+    assert "face-down:0" in state.hidden_from(1)
+    assert "face-down:0" not in state.hidden_from(0)
