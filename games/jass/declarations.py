@@ -21,10 +21,13 @@ from itertools import combinations
 from typing import NamedTuple
 
 from games.cards import CardMask, Deck, iter_bits
+from games.tricks import TrickState
 
 __all__ = [
+    "ROEM",
     "Declaration",
     "DeclarationRules",
+    "DeclaresInHand",
     "best_declarations",
     "declaration_key",
     "holds_stuk",
@@ -165,3 +168,62 @@ def declaration_key(
     """
     top = max(strength[card] for card in iter_bits(declaration.cards))
     return declaration.points, declaration.length, top
+
+
+#: The action that declares a seat's roem in hand.
+ROEM = "roem"
+
+
+class DeclaresInHand(TrickState):
+    """Card play where each seat may declare its roem in hand: the action
+    ``"roem"``, once, before its card of the first trick (Klaverjassen's Kraken
+    variants, Klapper).
+
+    A State puts this before its game's State class and gives
+    :meth:`_hand_roem`; the declarations made are in :attr:`_declared` as
+    ``(seat, cards shown, points)``.
+    """
+
+    _declared: tuple[tuple[int, tuple[str, ...], int], ...]
+
+    def _hand_roem(self, seat: int) -> tuple[Declaration, ...]:
+        """The best declarations ``seat``'s hand holds now (empty: none)."""
+        raise NotImplementedError
+
+    def _roem_declared(self) -> None:
+        """Called after a declaration (a State refreshes its public view here)."""
+
+    def _may_declare(self) -> bool:
+        seat = self.to_act
+        return (
+            self._playing
+            and not self._tricks
+            and seat is not None
+            and all(s != seat for s, _, _ in self._declared)
+            and bool(self._hand_roem(seat))
+        )
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """The game's actions, and ``"roem"`` while the seat to act may declare."""
+        legal = super().legal_actions()
+        if self._playing and not self._tricks and self._may_declare():
+            return (*legal, ROEM)
+        return legal
+
+    def apply(self, action: str) -> None:
+        """Declare roem in hand, or play on as the game does."""
+        if action == ROEM and self._playing:
+            if not self._may_declare():
+                self._bad_action(action)
+            seat = self.to_act
+            assert seat is not None
+            cards = 0
+            points = 0
+            for found in self._hand_roem(seat):
+                cards |= found.cards
+                points += found.points
+            self._declared += ((seat, self.rules.deck.names(cards), points),)
+            self._legal = None
+            self._roem_declared()
+            return
+        super().apply(action)

@@ -22,8 +22,10 @@ from typing import NoReturn
 
 from games.cards import PIQUET24, SUITS, iter_bits
 from games.jass.declarations import (
+    ROEM,
     Declaration,
     DeclarationRules,
+    DeclaresInHand,
     best_declarations,
     holds_stuk,
 )
@@ -34,7 +36,7 @@ from games.jass.scoring import (
     beat_every_side,
 )
 from games.sampling import ConstrainedDealer
-from games.tricks import ROTTERDAM, TrickRecord, TrickRules, TrickState
+from games.tricks import ROTTERDAM, TrickRecord, TrickRules
 from harness import (
     Game,
     IllegalActionError,
@@ -48,7 +50,7 @@ from harness.seeding import deal_rng
 
 __all__ = ["KLAPPER_ROEM", "TRUMP_TABLES", "Klapper", "KlapperState", "KlapperView"]
 
-PLAY, PASS, ROEM = "play", "pass", "roem"
+PLAY, PASS = "play", "pass"
 #: Naming a trump suit in the second round, in the order C D H S.
 SUIT_ACTIONS = ("clubs", "diamonds", "hearts", "spades")
 #: Trick ranks (line 125): plain A 10 K Q J 9, trumps J 9 A 10 K Q; weakest first.
@@ -120,7 +122,7 @@ if [f.name for f in fields(KlapperView)] != _VIEW_FIELDS:  # pragma: no cover
     raise RuntimeError("KlapperView's fields changed; update KlapperState.view()")
 
 
-class KlapperState(TrickState):
+class KlapperState(DeclaresInHand):
     """The referee's truth of one klapper match."""
 
     game: Klapper
@@ -244,40 +246,6 @@ class KlapperState(TrickState):
             found = (*found, Declaration("stuk", king | queen, KLAPPER_ROEM.stuk, 2, 0))
         self._roem_cache[seat] = found
         return found
-
-    def _may_declare(self) -> bool:
-        seat = self.to_act
-        return (
-            self._playing
-            and not self._tricks
-            and seat is not None
-            and all(s != seat for s, _, _ in self._declared)
-            and bool(self._hand_roem(seat))
-        )
-
-    def legal_actions(self) -> tuple[str, ...]:
-        """Cards (and ``"roem"`` in the first trick, K5), or bids."""
-        legal = super().legal_actions()
-        if self._playing and not self._tricks and self._may_declare():
-            return (*legal, ROEM)
-        return legal
-
-    def apply(self, action: str) -> None:
-        """Play a card, bid, or declare roem in hand (K5)."""
-        if action == ROEM and self._playing:
-            if not self._may_declare():
-                self._bad_action(action)
-            seat = self.to_act
-            assert seat is not None
-            found = self._hand_roem(seat)
-            cards = 0
-            for d in found:
-                cards |= d.cards
-            points = sum(d.points for d in found)
-            self._declared += ((seat, PIQUET24.names(cards), points),)
-            self._legal = None
-            return
-        super().apply(action)
 
     def _declaration_winner(self) -> int | None:
         """The team whose declarations score (K6), or ``None`` without any: the

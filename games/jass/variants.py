@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
-from games.jass.declarations import Declaration, DeclarationRules, best_declarations
+from games.jass.declarations import (
+    ROEM,
+    Declaration,
+    DeclarationRules,
+    DeclaresInHand,
+    best_declarations,
+)
 from games.jass.klaverjassen import (
     _INDEX,
     _TABLES,
@@ -47,7 +53,6 @@ _LEIDS_RANK = {bid: i for i, bid in enumerate(LEIDS_BIDS)}
 #: The doubling calls of Kraken, in order (seed 004 line 131).
 KRAKEN, HERKRAKEN, SUPERKRAKEN = "kraken", "herkraken", "superkraken"
 #: Declaring roem in hand during the first trick (Kraken; R22).
-ROEM = "roem"
 #: Roem in hand (R22): the trick-roem table of seed 004 lines 111-114; a run
 #: longer than 4 counts as a run of 4; the stuk is left to the tricks.
 KRAKEN_ROEM = DeclarationRules(
@@ -356,7 +361,7 @@ class KlaverjassenVariantState(KlaverjassenState):
         return lines
 
 
-class KlaverjassenKrakenState(KlaverjassenVariantState):
+class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
     """Kraken and Schoppen dubbel: the variants where roem in hand is declared
     (R22). A class of its own so the other variants' card play is the
     standard one, without the look for roem at every decision."""
@@ -392,40 +397,8 @@ class KlaverjassenKrakenState(KlaverjassenVariantState):
         assert found is not None
         return found
 
-    def _may_declare(self) -> bool:
-        seat = self.to_act
-        return (
-            self._playing
-            and not self._tricks
-            and seat is not None
-            and all(s != seat for s, _, _ in self._declared)
-            and bool(self._hand_roem(seat))
-        )
-
-    def legal_actions(self) -> tuple[str, ...]:
-        """As the standard game's, plus ``"roem"`` while a seat may declare (R22)."""
-        legal = super().legal_actions()
-        if self._playing and not self._tricks and self._may_declare():
-            return (*legal, ROEM)
-        return legal
-
-    def apply(self, action: str) -> None:
-        """As the standard game's, plus declaring roem in hand (R22)."""
-        if action == ROEM and self._playing:
-            if not self._may_declare():
-                self._bad_action(action)
-            seat = self.to_act
-            assert seat is not None
-            found = self._hand_roem(seat)
-            cards = 0
-            for d in found:
-                cards |= d.cards
-            points = sum(d.points for d in found)
-            self._declared += ((seat, PIQUET.names(cards), points),)
-            self._legal = None
-            self._publish()
-            return
-        super().apply(action)
+    def _roem_declared(self) -> None:
+        self._publish()
 
     def view(self, seat: int) -> KlaverjassenVariantView:
         """As the standard game's view, with the variant's fields (R24)."""
