@@ -555,6 +555,8 @@ class TrickState(State):
 
     #: Whether card play is on (else :meth:`_other_actions` answers).
     _playing: bool
+    #: Whether the match has ended (:meth:`_end_match`).
+    _over: bool = False
     _tables: TrickTables
     _duties: Duties
     _beats: tuple[CardMask, ...]
@@ -633,6 +635,17 @@ class TrickState(State):
         self._legal = None
         self._playing = True
         self.to_act = leader
+
+    def _end_match(self) -> None:
+        """The match is over: no one is to act and no action is legal."""
+        self._over = True
+        self._playing = False
+        self._legal = None
+        self.to_act = None
+
+    def is_over(self) -> bool:
+        """True once :meth:`_end_match` has ended the match."""
+        return self._over
 
     def _set_duties(self, duties: Duties) -> None:
         """Play under ``duties`` from the next trick on (the Bezique games' last

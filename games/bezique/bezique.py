@@ -363,19 +363,12 @@ class BeziqueState(TrickState):
         self._totals = (self._totals[0] + scores[0], self._totals[1] + scores[1])
         if max(self._totals) >= self._target:
             # R1: the match ends after the deal in which a seat reaches the target.
-            self._over = True
-            self._playing = False
-            self._legal = None
-            self.to_act = None
+            self._end_match()
         else:
             self.deal += 1
             self._start_deal()
 
     # -- the contract ---------------------------------------------------------
-
-    def is_over(self) -> bool:
-        """True when a seat has reached the target after a deal (R1)."""
-        return self._over
 
     def result(self) -> Result:
         """Totals per seat; ``deal_points[k]`` is each seat's points of deal k."""

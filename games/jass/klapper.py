@@ -308,16 +308,12 @@ class KlapperState(DeclaresInHand):
         self._playing = False
         self._legal = None
         if max(self._totals) >= self._target:
-            self._over = True
+            # K8: the match ends after the deal in which a team reaches the target.
+            self._end_match()
             self._phase = "over"
-            self.to_act = None
         else:
             self.deal += 1
             self._start_deal()
-
-    def is_over(self) -> bool:
-        """True when a team has reached the target (K8)."""
-        return self._over
 
     def result(self) -> Result:
         """Each seat's team total; ``deal_points[k]`` each seat's team's deal k."""

@@ -360,10 +360,7 @@ class KlaverjassenState(TrickState):
         self._totals = totals
         if max(totals) >= self._target:
             # R11: the match ends after the deal in which a team reaches the target.
-            self._over = True
-            self._playing = False
-            self._legal = None
-            self.to_act = None
+            self._end_match()
             self._publish()
         else:
             self.deal += 1
@@ -378,10 +375,6 @@ class KlaverjassenState(TrickState):
     ) -> tuple[bool, int | None, tuple[int, int], tuple[int, int]]:
         """Score the deal (R8-R10); the variants add a contract or a factor."""
         return deal_score(playing_team, points, roem, tricks_won)
-
-    def is_over(self) -> bool:
-        """True when a team has reached the target (R11)."""
-        return self._over
 
     def result(self) -> Result:
         """Team totals per seat; ``deal_points[k]`` is each seat's team's deal k."""

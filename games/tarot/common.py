@@ -244,10 +244,7 @@ class TarotState(TrickState):
         self.deal_scores += (scores,)
         self.totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
         if self._match_over():
-            self._over = True
-            self._playing = False
-            self._legal = None
-            self.to_act = None
+            self._end_match()
         else:
             self.deal += 1
             self._start_deal()
@@ -261,10 +258,6 @@ class TarotState(TrickState):
         raise NotImplementedError
 
     # -- the contract -----------------------------------------------------------
-
-    def is_over(self) -> bool:
-        """True when the match has ended."""
-        return self._over
 
     def view(self, seat: int) -> TarotView:
         """What ``seat`` knows now (R9)."""
