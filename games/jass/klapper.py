@@ -1,4 +1,4 @@
-"""Klapper (klapperjas): a 24-card jass game for 3, 4 or 6 seats.
+"""Klapper (klapperjas): a 24-card jass game for 2, 3, 4 or 6 seats.
 
 Rule text: ``seeds/002`` from line 101, "Klapper / Klapperjas"; the rules as
 implemented and the rulings (K1, K2, ...) are in ``games/jass/RULES.md``.
@@ -6,7 +6,9 @@ implemented and the rulings (K1, K2, ...) are in ``games/jass/RULES.md``.
 Four seats play in two partnerships (seats 0 and 2 against 1 and 3), six in
 two teams of three sitting alternately, three each for himself (line 151).
 Every card is dealt (24 / seats each); the dealer's last card is dealt face
-up and proposes trump, and stays the dealer's (line 115). The card play is
+up and proposes trump, and stays the dealer's (line 115). Two seats (line
+153) get six cards and three more picked up after the bidding; the other six
+are a dead hand whose last card is turned for trump (K12). The card play is
 :class:`~games.tricks.TrickState`'s with the Rotterdam duties (line 127);
 declarations in hand are :mod:`games.jass.declarations`'; card points and
 the rule "the playing side must score more than every other side" are
@@ -16,7 +18,7 @@ the rule "the playing side must score more than every other side" are
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import NoReturn
 
@@ -154,20 +156,32 @@ class KlapperState(DeclaresInHand):
         self._last_tricks: tuple[TrickRecord, ...] = ()
         self._last_summary = ""
         self._roem_cache: list[tuple[Declaration, ...] | None] = [None] * n_seats
+        # Two seats (K12): the three cards each seat picks up after the bidding,
+        # and the dead hand (its last card, the open card, included).
+        self._pending: list[int] = [0] * n_seats
+        self._dead = 0
 
     def _start_deal(self) -> None:
-        """Deal ``self.deal`` (K2): every card, the dealer's last one face up."""
+        """Deal ``self.deal`` (K2): every card, the dealer's last one face up;
+        at two seats (K12) six each, three each set aside, six dead."""
         n, k = self.n_seats, self.deal
         rng = deal_rng(self.seed, k)
         order = PIQUET24.shuffled(rng)
         self._reset_tricks(n)
-        per = 24 // n
+        per = 24 // n if n > 2 else 6
         self.dealer = (k + n - 1) % n
         voorhand = k % n
         for i in range(n):  # voorhand gets the first cards, the dealer the last
             seat = (voorhand + i) % n
             for card in order[i * per : (i + 1) * per]:
                 self.hands[seat] |= 1 << card
+        if n == 2:
+            self._pending = [0, 0]
+            for i in range(2):
+                seat = (voorhand + i) % 2
+                for card in order[12 + 3 * i : 15 + 3 * i]:
+                    self._pending[seat] |= 1 << card
+            self._dead = sum(1 << card for card in order[18:])
         self._open = order[-1]
         self._phase = "bid"
         self._bids = ()
@@ -210,6 +224,10 @@ class KlapperState(DeclaresInHand):
             self.to_act = (seat + 1) % n
 
     def _begin_play(self, player: int, trump: int) -> None:
+        if self.n_seats == 2:  # K12: the set-aside cards are picked up now
+            for seat in range(2):
+                self.hands[seat] |= self._pending[seat]
+            self._pending = [0, 0]
         self.player = player
         self.trump = trump
         self._phase = "play"
@@ -358,7 +376,29 @@ class KlapperState(DeclaresInHand):
         """An independent copy; its roem look-ups are its own (hands may differ)."""
         twin = super().clone()
         twin._roem_cache = self._roem_cache[:]
+        twin._pending = self._pending[:]
         return twin
+
+    def card_locations(self) -> Mapping[str, tuple[str, ...]]:
+        """The engine's places; at two seats (K12) also each seat's set-aside
+        cards (``pending:<seat>``, until the bidding ends), the dead hand
+        (``dead``) and its open card (``open``)."""
+        places = dict(super().card_locations())
+        if self.n_seats == 2:
+            names = PIQUET24.names
+            for seat in range(2):
+                places[f"pending:{seat}"] = names(self._pending[seat])
+            places["dead"] = names(self._dead & ~(1 << self._open))
+            places["open"] = (PIQUET24.cards[self._open],)
+        return places
+
+    def hidden_from(self, seat: int) -> frozenset[str]:
+        """The other hands; at two seats also the set-aside cards (unseen by
+        their owner too until picked up) and the dead hand (K12)."""
+        hidden = super().hidden_from(seat)
+        if self.n_seats == 2:
+            return hidden | {"pending:0", "pending:1", "dead"}
+        return hidden
 
     def deck(self) -> tuple[str, ...]:
         """The 24 cards, A down to 9 in each suit."""
@@ -431,23 +471,27 @@ class KlapperState(DeclaresInHand):
         player: int | None = None,
         deal: int = 0,
         seed: int = 0,
+        dead: str = "",
     ) -> KlapperState:
         """A state at the first card of deal ``deal`` with the given hands.
 
         For tests and worked examples: ``hands`` hold the 24 cards once, in
         equal parts, seat 0 first; the dealer's last listed card is the open
         card; ``trump`` was made by ``player`` (default voorhand), who leads
-        nothing: voorhand leads. Later deals are dealt from ``seed``.
+        nothing: voorhand leads. Later deals are dealt from ``seed``. Two
+        seats (K12): nine cards each, and the six of the ``dead`` hand, whose
+        last listed card is the open card.
         """
         n = len(hands)
         masks = [PIQUET24.mask(h.split()) for h in hands]
-        union = 0
+        union = PIQUET24.mask(dead.split())
         for m in masks:
             union |= m
+        per = 24 // n if n > 2 else 9
         if (
             n not in game.seat_counts
             or union != PIQUET24.full
-            or any(m.bit_count() != 24 // n for m in masks)
+            or any(m.bit_count() != per for m in masks)
         ):
             raise ValueError(f"need {n} equal hands holding the pack once: {hands!r}")
         state = object.__new__(cls)
@@ -455,7 +499,11 @@ class KlapperState(DeclaresInHand):
         state.deal = deal
         state.dealer = (deal + n - 1) % n
         state.hands = masks
-        state._open = PIQUET24.index[hands[state.dealer].split()[-1]]
+        if n == 2:
+            state._dead = PIQUET24.mask(dead.split())
+            state._open = PIQUET24.index[dead.split()[-1]]
+        else:
+            state._open = PIQUET24.index[hands[state.dealer].split()[-1]]
         state._begin_play(deal % n if player is None else player, SUITS.index(trump))
         return state
 
@@ -468,8 +516,8 @@ class Klapper(Game):
     """Klapper: 24 cards, turned trump from the dealer's hand, declarations."""
 
     name = "klapper"
-    title = "Klapper (3 each for himself; 4 or 6 in two teams)"
-    seat_counts = frozenset({3, 4, 6})
+    title = "Klapper (2 or 3 each for himself; 4 or 6 in two teams)"
+    seat_counts = frozenset({2, 3, 4, 6})
     check_options = {"target": 400}  # noqa: RUF012 - short: a few deals
     option_specs = (
         Option(
@@ -481,9 +529,10 @@ class Klapper(Game):
     )
 
     def teams(self, n_seats: int) -> tuple[int, ...]:
-        """Four or six seats: two teams sitting alternately; three: each alone."""
-        if n_seats == 3:
-            return (0, 1, 2)
+        """Four or six seats: two teams sitting alternately; two or three: each
+        alone."""
+        if n_seats <= 3:
+            return tuple(range(n_seats))
         return tuple(seat % 2 for seat in range(n_seats))
 
     def new_match(self, n_seats: int, seed: int) -> KlapperState:
@@ -501,7 +550,8 @@ class Klapper(Game):
 class KlapperSampler(Sampler):
     """States consistent with one seat's view (K10): the unseen cards dealt
     uniformly to the other hands, respecting voids shown by the play, the
-    dealer's open card and every declared card still unplayed."""
+    dealer's open card and every declared card still unplayed; at two seats
+    (K13) also to the set-aside cards and the dead hand."""
 
     def __init__(self, game: Klapper, view: KlapperView) -> None:
         n = len(view.teams)
@@ -534,7 +584,7 @@ class KlapperSampler(Sampler):
         me = view.seat
         own = PIQUET24.mask(view.hand)
         known = [0] * n
-        if not public.seen >> state._open & 1:
+        if n > 2 and not public.seen >> state._open & 1:
             known[view.dealer] |= 1 << state._open
         for seat, cards, _ in view.declared:
             known[seat] |= PIQUET24.mask(cards) & ~public.seen
@@ -548,15 +598,31 @@ class KlapperSampler(Sampler):
         for mask in self._known:
             shown |= mask
         per = 24 // n
+        forbidden = [public.forbidden[s] for s in self._others]
+        sizes = [
+            per - public.played[s] - k.bit_count()
+            for s, k in zip(self._others, self._known, strict=True)
+        ]
+        # Two seats (K13): the places besides the other hand, dealt alongside.
+        self._extra: list[str] = []
+        if n == 2:
+            shown |= 1 << state._open
+            bidding = state._phase in ("bid", "free")
+            if bidding:
+                sizes = [6]
+                self._extra = [f"pending:{me}", f"pending:{1 - me}"]
+            else:
+                sizes = [9 - public.played[1 - me] - self._known[0].bit_count()]
+            self._extra.append("dead")
+            forbidden += [0] * len(self._extra)
+            sizes += [3] * (len(self._extra) - 1) + [5]
+            state._dead = 1 << state._open
         self._dealer: ConstrainedDealer | None = None
         if not state._over:
             self._dealer = ConstrainedDealer(
                 list(iter_bits(PIQUET24.full & ~(public.seen | own | shown))),
-                [public.forbidden[s] for s in self._others],
-                [
-                    per - public.played[s] - k.bit_count()
-                    for s, k in zip(self._others, self._known, strict=True)
-                ],
+                forbidden,
+                sizes,
             )
 
     def sample(self, rng: random.Random) -> KlapperState:
@@ -565,6 +631,13 @@ class KlapperSampler(Sampler):
         state.seed = rng.getrandbits(64)
         if self._dealer is not None:
             dealt = self._dealer.sample(rng)
-            for seat, mask, known in zip(self._others, dealt, self._known, strict=True):
+            for seat, mask, known in zip(self._others, dealt, self._known, strict=False):
                 state.hands[seat] = mask | known
+            if self._extra:
+                state._pending = [0, 0]
+                for place, mask in zip(self._extra, dealt[1:], strict=True):
+                    if place == "dead":
+                        state._dead |= mask
+                    else:
+                        state._pending[int(place[-1])] = mask
         return state
