@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.jass.belote import Belote
 from games.jass.klapper import Klapper
 from games.jass.klaverjassen import Klaverjassen
 from harness import Game, hookimpl
 
-__all__ = ["Klapper", "Klaverjassen", "troef_games"]
+__all__ = ["Belote", "Klapper", "Klaverjassen", "troef_games"]
 
 
 @hookimpl
 def troef_games() -> Sequence[type[Game]]:
     """Register the jass family's games."""
-    return [Klaverjassen, Klapper]
+    return [
+        Klaverjassen,
+        Klapper,
+        Belote,
+    ]

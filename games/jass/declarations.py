@@ -30,6 +30,7 @@ __all__ = [
     "DeclaresInHand",
     "best_declarations",
     "declaration_key",
+    "first_best",
     "holds_stuk",
 ]
 
@@ -168,6 +169,17 @@ def declaration_key(
     """
     top = max(strength[card] for card in iter_bits(declaration.cards))
     return declaration.points, declaration.length, top
+
+
+def first_best(
+    entries: Sequence[tuple[int, tuple[int, ...]]], voorhand: int, n_seats: int
+) -> int | None:
+    """The seat of the best ``(seat, key)`` entry, higher keys better; at equal
+    keys the seat first from voorhand in playing order (Klapper K6, Belote).
+    ``None`` without entries."""
+    if not entries:
+        return None
+    return max(entries, key=lambda e: (e[1], -((e[0] - voorhand) % n_seats)))[0]
 
 
 #: The action that declares a seat's roem in hand.

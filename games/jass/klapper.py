@@ -29,6 +29,7 @@ from games.jass.declarations import (
     DeclarationRules,
     DeclaresInHand,
     best_declarations,
+    first_best,
     holds_stuk,
 )
 from games.jass.scoring import (
@@ -275,12 +276,17 @@ class KlapperState(DeclaresInHand):
         n = self.n_seats
         voorhand = self.deal % n
 
-        def key(entry: tuple[int, tuple[str, ...], int]) -> tuple[int, int, int]:
-            seat, names, points = entry
-            top = max(-beats[PIQUET24.index[c]].bit_count() for c in names)
-            return points, top, -((seat - voorhand) % n)
-
-        return self.teams[max(self._declared, key=key)[0]]
+        index = PIQUET24.index
+        best = first_best(
+            [
+                (seat, (points, max(-beats[index[c]].bit_count() for c in names)))
+                for seat, names, points in self._declared
+            ],
+            voorhand,
+            n,
+        )
+        assert best is not None
+        return self.teams[best]
 
     # -- tricks and scoring --------------------------------------------------
 
@@ -631,7 +637,8 @@ class KlapperSampler(Sampler):
         state.seed = rng.getrandbits(64)
         if self._dealer is not None:
             dealt = self._dealer.sample(rng)
-            for seat, mask, known in zip(self._others, dealt, self._known, strict=False):
+            others = zip(self._others, dealt, self._known, strict=False)
+            for seat, mask, known in others:
                 state.hands[seat] = mask | known
             if self._extra:
                 state._pending = [0, 0]

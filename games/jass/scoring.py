@@ -21,6 +21,7 @@ __all__ = [
     "TRUMP_ORDER",
     "TRUMP_POINTS",
     "DealSummary",
+    "beat_each_or_reserve",
     "beat_every_side",
     "deal_score",
     "round_score",
@@ -135,3 +136,27 @@ def beat_every_side(
     return made, tuple(
         0 if i == playing and not made else t for i, t in enumerate(totals)
     )
+
+
+def beat_each_or_reserve(
+    maker: int, totals: Sequence[int]
+) -> tuple[tuple[int, ...], int]:
+    """Belote's deal score (seed 002 lines 91-92): ``(scores, reserve)``.
+
+    The maker (index ``maker`` in ``totals``) must have strictly more than
+    every other player: then each scores his own. Below one of them he scores
+    nothing and his points go to the player with the most. When he ties for
+    the most, or two others tie for who gets his points, his points go to the
+    reserve (the second value) and no one scores them now.
+    """
+    mine = totals[maker]
+    top = max(t for i, t in enumerate(totals) if i != maker)
+    scores = list(totals)
+    if mine > top:
+        return tuple(scores), 0
+    scores[maker] = 0
+    leaders = [i for i, t in enumerate(totals) if i != maker and t == top]
+    if mine < top and len(leaders) == 1:
+        scores[leaders[0]] += mine
+        return tuple(scores), 0
+    return tuple(scores), mine
