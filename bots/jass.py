@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.cards import PIQUET, PIQUET24, SUITS, CardMask, Deck
-from games.jass import klapper, klaverjassen
+from games.jass import belote, klapper, klaverjassen
 from games.tricks import TrickTables
 from harness import Bot, View, hookimpl
 
@@ -49,7 +49,7 @@ class JassBot(Bot):
     """Heuristic player of the jass family's games (see the module docstring)."""
 
     name = "jass"
-    games = frozenset({"klaverjassen", "klapper"})
+    games = frozenset({"klaverjassen", "klapper", "belote"})
 
     def act(self, view: View) -> str:
         """The action the rules of thumb pick among ``view.legal_actions``."""
@@ -63,6 +63,8 @@ class JassBot(Bot):
         cards = [a for a in legal if a in deck.index]
         if cards and len(cards) == len(legal):
             return self._card(view, hand, cards)
+        if isinstance(view, belote.BeloteView):
+            return _belote_bid(view, hand, legal)
         return self._bid(view, hand, legal)
 
     # -- bidding ----------------------------------------------------------------
@@ -165,6 +167,8 @@ def _game_of(view: View) -> tuple[Deck, tuple[TrickTables, ...], tuple[int, ...]
     """The pack, the trick tables by trump suit and the teams of ``view``'s game."""
     if isinstance(view, klapper.KlapperView):
         return PIQUET24, klapper.TRUMP_TABLES, view.teams
+    if isinstance(view, belote.BeloteView):
+        return PIQUET, klaverjassen.TRUMP_TABLES, tuple(range(len(view.scores)))
     return PIQUET, klaverjassen.TRUMP_TABLES, (0, 1, 0, 1)
 
 
@@ -175,6 +179,51 @@ def _trump(card: str, trump: int) -> int:
 def _rank_key(tables: TrickTables, card: int) -> int:
     """Higher for stronger cards: how few cards beat it."""
     return -tables.beats[card].bit_count()
+
+
+# -- Belote's own decisions (seed 002 line 57) -----------------------------------
+
+#: Belote: the value, per card held, from which the bot takes trump; lower with
+#: more players, since the maker need only beat each of them alone.
+_BELOTE_BAR = {2: 1.2, 3: 1.0, 4: 0.9}
+
+
+def _belote_bid(
+    view: belote.BeloteView, hand: tuple[str, ...], legal: Sequence[str]
+) -> str:
+    """Belote's bidding, Smous, Koe and Dix: take or name the suit its hand is
+    worth most in when that clears the bar; say Smous (two seats) a little
+    below it; let a Smous bidder play only when holding his trumps; always
+    exchange the Dix (the turned card is worth more than the seven)."""
+    if belote.DIX in legal:
+        return belote.DIX
+    n = len(view.scores)
+    bar = _BELOTE_BAR[n] * len(hand)
+    if belote.ACCEPT in legal:
+        bid = view.bids[-1][1]
+        suit = (
+            SUITS.index(view.turned[1])
+            if bid == belote.SMOUS
+            else _SUIT_WORDS.index(bid.split(":")[1])
+        )
+        return (
+            belote.ACCEPT if hand_strength(hand, suit) >= bar * 0.6 else belote.REDEAL
+        )
+    if belote.TAKE in legal:
+        value = hand_strength(hand, SUITS.index(view.turned[1]))
+        if value >= bar:
+            return belote.TAKE
+        if belote.SMOUS in legal and value >= 0.8 * bar:
+            return belote.SMOUS
+        return belote.PASS
+    best = max(range(4), key=lambda s: hand_strength(hand, s))
+    value = hand_strength(hand, best)
+    if belote.PASS not in legal or value >= bar:
+        return _SUIT_WORDS[best]  # the Koe, or a strong hand
+    smous = f"{belote.SMOUS}:{_SUIT_WORDS[best]}"
+    if smous in legal and value >= 0.8 * bar:
+        return smous
+    return belote.PASS
 
 
 @hookimpl

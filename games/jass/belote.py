@@ -454,12 +454,16 @@ class BeloteState(DeclaresInHand):
                 )
         scores, reserve = beat_each_or_reserve(self.player, raw)
         maker = self.player
-        if reserve:
-            lines.append(f"seat {maker} (maker) ties: {reserve} to the reserve")
-        elif scores[maker] == 0 and raw[maker]:
-            lines.append(f"seat {maker} (maker) is beaten: its points go to the best")
-        elif raw[maker] > 0:
+        if all(raw[maker] > raw[s] for s in range(n) if s != maker):
             lines.append(f"seat {maker} (maker) beat every other player")
+        elif reserve:
+            lines.append(
+                f"seat {maker} (maker) is not above all: {reserve} to the reserve"
+            )
+        else:
+            lines.append(
+                f"seat {maker} (maker) is beaten: its {raw[maker]} go to the best"
+            )
         final = [round_score(x) for x in scores]
         if self._reserve:
             best = max(final)
@@ -568,7 +572,8 @@ class BeloteState(DeclaresInHand):
         self.apply(action)
         if action == ROEM:
             s, words, points = self._announced[-1]
-            return [f"seat {s} declares {', '.join(words)}: {points}"]
+            said = ", ".join(_spoken(w) for w in words)
+            return [f"seat {s} declares {said}: {points}"]
         if phase != "play":
             lines = [_bid_line(seat, action, self)]
             if self.deal != deal:
@@ -654,6 +659,15 @@ class BeloteState(DeclaresInHand):
         state._turned = state._on_table = _INDEX[turned]
         state._stock = rest
         return state
+
+
+def _spoken(word: str) -> str:
+    """An announcement for people: ``"four:J"`` -> ``"four Js"``, ``"run:4:K"``
+    -> ``"run of 4 to the K"``."""
+    parts = word.split(":")
+    if parts[0] == "four":
+        return f"four {parts[1]}s"
+    return f"run of {parts[1]} to the {parts[2]}"
 
 
 def _bid_line(seat: int | None, action: str, state: BeloteState) -> str:
