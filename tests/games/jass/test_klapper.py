@@ -42,15 +42,16 @@ def kview(state: KlapperState, seat: int) -> KlapperView:
 
 
 def test_registered_with_its_tables() -> None:
-    """Lines 105, 151, 155 and K1: 4 seats in two pairs, 6 in two teams of three
-    alternately, 3 each for himself; the two-player form is not offered."""
+    """Lines 105, 151, 153, 155 and K1, K12: 4 seats in two pairs, 6 in two
+    teams of three alternately, 2 and 3 each for himself; no other count."""
     assert Klapper in troef_games()
-    assert GAME.seat_counts == frozenset({3, 4, 6})
+    assert GAME.seat_counts == frozenset({2, 3, 4, 6})
     assert GAME.teams(4) == (0, 1, 0, 1)
     assert GAME.teams(6) == (0, 1, 0, 1, 0, 1)
     assert GAME.teams(3) == (0, 1, 2)
+    assert GAME.teams(2) == (0, 1)
     with pytest.raises(SeatCountError):
-        GAME.new_match(2, 1)
+        GAME.new_match(5, 1)
 
 
 @pytest.mark.parametrize(("seats", "cards"), [(3, 8), (4, 6), (6, 4)])
