@@ -185,7 +185,7 @@ def _rank_key(tables: TrickTables, card: int) -> int:
 
 #: Belote: the value, per card held, from which the bot takes trump; lower with
 #: more players, since the maker need only beat each of them alone.
-_BELOTE_BAR = {2: 1.2, 3: 1.0, 4: 0.9}
+_BELOTE_BAR = {2: 1.2, 3: 1.0, 4: 1.2}
 
 
 def _belote_bid(

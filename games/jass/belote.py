@@ -786,6 +786,10 @@ class BeloteSampler(Sampler):
             known[state.player] |= 1 << (state._turned if trump is None else (
                 _INDEX["7" + trump] if any(a == DIX for _, a in view.bids)
                 else state._turned))  # fmt: skip
+        played = [0] * n
+        for seat, card in _plays(view):
+            played[seat] |= 1 << _INDEX[card]
+        self._played = played
         shown_by = dict(view.shown)
         # Per declaration: its cards as far as known, and its runs to place.
         self._decl: list[tuple[int, int, list[str]]] = []
@@ -856,9 +860,10 @@ class BeloteSampler(Sampler):
             pool = self._pool
             for seat, word in self._runs:
                 k = self._others.index(seat)
+                free = pool | known[seat] | self._played[seat]
                 suits = [
                     s for s in range(4)
-                    if not _announced_cards(word, s) & ~(pool | known[seat])
+                    if not _announced_cards(word, s) & ~free
                     and not _announced_cards(word, s) & self._forbidden[k]
                 ]  # fmt: skip
                 if not suits:  # pragma: no cover - the true suit is always free
