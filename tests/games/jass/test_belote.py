@@ -384,3 +384,60 @@ def test_jass_bot_beats_random(seats: int) -> None:
         result = play_match(game, make_bots(game, classes, seed=seed), seed=seed)
         wins += result.ranks[0] == 1
     assert wins >= needed
+
+
+def test_action_order() -> None:
+    """B17: the bidding words in a fixed order, then cards in deck order and
+    `roem` last."""
+    two = GAME.new_match(2, 3)
+    assert two.legal_actions() == ("take", "pass", "smous")
+    apply(two, "pass pass")
+    assert two.legal_actions() == (
+        "pass", "clubs", "diamonds", "hearts", "spades",
+        "smous:clubs", "smous:diamonds", "smous:hearts", "smous:spades",
+    )  # fmt: skip
+    state = apply(deal3(), "take dix")
+    assert state.legal_actions()[-1] == "roem"
+    cards = state.legal_actions()[:-1]
+    assert list(cards) == sorted(cards, key=PIQUET.index.__getitem__)
+
+
+def test_what_a_seat_knows() -> None:
+    """B14: its own hand, the face-up table, the bids and decisions, trump and
+    maker, the phase; not the other hands nor the stock."""
+    state = apply(deal3(), "take dix")
+    view = bview(state, 1)
+    assert view.hand == PIQUET.names(state.hands[1])
+    assert view.table == ("7H", "AS") and view.turned == "TH"
+    assert view.bids == ((0, "take"), (0, "dix"))
+    assert (view.trump, view.player, view.phase, view.reserve) == ("H", 0, "play", 0)
+    assert state.hidden_from(1) == {"hand:0", "hand:2", "stock"}
+    assert view.to_json() == bview(state, 1).to_json()
+
+
+def test_stuk_then_brok_in_the_narration() -> None:
+    """B10: the first stuk card is said "stuk", the second "brok"."""
+    state = apply(deal3(), "take dix")
+    lines: list[str] = []
+    while state.deal == 0:
+        legal = state.legal_actions()
+        pick = [a for a in legal if a in ("KH", "QH")] or [legal[0]]
+        lines += state.narrate(pick[0])
+    said = [line for line in lines if line.startswith("seat 0 plays") and "H:" in line]
+    assert said == ['seat 0 plays QH: "stuk"', "seat 0 plays KH: brok"]
+    assert any(line.startswith("deal points: seat 0 ") for line in lines)
+    assert any(line.startswith("deal 0 scores ") for line in lines)
+
+
+def test_reserve_waits_when_the_next_deal_ties() -> None:
+    """B12: a reserve goes to the one best player of the next deal; if the
+    best tie, it waits for the deal after."""
+    state = apply(deal3(), "take dix")
+    state._stuk_seat = -1
+    finish(state, [(0, 60), (1, 60), (2, 42)])
+    apply(state, "take")
+    while state._phase != "play":
+        state.apply(state.legal_actions()[0])
+    state._stuk_seat = -1
+    assert finish(state, [(2, 80), (1, 80), (0, 2)], maker=0) == (0, 80, 80)
+    assert state._reserve == 60
