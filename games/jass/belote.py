@@ -700,7 +700,7 @@ class Belote(Game):
     name = "belote"
     title = "Belote / Piekjas (2 to 4 players, each for himself)"
     seat_counts = frozenset({2, 3, 4})
-    check_options = {"target2": 200, "target3": 200, "target4": 200}  # noqa: RUF012
+    check_options = {"target2": 300, "target3": 300, "target4": 300}  # noqa: RUF012
     option_specs = (
         Option("target2", 500, doc="match target at two seats (line 97)", minimum=1),
         Option(
