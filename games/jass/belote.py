@@ -178,6 +178,7 @@ class BeloteState(DeclaresInHand):
         self._turned = 0  # the card turned for trump, as turned
         self._on_table = 0  # the turned card or the Dix, while on the table
         self._fille = -1
+        self._table: tuple[str, ...] = ()
         self._stock: list[int] = []
         self._smous = -1  # the suit of a pending Smous bid
         self._bids: tuple[tuple[int, str], ...] = ()
@@ -187,12 +188,14 @@ class BeloteState(DeclaresInHand):
         self._best: list[tuple[int, ...]] = []  # per declaration, its key
         self._roem_seat: int | None = None
         self._stuk_seat = -1  # the seat holding trump K and Q as play begins
-        self._stuk_said = False
+        self._stuk_mask = 0  # the trump K and Q
         self._deal_scores: tuple[tuple[int, ...], ...] = ()
         self._totals: tuple[int, ...] = (0,) * n_seats
         self._reserve = 0
         self._last_tricks: tuple[TrickRecord, ...] = ()
-        self._last_summary: list[str] = []
+        self._last_deal: tuple[
+            list[int], list[int], list[int], list[int], list[int], int, int, int, int
+        ] = ([], [], [], [], [], -1, 0, -1, 0)
         self._roem_cache: list[tuple[Declaration, ...] | None] = [None] * n_seats
 
     def _start_deal(self) -> None:
@@ -210,6 +213,7 @@ class BeloteState(DeclaresInHand):
         self._turned = self._on_table = order[n * per]
         self._stock = order[n * per + 1 :]
         self._fille = -1
+        self._set_table()
         self._phase = "bid"
         self._smous = -1
         self._bids = ()
@@ -218,7 +222,6 @@ class BeloteState(DeclaresInHand):
         self._best = []
         self._roem_seat = None
         self._stuk_seat = -1
-        self._stuk_said = False
         self.trump = -1
         self.player = -1
         self.to_act = voorhand
@@ -260,12 +263,12 @@ class BeloteState(DeclaresInHand):
                 seven = _INDEX["7" + SUITS[self.trump]]
                 self.hands[seat] ^= 1 << seven | 1 << self._on_table
                 self._on_table = seven
+                self._set_table()
             self._deal_rest()
         elif phase == "smous":
             if action == ACCEPT:
                 self._make(1 - seat, self._smous)
             else:  # B4: a new deal
-                self._last_summary = ["Smous refused: a new deal"]
                 self._end_deal((0,) * n, thrown_in=True)
         elif action == TAKE:
             self._make(seat, turned_suit)
@@ -320,6 +323,7 @@ class BeloteState(DeclaresInHand):
         self._stock = stock[pos:]
         if self._stock:
             self._fille = self._stock.pop()
+        self._set_table()
         self._begin_play()
 
     def _begin_play(self) -> None:
@@ -332,11 +336,13 @@ class BeloteState(DeclaresInHand):
 
     def _find_stuk(self) -> None:
         """The seat holding the trump king and queen, before they are played."""
-        king = 1 << _INDEX["K" + SUITS[self.trump]]
-        queen = 1 << _INDEX["Q" + SUITS[self.trump]]
+        stuk = (
+            1 << _INDEX["K" + SUITS[self.trump]] | 1 << _INDEX["Q" + SUITS[self.trump]]
+        )
+        self._stuk_mask = stuk
         self._stuk_seat = -1
         for seat, hand in enumerate(self.hands):
-            if hand & (king | queen) == king | queen:
+            if hand & stuk == stuk:
                 self._stuk_seat = seat
 
     def _bad_action(self, action: object) -> NoReturn:
@@ -378,12 +384,10 @@ class BeloteState(DeclaresInHand):
         strength = [-b.bit_count() for b in beats]
         return max(declaration_key(d, strength) for d in found)
 
-    def apply(self, action: str) -> None:
-        """Play on; a card of the stuk is said "stuk", the second "brok" (B10)."""
-        if self._playing and self.to_act == self._stuk_seat and action[0] in "KQ":
-            if action[1] == SUITS[self.trump] and action in self.legal_actions():
-                self._stuk_said = True
-        super().apply(action)
+    def _stuk_said(self) -> bool:
+        """B10: "stuk" is said with the holder's first card of the two."""
+        seat = self._stuk_seat
+        return seat >= 0 and self.hands[seat] & self._stuk_mask != self._stuk_mask
 
     # -- tricks and scoring (B11-B13) ----------------------------------------------
 
@@ -426,10 +430,48 @@ class BeloteState(DeclaresInHand):
         return points, roem, won, bonus
 
     def _score_deal(self) -> None:
-        """B12: the maker must beat every other player; rounding; reserve."""
+        """B12: the maker must beat every other player; rounding; reserve.
+
+        What happened is kept as data (:attr:`_last_deal`); the narration puts
+        it in words, so a playout pays for no strings."""
         n = self.n_seats
         points, roem, won, bonus = self.deal_points()
         raw = [points[s] + roem[s] + bonus[s] for s in range(n)]
+        # B13: roem of a player without tricks who did not make trump does not
+        # count when it would win him the match.
+        lapsed = []
+        for s in range(n):
+            if (
+                not won[s]
+                and s != self.player
+                and roem[s]
+                and self._totals[s] + round_score(raw[s]) >= self._target
+            ):
+                raw[s] -= roem[s]
+                lapsed.append(s)
+        scores, reserve = beat_each_or_reserve(self.player, raw)
+        final = [round_score(x) for x in scores]
+        paid = -1
+        if self._reserve:
+            best = max(final)
+            leaders = [s for s in range(n) if final[s] == best]
+            if len(leaders) == 1:
+                paid = leaders[0]
+                final[paid] += self._reserve
+        self._last_deal = (
+            points, roem, bonus, raw, lapsed, self.player, reserve, paid, self._reserve
+        )  # fmt: skip
+        if paid >= 0:
+            self._reserve = 0
+        self._reserve += round_score(reserve)
+        self._end_deal(tuple(final))
+
+    def _summary(self) -> list[str]:
+        """The last deal's score in words (for :meth:`narrate`)."""
+        points, roem, bonus, raw, lapsed, maker, reserve, paid, paid_out = (
+            self._last_deal
+        )
+        n = self.n_seats
         lines = [
             "deal points: "
             + ", ".join(
@@ -439,21 +481,9 @@ class BeloteState(DeclaresInHand):
                 for s in range(n)
             )
         ]
-        # B13: roem of a player without tricks who did not make trump does not
-        # count when it would win him the match.
-        for s in range(n):
-            if (
-                not won[s]
-                and s != self.player
-                and roem[s]
-                and self._totals[s] + round_score(raw[s]) >= self._target
-            ):
-                raw[s] -= roem[s]
-                lines.append(
-                    f"seat {s} took no trick: its roem would win, so it lapses"
-                )
-        scores, reserve = beat_each_or_reserve(self.player, raw)
-        maker = self.player
+        lines += [
+            f"seat {s} took no trick: its roem would win, so it lapses" for s in lapsed
+        ]
         if all(raw[maker] > raw[s] for s in range(n) if s != maker):
             lines.append(f"seat {maker} (maker) beat every other player")
         elif reserve:
@@ -464,19 +494,9 @@ class BeloteState(DeclaresInHand):
             lines.append(
                 f"seat {maker} (maker) is beaten: its {raw[maker]} go to the best"
             )
-        final = [round_score(x) for x in scores]
-        if self._reserve:
-            best = max(final)
-            leaders = [s for s in range(n) if final[s] == best]
-            if len(leaders) == 1:
-                lines.append(
-                    f"seat {leaders[0]} wins the deal and the reserve {self._reserve}"
-                )
-                final[leaders[0]] += self._reserve
-                self._reserve = 0
-        self._reserve += round_score(reserve)
-        self._last_summary = lines
-        self._end_deal(tuple(final))
+        if paid >= 0:
+            lines.append(f"seat {paid} wins the deal and the reserve {paid_out}")
+        return lines
 
     def _end_deal(self, scores: tuple[int, ...], *, thrown_in: bool = False) -> None:
         self._last_tricks = self._tricks
@@ -499,13 +519,14 @@ class BeloteState(DeclaresInHand):
 
     # -- views ---------------------------------------------------------------
 
-    def _table_cards(self) -> tuple[str, ...]:
+    def _set_table(self) -> None:
+        """Name the face-up cards once per change (views read them often)."""
         table: tuple[str, ...] = ()
         if self._on_table >= 0:
             table = (_CARDS[self._on_table],)
         if self._fille >= 0:
             table += (_CARDS[self._fille],)
-        return table
+        self._table = table
 
     def view(self, seat: int) -> BeloteView:
         """What ``seat`` knows now (B14)."""
@@ -520,15 +541,14 @@ class BeloteState(DeclaresInHand):
             phase=self._phase,
             hand=_NAMES(self.hands[seat]),
             turned=_CARDS[self._turned],
-            table=self._table_cards(),
+            table=self._table,
             trump=None if trump < 0 else SUITS[trump],
             bids=self._bids,
             player=None if self.player < 0 else self.player,
             declared=self._announced,
-            shown=self._shown
-            or tuple((s, c) for s, c, _ in self._declared if s == seat),
+            shown=self._shown or (self._own_shown(seat) if self._declared else ()),
             roem_seat=self._roem_seat,
-            stuk=self._stuk_seat if self._stuk_said else None,
+            stuk=self._stuk_seat if self._stuk_said() else None,
             trick=self._trick_view,
             tricks=self._tricks,
             deal_scores=self._deal_scores,
@@ -537,6 +557,9 @@ class BeloteState(DeclaresInHand):
             target=self._target,
         )
         return view
+
+    def _own_shown(self, seat: int) -> tuple[tuple[int, tuple[str, ...]], ...]:
+        return tuple((s, c) for s, c, _ in self._declared if s == seat)
 
     def clone(self) -> BeloteState:
         """An independent copy."""
@@ -555,7 +578,7 @@ class BeloteState(DeclaresInHand):
         (the turned card or the Dix, and the Fille)."""
         places = dict(super().card_locations())
         places["stock"] = tuple(_CARDS[c] for c in sorted(self._stock))
-        places["table"] = self._table_cards()
+        places["table"] = self._table
         return places
 
     def hidden_from(self, seat: int) -> frozenset[str]:
@@ -568,7 +591,7 @@ class BeloteState(DeclaresInHand):
         """Apply ``action`` and tell what happened."""
         seat, deal, phase = self.to_act, self.deal, self._phase
         n_tricks = len(self._tricks)
-        stuk_said = self._stuk_said
+        stuk_said = self._stuk_said()
         self.apply(action)
         if action == ROEM:
             s, words, points = self._announced[-1]
@@ -577,7 +600,7 @@ class BeloteState(DeclaresInHand):
         if phase != "play":
             lines = [_bid_line(seat, action, self)]
             if self.deal != deal:
-                lines += self._last_summary + self._opening_lines()
+                lines += ["Smous refused: a new deal", *self._opening_lines()]
                 return lines
             if self._phase == "koe":
                 lines.append(f"all passed twice: seat {self.to_act} is the Koe")
@@ -595,7 +618,7 @@ class BeloteState(DeclaresInHand):
         if self.deal != deal or self._over:
             record = self._last_tricks[-1]
             lines.append(_trick_line(record, len(self._last_tricks)))
-            lines += self._last_summary
+            lines += self._summary()
             lines.append(
                 f"deal {deal} scores "
                 + "-".join(str(s) for s in self._deal_scores[-1])
@@ -657,6 +680,7 @@ class BeloteState(DeclaresInHand):
         state._start_deal()
         state.hands = masks
         state._turned = state._on_table = _INDEX[turned]
+        state._set_table()
         state._stock = rest
         return state
 
@@ -754,9 +778,11 @@ class BeloteSampler(Sampler):
         state._announced = view.declared
         state._shown = view.shown
         state._roem_seat = view.roem_seat
-        state._stuk_said = view.stuk is not None
         if view.stuk is not None:
             state._stuk_seat = view.stuk
+            state._stuk_mask = (
+                1 << _INDEX["K" + view.trump] | 1 << _INDEX["Q" + view.trump]  # type: ignore[operator]
+            )
         state._deal_scores = view.deal_scores
         state._totals = view.scores
         state._reserve = view.reserve
@@ -766,6 +792,7 @@ class BeloteSampler(Sampler):
         table = [_INDEX[c] for c in view.table]
         state._on_table = table[0] if table and (n < 4 or not playing) else -1
         state._fille = table[1] if len(table) > 1 else -1
+        state._table = view.table
         tables = TRUMP_TABLES[state.trump] if state.trump >= 0 else RULES.tables()
         public = state._restore_tricks(tables, ROTTERDAM, view.tricks, view.trick)
         state._playing = playing
@@ -794,6 +821,7 @@ class BeloteSampler(Sampler):
         # Per declaration: its cards as far as known, and its runs to place.
         self._decl: list[tuple[int, int, list[str]]] = []
         self._runs: list[tuple[int, str]] = []
+        self._stuk_open = view.stuk is None
         for seat, words, _ in view.declared:
             if seat in shown_by:
                 self._decl.append((seat, PIQUET.mask(shown_by[seat]), []))
@@ -892,7 +920,7 @@ class BeloteSampler(Sampler):
         state._stock = list(iter_bits(dealt[-1]))
         if state._playing:
             state._roem_cache = [None] * state.n_seats
-            if not state._stuk_said:
+            if self._stuk_open:
                 state._find_stuk()
         return state
 

@@ -69,6 +69,11 @@ class DeclarationRules:
     #: ``False``: once in a four and once in a run (belote, seed 002 line 86).
     cards_serve_once: bool = True
     _longest: int = field(init=False, repr=False, compare=False)
+    #: The fours that score: ``(rank letter, mask of its four cards, points,
+    #: rank index)``, built once (hands are searched at every first trick).
+    _four_masks: tuple[tuple[str, CardMask, int, int], ...] = field(
+        init=False, repr=False, compare=False
+    )
     #: The scoring runs in one suit's bits, ``(lowest bit, length, points)``,
     #: by the suit's bits: declarations are looked for at every first trick.
     _run_table: tuple[tuple[tuple[int, int, int], ...], ...] = field(
@@ -90,6 +95,23 @@ class DeclarationRules:
                 length = 0
             table.append(tuple(runs))
         object.__setattr__(self, "_run_table", tuple(table))
+        deck = self.deck
+        object.__setattr__(
+            self,
+            "_four_masks",
+            tuple(
+                (
+                    rank,
+                    sum(
+                        1 << (s * n + deck.ranks.index(rank))
+                        for s in range(len(deck.suits))
+                    ),
+                    points,
+                    deck.ranks.index(rank),
+                )
+                for rank, points in self.fours.items()
+            ),
+        )
 
     def run_points(self, length: int) -> int:
         """The points of a run of ``length`` cards."""
@@ -122,15 +144,12 @@ def best_declarations(
     ``cards_serve_once`` off, every four and every run counts. Fours come first
     in the result, then runs in deck order. The stuk is :func:`holds_stuk`'s.
     """
-    deck = rules.deck
-    n = deck.n_ranks
+    n_suits = len(rules.deck.suits)
     fours: list[Declaration] = []
-    for rank, points in rules.fours.items():
-        r = deck.ranks.index(rank)
-        cards = sum(1 << (s * n + r) for s in range(len(deck.suits)))
+    for rank, cards, points, r in rules._four_masks:
         if mask & cards == cards:
             name = "four jacks" if rank == "J" else f"four {rank}s"
-            fours.append(Declaration(name, cards, points, len(deck.suits), r))
+            fours.append(Declaration(name, cards, points, n_suits, r))
     if not fours or not rules.cards_serve_once:
         # Nothing to choose between (the common case: no four in hand).
         return (*fours, *_runs(mask, rules))

@@ -140,3 +140,15 @@ def test_take_allocates_free_copies() -> None:
     with pytest.raises(InvalidActionError, match="more often"):
         BEZIQUE.take(["AS"], taken=BEZIQUE.face_masks[BEZIQUE.face_of(shown[0])])
     assert PIQUET.take(["JC", "AH"]) == [PIQUET.index["JC"], PIQUET.index["AH"]]
+
+
+@pytest.mark.parametrize("deck", [PIQUET, PIQUET24, FULL52, TAROT], ids=lambda d: d.name)
+def test_shuffled_draws_like_random_shuffle(deck: Deck) -> None:
+    """``Deck.shuffled`` is ``rng.shuffle`` written out: the same order from
+    the same draws, so duplicate deals and golden files do not change."""
+    for seed in range(50):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        order = list(range(len(deck.cards)))
+        theirs.shuffle(order)
+        assert deck.shuffled(ours) == order
+        assert ours.getrandbits(64) == theirs.getrandbits(64)
