@@ -834,6 +834,10 @@ class TrickState(State):
             a, b, c, d = trick
             points = points_of[a] + points_of[b] + points_of[c] + points_of[d]
             cards: tuple[str, ...] = (names[a], names[b], names[c], names[d])
+        elif len(trick) == 2:  # two players (belote, klapper, bezique)
+            a, b = trick
+            points = points_of[a] + points_of[b]
+            cards = (names[a], names[b])
         else:
             points = sum([points_of[card] for card in trick])
             cards = tuple([names[card] for card in trick])

@@ -236,6 +236,9 @@ class DeclaresInHand(TrickState):
 
     def legal_actions(self) -> tuple[str, ...]:
         """The game's actions, and ``"roem"`` while the seat to act may declare."""
+        legal = self._legal
+        if legal is not None and self._tricks:  # cached, past the first trick
+            return legal
         legal = super().legal_actions()
         if self._playing and not self._tricks and self._may_declare():
             return (*legal, ROEM)
