@@ -774,6 +774,13 @@ class BeloteSampler(Sampler):
         state.trump = -1 if view.trump is None else SUITS.index(view.trump)
         state.player = -1 if view.player is None else view.player
         state._phase = view.phase
+        if view.phase == "smous":  # the Smous bid waiting for its answer
+            bid = view.bids[-1][1]
+            state._smous = (
+                PIQUET.suit_of(_INDEX[view.turned])
+                if bid == SMOUS
+                else SMOUS_ACTIONS.index(bid)
+            )
         state._bids = view.bids
         state._announced = view.declared
         state._shown = view.shown

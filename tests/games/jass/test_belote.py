@@ -441,3 +441,27 @@ def test_reserve_waits_when_the_next_deal_ties() -> None:
     state._stuk_seat = -1
     assert finish(state, [(2, 80), (1, 80), (0, 2)], maker=0) == (0, 80, 80)
     assert state._reserve == 60
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_sampled_worlds_play_on_to_the_end_of_the_deal(seats: int) -> None:
+    """B16: a world sampled at any decision of a deal can be played on (a
+    search bot does so): at every phase, Smous and Dix included."""
+    rng = random.Random(seats)
+    for seed in range(6):
+        state = GAME.new_match(seats, seed)
+        while state.deal == 0:
+            seat = state.to_act
+            assert seat is not None
+            world = GAME.sample_state(state.view(seat), rng)
+            twin = world.clone()
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            twin.apply(action)  # the same action leads to the same public state
+            if state.deal == 0:
+                ours, theirs = state.view(seat), twin.view(seat)
+                # Not the phase (whether someone holds the trump seven is
+                # hidden) nor the table (the Fille comes from the unseen stock).
+                assert (ours.trump, ours.player) == (theirs.trump, theirs.player)
+            while world.deal == 0:
+                world.apply(rng.choice(world.legal_actions()))

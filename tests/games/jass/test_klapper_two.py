@@ -127,3 +127,23 @@ def test_jass_bot_beats_random_at_klapper_for_two() -> None:
             result = play_match(game, make_bots(game, seating, seed=seed), seed=seed)
             wins += result.ranks[seat] == 1
     assert wins >= 15
+
+
+def test_sampled_worlds_play_on() -> None:
+    """K13: a world sampled during the bidding or the play of a two-seat deal
+    plays on to the end of the deal (the set-aside cards are picked up)."""
+    rng = random.Random(7)
+    for seed in range(6):
+        state = GAME.new_match(2, seed)
+        while state.deal == 0:
+            seat = state.to_act
+            assert seat is not None
+            world = GAME.sample_state(state.view(seat), rng)
+            while world.deal == 0:
+                if (
+                    world._phase == "play"
+                    and world.legal_actions()[0] in PIQUET24.index
+                ):
+                    assert len(world.card_locations()["dead"]) == 5
+                world.apply(rng.choice(world.legal_actions()))
+            state.apply(rng.choice(state.legal_actions()))
