@@ -459,7 +459,8 @@ def test_sampled_worlds_play_on_to_the_end_of_the_deal(seats: int) -> None:
             state.apply(action)
             twin.apply(action)  # the same action leads to the same public state
             if state.deal == 0:
-                ours, theirs = state.view(seat), twin.view(seat)
+                ours, theirs = bview(state, seat), twin.view(seat)
+                assert isinstance(theirs, BeloteView)
                 # Not the phase (whether someone holds the trump seven is
                 # hidden) nor the table (the Fille comes from the unseen stock).
                 assert (ours.trump, ours.player) == (theirs.trump, theirs.player)
