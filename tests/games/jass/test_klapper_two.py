@@ -139,6 +139,7 @@ def test_sampled_worlds_play_on() -> None:
             seat = state.to_act
             assert seat is not None
             world = GAME.sample_state(state.view(seat), rng)
+            assert isinstance(world, KlapperState)
             while world.deal == 0:
                 if (
                     world._phase == "play"
