@@ -436,6 +436,8 @@ class KlapperState(DeclaresInHand):
                     f"{SUITS[self.trump]} is trump; seat {self.player} "
                     f"(team {self.teams[self.player]}) plays"
                 )
+                if self.n_seats == 2:
+                    lines.append("both take up their three set-aside cards")
             return lines
         lines = [f"seat {seat} plays {action}"]
         if self.deal != deal or self._over:
@@ -460,9 +462,10 @@ class KlapperState(DeclaresInHand):
         return lines
 
     def _opening_lines(self) -> list[str]:
+        dead = " from the dead hand" if self.n_seats == 2 else ""
         return [
             f"deal {self.deal}: dealer seat {self.dealer}, open card "
-            f"{PIQUET24.cards[self._open]}"
+            f"{PIQUET24.cards[self._open]}{dead}"
         ]
 
     # -- construction for tests ---------------------------------------------
