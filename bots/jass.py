@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from games.cards import PIQUET, PIQUET24, SUITS, CardMask, Deck
 from games.jass import belote, klapper, klaverjassen
+from games.jass.declarations import best_declarations
 from games.tricks import TrickTables
 from harness import Bot, View, hookimpl
 
@@ -56,9 +57,12 @@ class JassBot(Bot):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if "roem" in legal:
-            return "roem"
         hand: tuple[str, ...] = view.hand  # type: ignore[attr-defined]
+        if "roem" in legal:
+            if isinstance(view, belote.BeloteView) and not _belote_declare(view, hand):
+                legal = tuple(a for a in legal if a != "roem")
+            else:
+                return "roem"
         deck, _, _ = _game_of(view)
         cards = [a for a in legal if a in deck.index]
         if cards and len(cards) == len(legal):
@@ -224,6 +228,27 @@ def _belote_bid(
     if smous in legal and value >= 0.8 * bar:
         return smous
     return belote.PASS
+
+
+def _announced_value(word: str) -> tuple[int, int]:
+    """``(points, cards)`` of a Belote announcement such as ``"run:4:K"``."""
+    rules = belote.BELOTE_ROEM
+    parts = word.split(":")
+    if parts[0] == "four":
+        return rules.fours[parts[1]], 4
+    return rules.run_points(int(parts[1])), int(parts[1])
+
+
+def _belote_declare(view: belote.BeloteView, hand: tuple[str, ...]) -> bool:
+    """Declare unless someone already announced a better declaration: only
+    the best declarer scores (seed 002 line 79), and a declaration that cannot
+    win only tells the table where the cards are."""
+    found = best_declarations(PIQUET.mask(hand), belote.BELOTE_ROEM)
+    if not found:
+        return False
+    mine = max((d.points, d.length) for d in found)
+    theirs = [_announced_value(word) for _, words, _ in view.declared for word in words]
+    return not theirs or mine >= max(theirs)
 
 
 @hookimpl

@@ -466,3 +466,16 @@ def test_sampled_worlds_play_on_to_the_end_of_the_deal(seats: int) -> None:
                 assert (ours.trump, ours.player) == (theirs.trump, theirs.player)
             while world.deal == 0:
                 world.apply(rng.choice(world.legal_actions()))
+
+
+def test_jass_bot_declares_only_what_can_win() -> None:
+    """B8, B9: declaring is the bot's decision. After a run of five (100) is
+    announced, four nines (150) are worth declaring, a run of three (20) is
+    not: only the best declarer scores (line 79)."""
+    state = apply(deal3(), "take dix roem JH")
+    bot = JassBot(GAME, 1, 0, None)
+    assert bot.act(state.view(1)) == "roem"
+    apply(state, "roem 9H")
+    seat2 = JassBot(GAME, 2, 0, None)
+    assert "roem" in state.legal_actions()
+    assert seat2.act(state.view(2)) != "roem"
