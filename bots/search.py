@@ -23,15 +23,31 @@ from collections.abc import Sequence
 
 from harness import Bot, Option, State, View, hookimpl
 
+#: Most states a decision may sample (4 is the default; a few hundred are slow).
+MAX_SAMPLES = 1000
+#: Most actions of one rollout (a deal of any game here takes far fewer).
+MAX_ROLLOUT = 100_000
+
 
 class SearchBot(Bot):
     """Perfect-information Monte Carlo over sampled states (PIMC)."""
 
     name = "search"
     option_specs = (
-        Option("samples", 4, "states sampled from the view per decision", minimum=1),
+        # Upper bounds keep a run finite: samples = 2**64 would never decide.
         Option(
-            "max_rollout", 2000, "actions per rollout before it is cut off", minimum=1
+            "samples",
+            4,
+            "states sampled from the view per decision",
+            minimum=1,
+            maximum=MAX_SAMPLES,
+        ),
+        Option(
+            "max_rollout",
+            2000,
+            "actions per rollout before it is cut off",
+            minimum=1,
+            maximum=MAX_ROLLOUT,
         ),
     )
 

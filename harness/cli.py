@@ -107,6 +107,13 @@ def _parser() -> argparse.ArgumentParser:
         help="bot names, one per seat in playing order, comma-separated",
     )
     play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    play.add_argument(
+        "--max-actions",
+        type=int,
+        metavar="N",
+        help="stop the match as a draw after N actions (at most the game's own "
+        "max_actions, the default)",
+    )
     _option_argument(play, "a game option, e.g. -o target=500")
     play.add_argument(
         "--quiet", action="store_true", help="print only the result, not every move"
@@ -351,6 +358,7 @@ def _cmd_bots(registry: Registry, args: argparse.Namespace) -> int:
 
 def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
     game = registry.game(args.game, _parse_options(args.option))
+    game = game.with_max_actions(args.max_actions)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     game.check_seats(len(names))
     classes = [registry.bot_class(n, game.name) for n in names]

@@ -61,6 +61,10 @@ _TOP_KEYS = {
     "seats": "number of seats at each table (default: the game's smallest)",
     "format": f"one of {', '.join(FORMATS)}",
     "matches": "match seeds per table composition (an integer >= 1)",
+    "max_actions": (
+        "most actions a match may take before the referee stops it as a draw "
+        "(an integer from 1 to the game's own cap; default: the game's cap)"
+    ),
     "seed": "the master seed (an integer)",
     "duplicate": "play each seed once per seat rotation (true/false)",
     "database": "path of the results database (SQLite)",
@@ -194,6 +198,8 @@ class TournamentConfig:
     in_flight: int = 4
     #: The default time control of every entrant (None: no limit).
     time_control: TimeControl | None = None
+    #: A lower match cap than the game's ``max_actions`` (None: the game's).
+    max_actions: int | None = None
     candidates: tuple[str, ...] = ()
     sprt: SprtSettings | None = None
     ladder: LadderSettings | None = None
@@ -229,6 +235,8 @@ class TournamentConfig:
             snapshot["sprt"] = dataclasses.asdict(self.sprt)
         if self.ladder is not None:
             snapshot["ladder"] = dataclasses.asdict(self.ladder)
+        if self.max_actions is not None:
+            snapshot["max_actions"] = self.max_actions
         return snapshot
 
     def snapshot_json(self) -> str:
@@ -384,6 +392,18 @@ class _Validator:
                 "", "matches", f"{matches} is not allowed; expected an integer >= 1"
             )
         seed = self.get("seed", int, 1, "an integer")
+        max_actions = self.get(
+            "max_actions", int, None, f"an integer from 1 to {game.max_actions}"
+        )
+        if max_actions is not None and not 1 <= max_actions <= game.max_actions:
+            # A run may lower the game's cap, never raise it (Game.with_max_actions).
+            raise self.error(
+                "",
+                "max_actions",
+                f"{max_actions} is not allowed; expected an integer from 1 to "
+                f"{game.max_actions} (game {game_name!r} ends a match at "
+                f"{game.max_actions} actions; a run may lower that, not raise it)",
+            )
         duplicate = self.get("duplicate", bool, True, "true or false")
         keep_logs = self.get("keep_logs", bool, True, "true or false")
         workers = self.workers()
@@ -433,6 +453,7 @@ class _Validator:
             sprt=sprt,
             ladder=ladder,
             in_flight=self.in_flight(),
+            max_actions=max_actions,
             time_control=self.time_control(
                 "time_control", self.data.get("time_control")
             ),

@@ -81,7 +81,7 @@ class Channel:
 # module-level mutable state the design allows (set once per process by init_worker).
 _registry: Registry | None = None
 _channel: Channel | None = None
-_games: dict[tuple[str, tuple[tuple[str, Any], ...]], Game] = {}
+_games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game] = {}
 
 
 def init_worker(
@@ -170,10 +170,11 @@ def run_jobs(
 
 
 def _game(registry: Registry, job: Job) -> Game:
-    key = (job.game, job.options)
+    key = (job.game, job.options, job.max_actions)
     game = _games.get(key)
     if game is None:
-        game = _games[key] = registry.game(job.game, dict(job.options))
+        game = registry.game(job.game, dict(job.options))
+        game = _games[key] = game.with_max_actions(job.max_actions)
     return game
 
 

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
 
-from harness.errors import SeatCountError
+from harness.errors import OptionError, SeatCountError
 from harness.options import Option, resolve_options
 
 if TYPE_CHECKING:
@@ -62,6 +62,9 @@ class Game(ABC):
     #: referee ends a match that reaches it as a draw whose Result says why
     #: (``Result.ended``), so that bots that never finish cannot stall a run.
     max_actions: ClassVar[int] = 100_000
+    #: A lower cap for this instance (a tournament's ``max_actions``, ``troef
+    #: play --max-actions``), set by :meth:`with_max_actions`; None: the game's.
+    _cap: int | None = None
 
     def __init__(self, **options: Any) -> None:
         cls = type(self)
@@ -80,15 +83,43 @@ class Game(ABC):
         """
         return cls(**{**cls.check_options, **options})
 
+    @property
+    def action_cap(self) -> int:
+        """The most actions a match of this instance may take (the referee's cap)."""
+        return type(self).max_actions if self._cap is None else self._cap
+
+    def with_max_actions(self, cap: int | None) -> Self:
+        """This game with the match cap lowered to ``cap`` (None: the game's own).
+
+        A cap can only be lowered: the game's :attr:`max_actions` is already
+        beyond any reasonable play, and a higher one would let a stalled match
+        run longer than the game allows.
+
+        :raises OptionError: ``cap`` is not an integer from 1 to
+            :attr:`max_actions`.
+        """
+        if cap is None:
+            return self
+        own = type(self).max_actions
+        if type(cap) is not int or not 1 <= cap <= own:
+            raise OptionError(
+                f"max_actions = {cap!r} is not allowed; expected an integer from 1 "
+                f"to {own} (game {self.name!r} ends a match at {own} actions, and a "
+                "run may lower that, not raise it)"
+            )
+        twin = type(self)(**dict(self.options))
+        twin._cap = cap
+        return twin
+
     def __reduce__(self) -> tuple[Any, ...]:
         # The options live in a read-only proxy, which does not pickle itself.
-        return (_rebuild_game, (type(self), dict(self.options)))
+        return (_rebuild_game, (type(self), dict(self.options), self._cap))
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return False
         assert isinstance(other, Game)
-        return dict(self.options) == dict(other.options)
+        return dict(self.options) == dict(other.options) and self._cap == other._cap
 
     def __hash__(self) -> int:
         return hash((type(self), tuple(sorted(self.options.items()))))
@@ -149,8 +180,12 @@ class Game(ABC):
         return _EachCall(self, view)
 
 
-def _rebuild_game(cls: type[Game], options: dict[str, Any]) -> Game:
-    return cls(**options)
+def _rebuild_game(
+    cls: type[Game], options: dict[str, Any], cap: int | None = None
+) -> Game:
+    game = cls(**options)
+    game._cap = cap
+    return game
 
 
 _NO_SAMPLER = "game class {} implements neither sample_state nor sampler"

@@ -228,6 +228,11 @@ class Ladder:
                             [[b, dict(o)] for b, o in bots],
                             seed,
                             rotation,
+                            *(
+                                []
+                                if config.max_actions is None
+                                else [["max_actions", config.max_actions]]
+                            ),
                         ]
                     )
                     jobs.append(
@@ -243,6 +248,7 @@ class Ladder:
                             rotation,
                             tuple(by_label[x].process for x in seating),
                             tuple(by_label[x].time_control for x in seating),
+                            config.max_actions,
                         )
                     )
         return jobs

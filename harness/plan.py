@@ -57,6 +57,8 @@ class Job:
     process: tuple[ProcessSettings | None, ...] = ()
     #: Per seat: its time control (None: no limit).
     time_controls: tuple[TimeControl | None, ...] = ()
+    #: The config's lower match cap (None: the game's ``max_actions``).
+    max_actions: int | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Job:
@@ -79,6 +81,7 @@ class Job:
                 None if t is None else TimeControl(**t)
                 for t in data.get("time_controls", ())
             ),
+            max_actions=data.get("max_actions"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,6 +102,7 @@ class Job:
             "time_controls": [
                 None if t is None else dataclasses.asdict(t) for t in self.time_controls
             ],
+            **({} if self.max_actions is None else {"max_actions": self.max_actions}),
         }
 
 
@@ -256,6 +260,8 @@ def _job(
                 for e in entrants
             ]
         )
+    if config.max_actions is not None:
+        content.append(["max_actions", config.max_actions])
     return Job(
         content_id(content),
         index,
@@ -268,6 +274,7 @@ def _job(
         rotation,
         tuple(e.process for e in entrants),
         clocks,
+        config.max_actions,
     )
 
 

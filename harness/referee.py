@@ -262,7 +262,7 @@ def referee_steps(
             )
         state.apply(action)
         log.append(action)
-        if len(log) >= game.max_actions and not state.is_over():
+        if len(log) >= game.action_cap and not state.is_over():
             return _capped(game, n_seats, log, keep_log)
     result = state.result()
     return replace(result, log=tuple(log)) if keep_log else result
@@ -390,7 +390,12 @@ def _forfeit(
 
 
 def _capped(game: Game, n_seats: int, log: list[str], keep_log: bool) -> Result:
-    """A match stopped at ``game.max_actions``: a draw that says so."""
+    """A match stopped at ``game.action_cap``: a draw that says so."""
+    cap = (
+        f"{game.name}'s max_actions"
+        if game.action_cap == game.max_actions
+        else f"max_actions = {game.action_cap}, lowered for this run"
+    )
     return Result(
         scores=(0,) * n_seats,
         ranks=(1,) * n_seats,
@@ -398,7 +403,7 @@ def _capped(game: Game, n_seats: int, log: list[str], keep_log: bool) -> Result:
         deal_points=(),
         log=tuple(log) if keep_log else None,
         ended=(
-            f"no end after {len(log)} actions ({game.name}'s max_actions): "
+            f"no end after {len(log)} actions ({cap}): "
             "stopped by the referee and counted as a draw"
         ),
     )

@@ -40,12 +40,12 @@ GIN_BONUS = 20
 GROTE_GIN_BONUS = 30
 UNDERCUT_BONUS = 10
 
-# Phases of a hand.
-OPENING, DRAW, DISCARD, OVER = range(4)
-PHASE_NAMES = ("opening", "draw", "discard", "over")
+# Phases of a hand. LAYOUT: the player who went out chooses how to lay down.
+OPENING, DRAW, DISCARD, OVER, LAYOUT = range(5)
+PHASE_NAMES = ("opening", "draw", "discard", "over", "layout")
 
 # Action kinds.
-_STOCK, _PILE, _DISCARD, _KNOCK, _GIN, _GROTE = range(6)
+_STOCK, _PILE, _DISCARD, _KNOCK, _GIN, _GROTE, _LAY = range(7)
 DRAW_STOCK = "draw:stock"
 DRAW_PILE = "draw:discard"
 GROTE_GIN = "gin"
@@ -60,6 +60,8 @@ NOTATION: dict[str, tuple[int, int]] = {
     **{a: (_KNOCK, i) for i, a in enumerate(KNOCK_ACTIONS)},
     **{a: (_GIN, i) for i, a in enumerate(GIN_ACTIONS)},
 }
+#: A layout action is ``"lay:"`` and its melds (ruling 8).
+LAY = "lay:"
 _BOTH_DRAWS = (DRAW_STOCK, DRAW_PILE)
 _STOCK_ONLY = (DRAW_STOCK,)
 
@@ -85,6 +87,23 @@ def _names(mask: CardMask) -> tuple[str, ...]:
     )
 
 
+def layout_word(layout: tuple[CardMask, ...]) -> str:
+    """The action that lays ``layout`` down (ruling 8).
+
+    A run is written lowest-highest (``5H-8H``), a set card by card
+    (``9C9D9S``), melds joined by ``+``: ``lay:5H-8H+9C9D9S``. The cards not
+    named are deadwood.
+    """
+    words = []
+    for meld in layout:
+        shown = _names(meld)
+        if shown[0][1] == shown[1][1]:  # same suit: a run
+            words.append(f"{shown[0]}-{shown[-1]}")
+        else:
+            words.append("".join(shown))
+    return LAY + ("+".join(words) or "none")
+
+
 @dataclass(frozen=True)
 class GinRummyView(View):
     """What one seat knows: its hand, the public table and this hand's history.
@@ -107,7 +126,8 @@ class GinRummyView(View):
     dealer: int
     #: The seat to act, or None when the match is over.
     to_act: int | None
-    #: ``"opening"``, ``"draw"``, ``"discard"`` or ``"over"``.
+    #: ``"opening"``, ``"draw"``, ``"discard"``, ``"layout"`` (the player who
+    #: went out chooses how to lay down, ruling 8) or ``"over"``.
     phase: str
     #: This seat's cards, in deck order (suit C D H S, then rank A..K).
     hand: tuple[str, ...]
@@ -157,8 +177,9 @@ class GinRummyView(View):
     #: Points each seat scored in the last hand.
     last_points: tuple[int, ...]
     #: The last finished hand's history as this seat saw it, ending with the
-    #: move that ended it (``"0:knock"``, ``"0:gin:7H"``, or a plain discard
-    #: when the stock ran out); the knock discard lies face down, so only the
+    #: move that ended it (``"0:knock"``, ``"0:gin:7H"``, the layout he chose,
+    #: ``"0:lay:9C9D9H+2D-4D"`` (ruling 8), or a plain discard when the stock
+    #: ran out); the knock discard lies face down, so only the
     #: knocker sees it named (``"0:knock:KD"``); a gin discard is face up
     #: (ruling 19).
     last_history: tuple[str, ...]
@@ -243,6 +264,14 @@ class GinRummyState(State):
     #: The knock discard lying face down at the end of the match, or -1 (a
     #: class default: states the sampler builds field by field have none).
     face_down = -1
+    #: The seat that went out this hand (set from the going-out move), or -1.
+    out_seat = -1
+    #: How it went out (``_KNOCK``, ``_GIN``, ``_GROTE``) and the card that
+    #: set the limit and the doubling then (-1 for none).
+    out_kind = -1
+    out_top = -1
+    #: Layout action -> (deadwood, melds), filled with the legal actions.
+    _lay: dict[str, tuple[int, tuple[CardMask, ...]]] | None = None
 
     def __init__(self, game: GinRummy, seed: int) -> None:
         self.game = game
@@ -281,6 +310,7 @@ class GinRummyState(State):
         #: The knock discard, face down on the pile at the end of the hand
         #: (line 516): shown to nobody in the pile, named only to the knocker.
         self.face_down = -1
+        self.out_seat = -1
         self.known = [0, 0]
         self.taken = -1
         self.pile_draws = 0
@@ -297,6 +327,8 @@ class GinRummyState(State):
         The top face-up card of the discard pile (ruling 3), or with
         ``knock_card="upcard"`` the hand's upcard (ruling 17).
         """
+        if self.phase == LAYOUT:
+            return self.out_top  # as it was when he went out
         if self.by_upcard:
             return self.upcard
         return self.pile[-1] if self.pile else -1
@@ -308,7 +340,8 @@ class GinRummyState(State):
 
         Draw phase: ``draw:stock`` then ``draw:discard``. Discard phase: the
         plain discards in deck order, then ``knock:C``, ``gin:C`` and, in the
-        grote-gin variant, ``gin``.
+        grote-gin variant, ``gin``. Layout phase: the legal layouts, least
+        deadwood first (ruling 8).
         """
         legal = self._legal
         if legal is None:
@@ -325,6 +358,9 @@ class GinRummyState(State):
             return ()
         assert self.to_act is not None
         hand = self.hands[self.to_act]
+        if phase == LAYOUT:
+            self._lay = lay = {layout_word(m): (dw, m) for dw, m in self._layouts()}
+            return tuple(lay)
         if phase == OPENING:
             return _names(hand)
         taken = self.taken
@@ -344,9 +380,14 @@ class GinRummyState(State):
         """Play ``action`` for the seat to act (see :meth:`legal_actions`)."""
         if action not in self.legal_actions():
             self._reject(action)
-        kind, card = NOTATION[action]
         seat = self.to_act
         assert seat is not None
+        if self.phase == LAYOUT:
+            assert self._lay is not None
+            self._log(seat, f"{seat}:{action}")
+            self._lay_down(seat, *self._lay[action])
+            return
+        kind, card = NOTATION[action]
         self._legal = None
         if kind == _STOCK:
             self._draw(seat, self.stock.pop(), from_pile=False)
@@ -362,11 +403,12 @@ class GinRummyState(State):
             f"seat {self.to_act} in the {PHASE_NAMES[self.phase]} phase of hand "
             f"{self.deal}; legal: {', '.join(self.legal_actions()) or '(none)'}"
         )
-        if isinstance(action, str) and action in NOTATION:
+        if isinstance(action, str) and (action in NOTATION or action.startswith(LAY)):
             raise IllegalActionError(f"illegal action {action!r} for {where}")
         raise InvalidActionError(
             f"{action!r} is not gin-rummy notation (a card such as '7H', "
-            f"'draw:stock', 'draw:discard', 'knock:7H', 'gin:7H', 'gin'); {where}"
+            f"'draw:stock', 'draw:discard', 'knock:7H', 'gin:7H', 'gin', "
+            f"'lay:5H-8H+9C9D9S'); {where}"
         )
 
     def is_over(self) -> bool:
@@ -457,12 +499,12 @@ class GinRummyState(State):
         }
         if self.face_down >= 0:
             locations["discard"] = locations["discard"][:-1]
-            locations[f"face-down:{self.ending.out}"] = (CARDS[self.face_down],)
+            locations[f"face-down:{self.out_seat}"] = (CARDS[self.face_down],)
         return locations
 
     def hidden_from(self, seat: Seat) -> frozenset[str]:
         """The opponent's hand, the stock and the opponent's knock discard."""
-        if self.face_down >= 0 and self.ending.out == 1 - seat:
+        if self.face_down >= 0 and self.out_seat == 1 - seat:
             return frozenset((f"hand:{1 - seat}", "stock", f"face-down:{1 - seat}"))
         return frozenset((f"hand:{1 - seat}", "stock"))
 
@@ -506,11 +548,18 @@ class GinRummyState(State):
         self.phase = DRAW
 
     def _go_out(self, seat: Seat, kind: int, card: int) -> None:
-        """Knock or gin: lay down, let the defender lay off, score (lines 514-526)."""
-        top = self._marker()
+        """Knock or gin (lines 514-516): discard, then lay down (ruling 8).
+
+        When more than one layout is legal the player chooses it as his next
+        decision (the layout phase); otherwise it is laid down at once.
+        """
+        self.out_seat, self.out_kind, self.out_top = seat, kind, self._marker()
         if card >= 0:
-            self.hands[seat] &= ~(1 << card)
+            bit = 1 << card
+            self.hands[seat] &= ~bit
+            self.known[seat] &= ~bit
             self.pile.append(card)
+        self.taken = -1
         end = ("knock", "gin", "grote-gin")[(_KNOCK, _GIN, _GROTE).index(kind)]
         word = "gin" if kind == _GROTE else end
         if kind == _KNOCK:
@@ -523,9 +572,24 @@ class GinRummyState(State):
             self._log(seat, f"{seat}:{word}:{CARDS[card]}")
         else:
             self._log(seat, f"{seat}:{word}")
+        self.phase = LAYOUT
+        choices = self._layouts()
+        if len(choices) == 1:
+            self._lay_down(seat, *choices[0])
+
+    def _layouts(self) -> list[tuple[int, tuple[CardMask, ...]]]:
+        """The legal layouts of the player who went out (ruling 8)."""
+        kind, top = self.out_kind, self.out_top
+        limit = melds.VALUE[top] if kind == _KNOCK else 0
+        return melds.layouts(self.hands[self.out_seat], limit)
+
+    def _lay_down(self, seat: Seat, out_dw: int, laid: tuple[CardMask, ...]) -> None:
+        """Lay ``laid`` down, let the defender lay off, score (lines 518-526)."""
+        kind, top = self.out_kind, self.out_top
+        end = ("knock", "gin", "grote-gin")[(_KNOCK, _GIN, _GROTE).index(kind)]
         out_hand, other = self.hands[seat], self.hands[1 - seat]
-        show = melds.showdown(out_hand, other)
-        out_dw, def_dw = show.out_deadwood, show.defence.deadwood
+        answer = melds.respond(other, laid)
+        def_dw = answer.deadwood
         points = [0, 0]
         if kind == _KNOCK:
             if out_dw < def_dw:
@@ -541,8 +605,8 @@ class GinRummyState(State):
         hands = [0, 0]
         hands[seat], hands[1 - seat] = out_hand, other
         all_melds: list[tuple[CardMask, ...]] = [(), ()]
-        all_melds[seat] = show.out_melds
-        all_melds[1 - seat] = show.defence.melds
+        all_melds[seat] = laid
+        all_melds[1 - seat] = answer.melds
         deadwood = [0, 0]
         deadwood[seat], deadwood[1 - seat] = out_dw, def_dw
         self._end_hand(
@@ -551,7 +615,7 @@ class GinRummyState(State):
                 seat,
                 tuple(hands),
                 tuple(all_melds),
-                show.defence.layoffs,
+                answer.layoffs,
                 tuple(deadwood),
                 top,
                 (points[0], points[1]),
@@ -586,8 +650,13 @@ class GinRummyState(State):
         kind, card = NOTATION.get(action, (-1, -1))
         drawn = self.stock[-1] if kind == _STOCK and self.stock else -1
         draws = self.pile_draws  # before a new hand resets it
+        laying = self.phase == LAYOUT
         self.apply(action)
         lines: list[str] = []
+        if self.phase == LAYOUT:
+            lines.append(self._going_out_line(seat, kind, card))
+            n = len(self.legal_actions())
+            lines.append(f"seat {seat} chooses one of {n} ways to lay down his cards")
         if kind == _STOCK:
             lines.append(f"seat {seat} draws {CARDS[drawn]} from the stock")
         elif kind == _PILE:
@@ -597,7 +666,7 @@ class GinRummyState(State):
         elif kind == _DISCARD:
             lines.append(f"seat {seat} discards {CARDS[card]}")
         if self.deal != deal or self.phase == OVER:
-            lines += self._narrate_ending(seat, kind, card, draws)
+            lines += self._narrate_ending(seat, kind, card, draws, told=laying)
         if self.deal != deal and self.phase != OVER:
             lines.append(
                 f"hand {self.deal}: seat {self.dealer} deals, "
@@ -605,8 +674,13 @@ class GinRummyState(State):
             )
         return lines
 
+    def _going_out_line(self, seat: Seat | None, kind: int, card: int) -> str:
+        verb = {_KNOCK: "knocks", _GIN: "goes gin", _GROTE: "has grote gin"}
+        discard = f", discarding {CARDS[card]}" if card >= 0 else ""
+        return f"seat {seat} {verb[kind]}{discard}"
+
     def _narrate_ending(
-        self, seat: Seat | None, kind: int, card: int, draws: int
+        self, seat: Seat | None, kind: int, card: int, draws: int, *, told: bool
     ) -> list[str]:
         e = self.ending
         lines: list[str] = []
@@ -617,9 +691,8 @@ class GinRummyState(State):
         elif e.end == "void":
             lines.append(f"the stock is down to {STOCK_FLOOR} cards: hand void")
         else:
-            verb = {"knock": "knocks", "gin": "goes gin", "grote-gin": "has grote gin"}
-            discard = f", discarding {CARDS[card]}" if card >= 0 else ""
-            lines.append(f"seat {seat} {verb[e.end]}{discard}")
+            if not told:  # else said when he went out, before choosing a layout
+                lines.append(self._going_out_line(seat, self.out_kind, card))
             if e.top >= 0:
                 double = ", a spade: points double" if e.top // 13 == SPADES else ""
                 where = "upcard" if self.by_upcard else "top of the discard pile"
@@ -665,6 +738,7 @@ class GinRummySampler(Sampler):
 
     __slots__ = (
         "_entries",
+        "_face_down",
         "_fixed",
         "_known",
         "_mine",
@@ -687,7 +761,31 @@ class GinRummySampler(Sampler):
         last: list[tuple[str, ...]] = [(), ()]
         last[seat] = view.last_history
         last[1 - seat] = _recall(view.last_history, seat).other
+        pile = [FULL52.index[c] for c in view.discard_pile]
+        out: dict[str, Any] = {}
+        face_down = -1
+        if view.phase == "layout":
+            # Someone went out and chooses his layout: read how from his move.
+            who, verb, *rest = entries[-1].split(":")
+            kind = _KNOCK if verb == "knock" else _GIN if rest else _GROTE
+            # The card that lay on top before the going-out discard (ruling 3):
+            # a gin discard lies face up on it, a knock discard is not in the pile.
+            below = pile[:-1] if kind == _GIN else pile
+            out = {
+                "out_seat": int(who),
+                "out_kind": kind,
+                "out_top": FULL52.index[view.upcard]
+                if view.knock_card == "upcard" and view.upcard is not None
+                else below[-1]
+                if below
+                else -1,
+            }
+            if kind == _KNOCK:
+                # His own knock discard he knows; the opponent's is drawn per world.
+                face_down = FULL52.index[rest[0]] if rest else -2
+        self._face_down = face_down
         self._fixed: dict[str, Any] = {
+            **out,
             "game": game,
             "n_seats": 2,
             "grote": view.variant == "grote-gin",
@@ -700,7 +798,7 @@ class GinRummySampler(Sampler):
             "scores": list(view.scores),
             "deal_points": list(view.deal_points),
             "ending": _ending_from_view(view),
-            "pile": [FULL52.index[c] for c in view.discard_pile],
+            "pile": pile,
             "pile_draws": view.pile_draws,
             "upcard": FULL52.index[view.upcard] if view.upcard is not None else -1,
             "_legal": None,
@@ -712,6 +810,8 @@ class GinRummySampler(Sampler):
         self._mine = mine = mask(view.hand)
         self._known = known = mask(view.opponent_known)
         unseen = FULL52.full & ~(mine | known | mask(view.discard_pile))
+        if face_down >= 0:
+            unseen &= ~(1 << face_down)
         self._pool = list(iter_bits(unseen))
         self._n_hidden = view.opponent_cards - len(view.opponent_known)
         self._recall = recall
@@ -732,6 +832,14 @@ class GinRummySampler(Sampler):
         rng.shuffle(pool)
         n_hidden = self._n_hidden
         theirs = self._known | sum(map(_BIT.__getitem__, pool[:n_hidden]))
+        face_down = self._face_down
+        if face_down == -2:
+            # The opponent's knock discard, face down: any unseen card.
+            face_down = pool[n_hidden]
+            n_hidden += 1
+        if face_down >= 0:
+            d["face_down"] = face_down
+            d["pile"].append(face_down)
         d["stock"] = pool[n_hidden:]
         hands = [0, 0]
         hands[seat], hands[opp] = self._mine, theirs
@@ -741,7 +849,7 @@ class GinRummySampler(Sampler):
         d["known"] = known
         history: tuple[list[str], list[str]] = ([], [])
         history[seat].extend(self._entries)
-        history[opp].extend(_other_history(self._recall, theirs, rng))
+        history[opp].extend(_other_history(self._recall, theirs, face_down, rng))
         d["history"] = history
         return state
 
@@ -754,7 +862,8 @@ class _Recall(NamedTuple):
     #: The history as the opponent would see it, his stock draws blank.
     other: tuple[str, ...]
     #: The opponent's moves, last first: (entry index, kind, card, his known
-    #: cards before it); kind 0 = discard, 1 = pile draw, 2 = stock draw.
+    #: cards before it); kind 0 = discard, 1 = pile draw, 2 = stock draw,
+    #: 3 = knock discard face down (card unknown).
     moves: tuple[tuple[int, int, int, CardMask], ...]
 
 
@@ -766,10 +875,24 @@ def _recall(entries: tuple[str, ...], seat: Seat) -> _Recall:
     for i, entry in enumerate(entries):
         who, verb, *rest = entry.split(":")
         s = int(who)
+        if verb == "lay":
+            other.append(entry)
+            continue
         if verb in ("knock", "gin"):
-            # Only a finished hand's record ends so; a knock discard lay face
-            # down, a gin discard face up (ruling 19).
+            # A hand's record ends so, or the player going out still chooses
+            # his layout; a knock discard lies face down, a gin discard face
+            # up (ruling 19).
             other.append(entry if verb == "gin" else f"{who}:{verb}")
+            if s == seat and rest:
+                known[s] &= ~(1 << FULL52.index[rest[0]])
+            elif s != seat:
+                # His going-out discard: face up (kind 0) or face down (3).
+                if rest:
+                    card = FULL52.index[rest[0]]
+                    moves.append((i, 0, card, known[s]))
+                    known[s] &= ~(1 << card)
+                elif verb == "knock":
+                    moves.append((i, 3, -1, known[s]))
             continue
         if verb == "discard":
             card, kind = FULL52.index[rest[0]], 0
@@ -789,17 +912,23 @@ def _recall(entries: tuple[str, ...], seat: Seat) -> _Recall:
     return _Recall(known[seat], tuple(other), tuple(moves))
 
 
-def _other_history(recall: _Recall, theirs: CardMask, rng: random.Random) -> list[str]:
+def _other_history(
+    recall: _Recall, theirs: CardMask, face_down: int, rng: random.Random
+) -> list[str]:
     """The opponent's history in a sampled world.
 
     His stock draws get cards consistent with his sampled hand: walking back
     from his current hand, each stock draw takes a card he held right after
-    it that he was not already known to hold.
+    it that he was not already known to hold. ``face_down`` is his knock
+    discard in this world, when it lies face down unseen.
     """
     out = list(recall.other)
     hand = theirs
     for i, kind, card, known_before in recall.moves:
-        if kind == 0:
+        if kind == 3:
+            hand |= 1 << face_down
+            out[i] += ":" + CARDS[face_down]
+        elif kind == 0:
             hand |= 1 << card
         elif kind == 1:
             hand &= ~(1 << card)

@@ -32,6 +32,7 @@ __all__ = [
     "going_out",
     "is_meld",
     "layoff_options",
+    "layouts",
     "meldable",
     "melds_in",
     "respond",
@@ -219,6 +220,39 @@ def arrangements(mask: CardMask) -> Iterator[tuple[CardMask, ...]]:
         yield from arrangements(mask ^ low)
 
 
+def layouts(mask: CardMask, limit: int) -> list[tuple[int, tuple[CardMask, ...]]]:
+    """Every way to lay ``mask`` down with at most ``limit`` deadwood.
+
+    A layout is a tuple of disjoint melds (lowest card first); the other cards
+    are its deadwood. Melds need not be the least-deadwood ones: a player may
+    keep a meld's cards as deadwood, or split a run, while he stays within
+    ``limit`` (RULES.md ruling 8). ``limit`` 0 asks for gin layouts.
+
+    :returns: ``(deadwood, melds)`` pairs, least deadwood first; among equal
+        deadwood in the fixed order of :func:`arrangements` (longer runs
+        first, the lowest card as deadwood last).
+    """
+    found: list[tuple[int, tuple[CardMask, ...]]] = []
+
+    def walk(rest: CardMask, dead: int, laid: tuple[CardMask, ...]) -> None:
+        if not rest:
+            found.append((dead, laid))
+            return
+        # The least deadwood still reachable bounds the search.
+        if dead + deadwood(rest) > limit:
+            return
+        low = rest & -rest
+        c = low.bit_length() - 1
+        for meld in MELDS_FROM[c]:
+            if meld & rest == meld:
+                walk(rest ^ meld, dead, (*laid, meld))
+        walk(rest ^ low, dead + VALUE[c], laid)
+
+    walk(mask, 0, ())
+    found.sort(key=lambda layout: layout[0])  # stable: keeps the fixed order
+    return found
+
+
 def _run_bounds(meld: CardMask) -> tuple[int, int] | None:
     """Lowest and highest card index of a run, or None for a set."""
     low = (meld & -meld).bit_length() - 1
@@ -312,11 +346,12 @@ class Showdown(NamedTuple):
 
 
 def showdown(out_hand: CardMask, defender: CardMask) -> Showdown:
-    """Arrange both hands at a knock or gin.
+    """Arrange both hands at a knock or gin, seeing both.
 
     The player who went out takes an arrangement with the least deadwood;
     among those, the one that leaves the defender the most deadwood after his
-    best layoffs (RULES.md ruling 8). The defender minimises his own.
+    best layoffs. The defender minimises his own. (The game lets the player
+    choose among all legal layouts instead, RULES.md ruling 8.)
     """
     out_dw = deadwood(out_hand)
     chosen: Showdown | None = None

@@ -358,12 +358,14 @@ def test_a_spade_discarded_to_knock_does_not_double() -> None:
     assert state.deal_points == [(78, 0)]
 
 
-def test_knocker_lays_down_the_melds_that_block_layoffs() -> None:
+def test_knocker_chooses_the_melds_that_block_layoffs() -> None:
     """Ruling 8: four sevens + 8-9-T of clubs, so the defender's 6C stays dead.
 
-    Knocker: 7C 8C 9C TC 7D 7H 7S, deadwood AH 2S 3H = 6 after discarding KD.
-    Laid down as 7-8-9-T of clubs + three sevens (the first arrangement found)
-    the defender would lay off 6C and count 74, not 80.
+    Knocker: 7C 8C 9C TC 7D 7H 7S, deadwood AH 2S 3H = 6 after discarding KD
+    (limit 9 from the 9D). Both layouts leave 6; he chooses. Laid down as
+    7-8-9-T of clubs + three sevens (offered first, the fixed order) the
+    defender lays off 6C and counts 74, so the knocker scores 74 - 6 = 68; as
+    four sevens + 8-9-T the defender keeps 80 and the knocker scores 74.
     """
     state = position(
         "7C 8C 9C TC 7D 7H 7S AH 2S 3H KD",
@@ -371,8 +373,130 @@ def test_knocker_lays_down_the_melds_that_block_layoffs() -> None:
         pile="9D",
     )
     state.apply("knock:KD")
+    assert state.view(0).phase == "layout" and state.to_act == 0
+    assert state.legal_actions() == ("lay:7C-TC+7D7H7S", "lay:7C7D7H7S+8C-TC")
+    default = state.clone()
+    default.apply("lay:7C-TC+7D7H7S")
+    assert default.deal_points == [(68, 0)]
+    assert default.view(1).last_layoffs == ("6C",)
+    state.apply("lay:7C7D7H7S+8C-TC")
     assert state.deal_points == [(74, 0)]
     assert state.view(0).last_melds[0] == (("7C", "7D", "7H", "7S"), ("8C", "9C", "TC"))
+    assert state.view(1).last_history[-2:] == ("0:knock", "0:lay:7C7D7H7S+8C-TC")
+
+
+#: Issue 13's worked example (ruling 8): after discarding KC the knocker holds
+#: three nines, 2-3-4-5 of diamonds and AC AS 2S; the defender holds 6D 7D.
+LAYOUT_KNOCKER = "AC 9C 2D 3D 4D 5D 9D 9H AS 2S KC"
+LAYOUT_DEFENDER = "2C JC QC 6D 7D 8H KH 5S 6S QS"
+
+
+def test_a_layout_with_more_deadwood_can_score_more() -> None:
+    """Ruling 8, lines 516-522 (issue 13: 65 instead of 57). Knock limit 10
+    (TH on the pile). Least deadwood: 9C-9D-9H and 2D-5D, deadwood AC AS 2S =
+    4; the defender lays off 6D 7D onto the run and keeps 2+10+10+8+10+5+6+10
+    = 61: the knocker scores 61 - 4 = 57. Keeping 5D as deadwood (2D-4D, deadwood
+    9, within the limit) leaves the run without an end for 6D 7D: the defender
+    keeps 74, the knocker scores 74 - 9 = 65. Every legal layout is offered,
+    least deadwood first."""
+    state = position(LAYOUT_KNOCKER, LAYOUT_DEFENDER, pile="TH")
+    state.apply("knock:KC")
+    assert state.legal_actions() == (
+        "lay:9C9D9H+2D-5D",  # deadwood 4
+        "lay:9C9D9H+3D-5D",  # deadwood 6: AC 2D AS 2S
+        "lay:9C9D9H+2D-4D",  # deadwood 9: AC 5D AS 2S
+    )
+    scores = {}
+    for action in state.legal_actions():
+        world = state.clone()
+        world.apply(action)
+        scores[action] = world.deal_points[-1][0]
+        assert world.view(1).last_out == 0
+    assert scores == {
+        "lay:9C9D9H+2D-5D": 57,
+        "lay:9C9D9H+3D-5D": 55,
+        "lay:9C9D9H+2D-4D": 65,
+    }
+    state.apply("lay:9C9D9H+2D-4D")
+    view = state.view(1)
+    assert view.last_deadwood == (9, 74) and view.last_layoffs == ()
+    assert view.last_melds[0] == (("9C", "9D", "9H"), ("2D", "3D", "4D"))
+
+
+def test_layouts_stay_within_the_knock_limit() -> None:
+    """Ruling 8: with 9D on the pile (limit 9) the 2D-4D layout (deadwood 9)
+    is still legal; with 8D (limit 8) it is not offered and cannot be played."""
+    state = position(LAYOUT_KNOCKER, LAYOUT_DEFENDER, pile="8D")
+    state.apply("knock:KC")
+    assert state.legal_actions() == ("lay:9C9D9H+2D-5D", "lay:9C9D9H+3D-5D")
+    with pytest.raises(IllegalActionError):
+        state.apply("lay:9C9D9H+2D-4D")
+    with pytest.raises(InvalidActionError):
+        state.apply("lay 2D-4D")
+
+
+def test_gin_layouts_meld_every_card() -> None:
+    """Ruling 8: going gin, only layouts without deadwood are legal; here four
+    sevens with 8-9-T of clubs or 7-T of clubs with three sevens (2-4 of hearts
+    in both); the defender has nothing to lay off and keeps 81."""
+    loose = LOOSE.replace("7C", "8S").replace("3H", "3S")
+    state = position("7C 8C 9C TC 7D 7H 7S 2H 3H 4H KD", loose, pile="5D")
+    state.apply("gin:KD")
+    assert state.legal_actions() == (
+        "lay:7C-TC+7D7H7S+2H-4H",
+        "lay:7C7D7H7S+8C-TC+2H-4H",
+    )
+    state.apply("lay:7C7D7H7S+8C-TC+2H-4H")
+    assert state.deal_points == [(20 + 81, 0)]
+    assert state.view(1).last_end == "gin"
+
+
+def test_a_single_legal_layout_is_laid_down_without_a_decision() -> None:
+    """Ruling 8: KNOCKER has one layout within the limit 4: no layout phase."""
+    state = position(KNOCKER, LOOSE, pile="4D")
+    state.apply("knock:KD")
+    assert state.deal_points == [(78, 0)]
+    assert state.view(0).phase == "opening" and state.deal == 1
+    assert state.view(1).last_history[-1] == "0:knock"  # no "lay:" move
+
+
+def test_the_layout_decision_hides_the_knock_discard() -> None:
+    """Rulings 8 and 19: while the knocker chooses, the defender's view says
+    only that he knocked; the limit is still that of the TH; sampled worlds
+    from the defender's view agree with it and vary the face-down card, while
+    the knocker's own samples keep his KC."""
+    state = position(LAYOUT_KNOCKER, LAYOUT_DEFENDER, pile="TH")
+    state.apply("knock:KC")
+    defender, knocker = state.view(1), state.view(0)
+    assert defender.phase == "layout" and defender.to_act == 0
+    assert defender.legal_actions == () and defender.history[-1] == "0:knock"
+    assert knocker.history[-1] == "0:knock:KC"
+    assert defender.discard_pile == ("TH",) and defender.knock_limit == 10
+    assert defender.opponent_cards == 10
+    game = GinRummy()
+    rng = random.Random(5)
+    face_down = set()
+    for _ in range(30):
+        world = game.sample_state(defender, rng)
+        assert world.view(1) == defender
+        face_down |= set(world.card_locations()["face-down:0"])
+        mine = game.sample_state(knocker, rng)
+        assert mine.view(0) == knocker
+        assert mine.card_locations()["face-down:0"] == ("KC",)
+        assert mine.legal_actions() == state.legal_actions()
+    assert len(face_down) > 5 and "KC" in face_down | {"KC"}
+
+
+def test_narration_tells_the_layout_choice() -> None:
+    """narrate(): the knock, the choice, then the melds as laid down."""
+    state = position(LAYOUT_KNOCKER, LAYOUT_DEFENDER, pile="TH")
+    first = "\n".join(state.narrate("knock:KC"))
+    assert "seat 0 knocks, discarding KC" in first
+    assert "seat 0 chooses one of 3 ways to lay down his cards" in first
+    text = "\n".join(state.narrate("lay:9C9D9H+2D-4D"))
+    assert "knocks" not in text
+    assert "seat 0 melds 9C-9D-9H 2D-3D-4D; deadwood 9" in text
+    assert "scores 65-0" in text
 
 
 def test_grote_gin_scores_thirty() -> None:
@@ -596,6 +720,10 @@ def test_the_upcard_counts_after_the_dealer_takes_it() -> None:
     assert "knock:KD" in state.legal_actions()
     assert "knock:9C" not in state.legal_actions()  # ruling 5 still holds
     state.apply("knock:KD")
+    # The limit stays 9 while he chooses: AC-2C-3C may stay deadwood (6 + 2).
+    assert state.view(1).knock_limit == 9
+    assert state.legal_actions() == ("lay:AC-3C+9C9H9S+5D5H5S", "lay:9C9H9S+5D5H5S")
+    state.apply("lay:AC-3C+9C9H9S+5D5H5S")
     assert state.deal_points == [(0, 78)]
     assert state.view(0).last_top == "9C"
 
