@@ -8,34 +8,25 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from harness import ratings as rt
 from harness.config import MAX_WORKERS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
-from harness.game import Game
-from harness.ladder import Ladder
-from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
 from harness.plugins import Registry, load_plugins
-from harness.referee import make_bots, play_match, replay
-from harness.report import FORMATS as REPORT_FORMATS
-from harness.report import (
-    build_report,
-    comparison_table,
-    render,
-    result_table,
-    standings_table,
-)
-from harness.result import Result
-from harness.results_io import read_results
-from harness.scheduler import Interrupted, Progress, probe_entrants, run_tournament
-from harness.sprt import SprtMonitor
-from harness.standings import standings
-from harness.store import Store
-from harness.teams import describe_teams, team_count, team_layout
+
+if TYPE_CHECKING:
+    from harness.config import TournamentConfig
+    from harness.game import Game
+    from harness.ladder import Ladder
+    from harness.result import Result
+    from harness.store import Store
+
+# Each command imports what it needs when it runs: numpy and scipy (ratings,
+# reports) and the process machinery (runs) cost a second of start-up that
+# `troef games` or `troef --help` should not pay.
 
 __all__ = ["main"]
 
@@ -47,12 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    # --plugin and --block may come before or after the command.
+    args.plugin = [*args.plugin, *getattr(args, "late_plugin", [])]
+    args.block = [*args.block, *getattr(args, "late_block", [])]
     try:
-        registry = (
-            load_plugins(files=args.plugin, blocked=args.block)
-            if args.command in _NEEDS_REGISTRY
-            else None
-        )
+        registry = None
+        if args.command in _NEEDS_REGISTRY:
+            registry = load_plugins(files=args.plugin, blocked=args.block)
+            _warn(registry.warnings)
         return int(args.run(registry, args))
     except TroefError as exc:
         print(f"troef: error: {exc}", file=sys.stderr)
@@ -72,20 +65,8 @@ def _parser() -> argparse.ArgumentParser:
             "A tournament harness for AI bots that play traditional card games."
         ),
     )
-    parser.add_argument(
-        "--plugin",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="also load this plugin file (.py); may be repeated",
-    )
-    parser.add_argument(
-        "--block",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="do not load the plugin of this entry-point name; may be repeated",
-    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    _plugin_arguments(parser, "")
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
 
     games = sub.add_parser("games", help="list the games, their seats and options")
@@ -198,7 +179,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     report.add_argument("database", help="a tournament's SQLite file")
     report.add_argument(
-        "--format", choices=REPORT_FORMATS, default="text", help="output format"
+        "--format",
+        type=_format_arg,
+        default="text",
+        help="text (default), markdown, json or csv",
     )
     report.add_argument(
         "--anchor",
@@ -292,7 +276,50 @@ def _parser() -> argparse.ArgumentParser:
     lstand = lsub.add_parser("standings", help="online Elo standings")
     lstand.add_argument("config", help="ladder config (TOML)")
     lstand.set_defaults(run=_cmd_ladder_standings)
+    for command in [*sub.choices.values(), *lsub.choices.values()]:
+        if command is not ladder:
+            _plugin_arguments(command, "late_")
     return parser
+
+
+def _plugin_arguments(parser: argparse.ArgumentParser, prefix: str) -> None:
+    parser.add_argument(
+        "--plugin",
+        dest=f"{prefix}plugin",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also load this plugin file (.py); may be repeated",
+    )
+    parser.add_argument(
+        "--block",
+        dest=f"{prefix}block",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="do not load the plugin of this entry-point name; may be repeated",
+    )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("troef")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def _warn(warnings: Sequence[str]) -> None:
+    for warning in warnings:
+        print(f"troef: warning: {warning}", file=sys.stderr)
+
+
+def _config(args: argparse.Namespace) -> TournamentConfig:
+    """The command's config, with the command line's --plugin and --block."""
+    config = load_config(args.config, plugins=args.plugin, blocked=args.block)
+    _warn(config.warnings)
+    return config
 
 
 _NEEDS_REGISTRY = {"games", "bots", "play", "check"}
@@ -323,6 +350,8 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _cmd_games(registry: Registry, args: argparse.Namespace) -> int:
+    from harness.teams import describe_teams, team_count, team_layout
+
     rows = []
     for name, cls in sorted(registry.games.items()):
         options = "\n".join(
@@ -350,6 +379,9 @@ def _cmd_bots(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
+    from harness.referee import make_bots, play_match
+    from harness.report import result_table
+
     game = registry.game(args.game, _parse_options(args.option))
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     game.check_seats(len(names))
@@ -377,6 +409,17 @@ def account(game: Game, n_seats: int, seed: int, result: Result) -> list[str]:
         f = result.forfeit
         lines.append(f"seat {f.seat} forfeits ({f.reason.value}): {f.detail.strip()}")
     return lines
+
+
+def _format_arg(text: str) -> str:
+    """``--format``: one of the report's formats (argparse reports the error)."""
+    from harness.report import FORMATS
+
+    if text not in FORMATS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a format; expected one of {', '.join(FORMATS)}"
+        )
+    return text
 
 
 def _workers_arg(text: str) -> int:
@@ -407,7 +450,11 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    from harness.plan import plan
+    from harness.scheduler import Interrupted, Progress, run_tournament
+    from harness.sprt import SprtMonitor
+
+    config = _config(args)
     if config.ladder is not None:
         raise ConfigError(
             f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
@@ -456,7 +503,10 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
+    from harness.scheduler import probe_entrants
+
+    config = _config(args)
     # Counted, not built: validate answers at once whatever the size.
     planned = planned_count(config)
     if planned > MAX_PLANNED:
@@ -489,6 +539,8 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.store import Store
+
     with Store.existing(args.database) as store:
         done, planned = store.counts()
         print(
@@ -500,6 +552,10 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _print_standings(database: str | Path) -> None:
+    from harness.report import standings_table
+    from harness.standings import standings
+    from harness.store import Store
+
     with Store.existing(database) as store:
         entrants = list(store.config_snapshot()["entrants"])
         rows = standings(
@@ -509,6 +565,10 @@ def _print_standings(database: str | Path) -> None:
 
 
 def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.referee import replay
+    from harness.report import result_table
+    from harness.store import Store
+
     with Store.existing(args.database) as store:
         snapshot = store.config_snapshot()
         match = store.match(args.match)
@@ -547,6 +607,9 @@ def _stored_matches(store: Store) -> list[tuple[list[str], Result, str | None]]:
 
 
 def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.report import build_report, render
+    from harness.store import Store
+
     with Store.existing(args.database) as store:
         snapshot = store.config_snapshot()
         matches = _stored_matches(store)
@@ -574,6 +637,10 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness import ratings as rt
+    from harness.report import comparison_table
+    from harness.store import Store
+
     if len(args.databases) < 2:
         raise ConfigError("compare needs at least two databases")
     renames: dict[str, str] = {}
@@ -602,6 +669,9 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness import ratings as rt
+    from harness.results_io import read_results
+
     data = read_results(args.file)
     fit = rt.fit_ratings(
         data.results,
@@ -653,7 +723,9 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
-    with Ladder(load_config(args.config)) as ladder:
+    from harness.ladder import Ladder
+
+    with Ladder(_config(args)) as ladder:
         entrant = ladder.add(args.label, args.bot, _parse_options(args.option))
         print(
             f"{entrant.label} ({entrant.bot}) joins the ladder "
@@ -663,7 +735,10 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    with Ladder(load_config(args.config)) as ladder:
+    from harness.ladder import Ladder
+    from harness.scheduler import Interrupted, Progress
+
+    with Ladder(_config(args)) as ladder:
         try:
             rounds = ladder.run(
                 args.rounds,
@@ -681,7 +756,9 @@ def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder_standings(registry: Registry | None, args: argparse.Namespace) -> int:
-    with Ladder(load_config(args.config)) as ladder:
+    from harness.ladder import Ladder
+
+    with Ladder(_config(args)) as ladder:
         _print_ladder(ladder)
     return 0
 

@@ -178,7 +178,7 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     problem = None
     try:
-        registry = load_plugins(**dataclasses.asdict(_source(config.plugins)))
+        registry = load_plugins(**dataclasses.asdict(config.plugin_source))
         game = registry.game(config.game, dict(config.options))
         pool = ProcessPool(max_idle=0)  # nothing kept: every probe ends its process
         for entrant in config.entrants:
@@ -210,13 +210,6 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
         end_descendants()
         writer.send(problem)
         writer.close()
-
-
-def _source(plugins: Sequence[str]) -> PluginSource:
-    return PluginSource(
-        modules=tuple(p for p in plugins if not p.endswith(".py")),
-        files=tuple(p for p in plugins if p.endswith(".py")),
-    )
 
 
 def run_tournament(
@@ -268,7 +261,7 @@ def run_tournament(
             execute(
                 pending,
                 tracker,
-                plugins=config.plugins,
+                source=config.plugin_source,
                 executor=config.executor,
                 workers=_workers(workers or config.workers, len(pending)),
                 # An SPRT stops early: small chunks waste few matches past the verdict.
@@ -384,7 +377,7 @@ def execute(
     pending: Sequence[Job],
     tracker: _Tracker,
     *,
-    plugins: Sequence[str],
+    source: PluginSource,
     executor: str,
     workers: int,
     chunk: int | None,
@@ -398,7 +391,6 @@ def execute(
     chunks in flight then finish and are recorded. On Ctrl-C no match starts,
     those that end within :data:`GRACE` seconds are recorded, the rest abandoned.
     """
-    source = _source(plugins)
     size = chunk or max(1, min(32, len(pending) // (workers * 8)))
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}
