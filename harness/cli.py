@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import json
 import signal
 import sys
 import tomllib
@@ -170,6 +173,28 @@ def _parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument("match", help="job id (or a unique prefix) or plan index")
     replay_cmd.set_defaults(run=_cmd_replay)
 
+    matches = sub.add_parser(
+        "matches",
+        help="list the recorded matches of a database",
+        description="One line per recorded match in plan order: its plan index "
+        "and job id (what 'troef replay' takes), the seating, scores and ranks, "
+        "and the forfeit if there was one.",
+    )
+    matches.add_argument("database", help="a tournament's SQLite file")
+    matches.add_argument(
+        "--entrant", metavar="LABEL", help="only the matches this entrant played"
+    )
+    matches.add_argument(
+        "--forfeits", action="store_true", help="only the matches lost by forfeit"
+    )
+    matches.add_argument(
+        "--format",
+        type=_format_arg,
+        default="text",
+        help="text (default), markdown, json or csv",
+    )
+    matches.set_defaults(run=_cmd_matches)
+
     report = sub.add_parser(
         "report",
         help="ratings, crosstable and significance tests of a tournament",
@@ -225,6 +250,11 @@ def _parser() -> argparse.ArgumentParser:
         help="treat entrant NEW of the later databases as OLD (a new version of a bot)",
     )
     compare.add_argument("--format", choices=("text", "markdown"), default="text")
+    compare.add_argument(
+        "--any-game",
+        action="store_true",
+        help="compare databases of different games or options (refused otherwise)",
+    )
     compare.set_defaults(run=_cmd_compare)
 
     rate = sub.add_parser(
@@ -461,6 +491,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
         )
     progress = None if args.quiet else Progress()
     monitor = SprtMonitor(config, plan(config)) if config.sprt is not None else None
+    if not config.database.parent.exists():
+        # Ruling: a missing folder is made (owner-only), and said, not refused.
+        print(f"troef: creating the folder {config.database.parent} for the database")
     try:
         summary = run_tournament(
             config,
@@ -547,7 +580,70 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
             f"{store.meta('name')}: {done} of {planned} matches recorded, "
             f"{store.forfeit_count()} forfeits"
         )
+        forfeits = store.forfeits()
     _print_standings(args.database)
+    if forfeits:
+        print()
+        print(forfeit_table(forfeits))
+    return 0
+
+
+def forfeit_table(forfeits: Sequence[tuple[str, str, int]], fmt: str = "text") -> str:
+    """Forfeits by entrant and reason; 'troef matches --forfeits' has the details."""
+    return _table(["entrant", "forfeit reason", "matches"], forfeits, fmt)
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str) -> str:
+    """A table in one of the formats of ``--format``."""
+    if fmt == "json":
+        return json.dumps([dict(zip(headers, row, strict=True)) for row in rows])
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows(rows)
+        return out.getvalue().rstrip("\n")
+    return tabulate(
+        rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple"
+    )
+
+
+def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.store import Store
+
+    with Store.existing(args.database) as store:
+        entrants = list(store.config_snapshot().get("entrants", {}))
+        if args.entrant is not None and args.entrant not in entrants:
+            raise ConfigError(
+                f"--entrant {args.entrant!r}: no such entrant; "
+                f"{close_names(args.entrant, entrants)}"
+            )
+        rows = []
+        for match in store.matches():
+            seating, result = match.job["seating"], match.result
+            if args.entrant is not None and args.entrant not in seating:
+                continue
+            if args.forfeits and result.forfeit is None:
+                continue
+            forfeit = ""
+            if result.forfeit is not None:
+                f = result.forfeit
+                forfeit = f"{seating[f.seat]}: {f.reason.value}"
+            rows.append(
+                [
+                    match.job["index"],
+                    match.job["id"],
+                    " ".join(seating),
+                    " ".join(map(str, result.scores)),
+                    " ".join(map(str, result.ranks)),
+                    forfeit,
+                ]
+            )
+    headers = ["index", "job id", "seating", "scores", "ranks", "forfeit"]
+    if not rows and args.format == "text":
+        print("no recorded match is selected")
+        return 0
+    print(_table(headers, rows, args.format))
     return 0
 
 
@@ -614,6 +710,7 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         snapshot = store.config_snapshot()
         matches = _stored_matches(store)
         title = store.meta("name") or str(args.database)
+        forfeits = store.forfeits()
     if not matches:
         raise TroefError(f"{args.database} holds no results yet")
     entrants = list(snapshot.get("entrants", {}))
@@ -633,6 +730,9 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     print(render(report, args.format))
+    if forfeits and args.format in ("text", "markdown"):
+        print()
+        print(forfeit_table(forfeits, args.format))
     return 0
 
 
@@ -650,14 +750,26 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
             raise ConfigError(f"--same {pair!r} is not OLD=NEW")
         renames[new] = old
     fits = []
+    games: dict[str, str] = {}
     for path in args.databases:
         with Store.existing(path) as store:
+            snapshot = store.config_snapshot()
+            games[path] = json.dumps(
+                [snapshot.get("game"), snapshot.get("options", {})], sort_keys=True
+            )
             matches = [
                 ([renames.get(x, x) for x in seating], result, group)
                 for seating, result, group in _stored_matches(store)
             ]
         fits.append(
             (Path(path).stem, rt.fit_ratings(rt.pair_results_from_matches(matches)))
+        )
+    if len(set(games.values())) > 1 and not args.any_game:
+        played = "; ".join(f"{path}: {game}" for path, game in games.items())
+        raise ConfigError(
+            "the databases are of different games or game options, so their "
+            f"ratings are on different scales ({played}); pass --any-game to "
+            "compare them anyway"
         )
     common = sorted(set.intersection(*(set(fit.names) for _, fit in fits)))
     if not common:

@@ -158,10 +158,18 @@ def make_bots(
     """Build one bot per seat, each with its own seed derived from ``seed``."""
     game.check_seats(len(bot_classes))
     opts = options or [None] * len(bot_classes)
-    return [
-        cls(game, seat, bot_seed(seed, seat), opts[seat])
-        for seat, cls in enumerate(bot_classes)
-    ]
+    bots = []
+    for seat, cls in enumerate(bot_classes):
+        try:
+            bots.append(cls(game, seat, bot_seed(seed, seat), opts[seat]))
+        except TroefError:
+            raise
+        except Exception as exc:  # the bot's own fault, reported as such
+            raise TroefError(
+                f"bot {getattr(cls, 'name', cls.__name__)!r} (seat {seat}) failed "
+                f"to start: {type(exc).__name__}: {exc}"
+            ) from exc
+    return bots
 
 
 def play_match(
