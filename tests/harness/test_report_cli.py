@@ -153,4 +153,4 @@ def test_validate_status_and_replay(
     code, again, _ = run(capsys, "replay", str(database), first.job["id"][:8])
     assert code == 0 and again == out
     code, _, err = run(capsys, "replay", str(database), "999")
-    assert code == 2 and "no match in" in err and "give a job id or a plan index" in err
+    assert code == 2 and "no match in" in err and "a plan index from 0 to 71" in err
