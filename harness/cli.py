@@ -6,6 +6,7 @@ import argparse
 import csv
 import io
 import json
+import shlex
 import signal
 import sys
 import tomllib
@@ -21,6 +22,7 @@ from harness.errors import ConfigError, TroefError, close_names
 from harness.plugins import Registry, load_plugins
 
 if TYPE_CHECKING:
+    from harness.bot import Bot
     from harness.config import TournamentConfig
     from harness.game import Game
     from harness.ladder import Ladder
@@ -88,12 +90,20 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         required=True,
         metavar="A,B,...",
-        help="bot names, one per seat in playing order, comma-separated",
+        help="one bot per seat in playing order, comma-separated: a bot name, "
+        "with options as NAME:KEY=VALUE[:KEY=VALUE] (e.g. search:samples=8), "
+        "or a program speaking the bot protocol as 'cmd:COMMAND LINE' "
+        "(e.g. 'cmd:node bot.js')",
     )
     play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     _option_argument(play, "a game option, e.g. -o target=500")
     play.add_argument(
         "--quiet", action="store_true", help="print only the result, not every move"
+    )
+    play.add_argument(
+        "--show-hands",
+        action="store_true",
+        help="print every seat's hand at the start of each deal",
     )
     play.set_defaults(run=_cmd_play)
 
@@ -409,35 +419,97 @@ def _cmd_bots(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
-    from harness.referee import make_bots, play_match
+    from harness.botprocess import ProcessPool
+    from harness.narration import Narrator, seat_labels
+    from harness.referee import abandon_bots, play_match
     from harness.report import result_table
 
     game = registry.game(args.game, _parse_options(args.option))
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    game.check_seats(len(names))
-    classes = [registry.bot_class(n, game.name) for n in names]
-    bots = make_bots(game, classes, args.seed)
-    result = play_match(game, bots, args.seed, keep_log=True)
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    game.check_seats(len(specs))
+    names = [_spec_name(spec) for spec in specs]
+    pool = ProcessPool(max_idle=0)  # a command bot's process ends with the match
+    bots = _play_bots(game, specs, args.seed, registry, pool)
+    narrator = Narrator(game, args.seed, seat_labels(names), show_hands=args.show_hands)
+
+    def tell(action: str) -> None:
+        for line in narrator.tell(action):
+            print(line, flush=True)
+
     if not args.quiet:
-        for line in account(game, len(names), args.seed, result):
-            print(line)
-        print()
-    print(result_table(result, names))
+        print("\n".join(narrator.start()), flush=True)
+    try:
+        result = play_match(
+            game, bots, args.seed, keep_log=True, on_action=None if args.quiet else tell
+        )
+    except BaseException:
+        abandon_bots(bots)
+        raise
+    if result.forfeit is not None:
+        print(narrator.forfeit(result.forfeit))
+    print()
+    print(result_table(result, narrator.labels))
     if result.ended is not None:
         print(f"match ended by the referee: {result.ended}")
     return 0
 
 
-def account(game: Game, n_seats: int, seed: int, result: Result) -> list[str]:
+_COMMAND_BOT = "cmd:"
+
+
+def _spec_name(spec: str) -> str:
+    """A ``--bots`` entry's name: the bot's, or the command's program."""
+    if spec.startswith(_COMMAND_BOT):
+        words = shlex.split(spec[len(_COMMAND_BOT) :])
+        return Path(words[-1] if words else "cmd").name
+    return spec.split(":", 1)[0]
+
+
+def _play_bots(
+    game: Game, specs: Sequence[str], seed: int, registry: Registry, pool: Any
+) -> list[Bot]:
+    """One bot per ``--bots`` entry: a named bot with options, or a command."""
+    from harness.botprocess import ProcessSettings
+    from harness.referee import make_bot
+    from harness.seeding import bot_seed
+
+    bots: list[Bot] = []
+    for seat, spec in enumerate(specs):
+        if spec.startswith(_COMMAND_BOT):
+            command = tuple(shlex.split(spec[len(_COMMAND_BOT) :]))
+            if not command:
+                raise ConfigError(f"--bots {spec!r}: give the command after 'cmd:'")
+            bots.append(
+                ProcessSettings(command=command).bot(
+                    game,
+                    seat,
+                    bot_seed(seed, seat),
+                    None,
+                    bot_name="cmd",
+                    source=registry.source,
+                    n_seats=len(specs),
+                    pool=pool,
+                )
+            )
+            continue
+        name, _, rest = spec.partition(":")
+        cls = registry.bot_class(name, game.name)
+        options = _parse_options(rest.split(":") if rest else [])
+        bots.append(make_bot(game, cls, seat, seed, options))
+    return bots
+
+
+def account(game: Game, labels: Sequence[str], seed: int, result: Result) -> list[str]:
     """The match told move by move, replayed from its seed and log."""
+    from harness.narration import Narrator
+
     assert result.log is not None
-    state = game.new_match(n_seats, seed)
-    lines = [f"{game.title}, seed {seed}, {n_seats} seats"]
+    narrator = Narrator(game, seed, labels)
+    lines = narrator.start()
     for action in result.log:
-        lines.extend(state.narrate(action))
+        lines.extend(narrator.tell(action))
     if result.forfeit is not None:
-        f = result.forfeit
-        lines.append(f"seat {f.seat} forfeits ({f.reason.value}): {f.detail.strip()}")
+        lines.append(narrator.forfeit(result.forfeit))
     return lines
 
 
@@ -679,7 +751,7 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     )
     game = reg.game(match.job["game"], match.job["options"])
     seating = match.job["seating"]
-    for line in account(game, len(seating), match.job["seed"], match.result):
+    for line in account(game, seating, match.job["seed"], match.result):
         print(line)
     again = replay(
         game,

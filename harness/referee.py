@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import traceback
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -30,6 +30,7 @@ __all__ = [
     "Clock",
     "TimeControl",
     "forfeit_result",
+    "make_bot",
     "make_bots",
     "play_match",
     "replay",
@@ -158,18 +159,29 @@ def make_bots(
     """Build one bot per seat, each with its own seed derived from ``seed``."""
     game.check_seats(len(bot_classes))
     opts = options or [None] * len(bot_classes)
-    bots = []
-    for seat, cls in enumerate(bot_classes):
-        try:
-            bots.append(cls(game, seat, bot_seed(seed, seat), opts[seat]))
-        except TroefError:
-            raise
-        except Exception as exc:  # the bot's own fault, reported as such
-            raise TroefError(
-                f"bot {getattr(cls, 'name', cls.__name__)!r} (seat {seat}) failed "
-                f"to start: {type(exc).__name__}: {exc}"
-            ) from exc
-    return bots
+    return [
+        make_bot(game, cls, seat, seed, opts[seat])
+        for seat, cls in enumerate(bot_classes)
+    ]
+
+
+def make_bot(
+    game: Game,
+    cls: type[Bot],
+    seat: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> Bot:
+    """The bot of ``seat`` in the match of ``seed``; its fault at start is named."""
+    try:
+        return cls(game, seat, bot_seed(seed, seat), options)
+    except TroefError:
+        raise
+    except Exception as exc:  # the bot's own fault, reported as such
+        raise TroefError(
+            f"bot {getattr(cls, 'name', cls.__name__)!r} (seat {seat}) failed "
+            f"to start: {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 def play_match(
@@ -179,6 +191,7 @@ def play_match(
     *,
     keep_log: bool = False,
     time_controls: TimeControls = None,
+    on_action: Callable[[str], None] | None = None,
 ) -> Result:
     """Play one whole match of ``game`` with ``bots`` seated in order.
 
@@ -188,6 +201,8 @@ def play_match(
         seat (``None`` entries: no limit for that seat). Each ``act`` is
         measured with ``time.perf_counter``; a bot that oversteps forfeits with
         ``TIMEOUT``.
+    :param on_action: called with each action once it is applied (``troef
+        play`` tells the match as it happens).
 
     Every bot hears the result through ``match_over`` before this returns.
     """
@@ -195,7 +210,9 @@ def play_match(
     try:
         result = prepare_bots(game, bots, seed, keep_log)
         if result is None:
-            referee = referee_steps(game, len(bots), seed, keep_log, clocks)
+            referee = referee_steps(
+                game, len(bots), seed, keep_log, clocks, on_action=on_action
+            )
             try:
                 seat, view, limit = next(referee)
                 while True:
@@ -223,6 +240,8 @@ def referee_steps(
     seed: int,
     keep_log: bool,
     clocks: Sequence[Clock | None],
+    *,
+    on_action: Callable[[str], None] | None = None,
 ) -> Generator[tuple[int, View, float | None], tuple[object, Any, float], Result]:
     """The referee as a generator, so that one loop can drive many matches.
 
@@ -270,6 +289,8 @@ def referee_steps(
             )
         state.apply(action)
         log.append(action)
+        if on_action is not None:
+            on_action(action)
         if len(log) >= game.max_actions and not state.is_over():
             return _capped(game, n_seats, log, keep_log)
     result = state.result()

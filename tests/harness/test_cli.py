@@ -41,7 +41,8 @@ def test_play_tells_the_match_and_prints_the_result(
     )
     assert code == 0
     assert "Toy tricks (harness tests), seed 4, 2 seats" in out
-    assert out.count("seat 0: ") + out.count("seat 1: ") == 12
+    # Seats are called by their bots' labels: the name, plus the seat when twice.
+    assert out.count("random#0: ") + out.count("random#1: ") == 12
     assert "rank" in out
 
 
