@@ -132,6 +132,9 @@ def _parser() -> argparse.ArgumentParser:
         help=f"actions after which a short match is cut (default {DEFAULT_BUDGET})",
     )
     _option_argument(check, "a game option (over the check options unless --full)")
+    check.add_argument(
+        "--quiet", action="store_true", help="no progress lines, only the summary"
+    )
     check.set_defaults(run=_cmd_check)
 
     run = sub.add_parser(
@@ -513,6 +516,10 @@ def account(game: Game, labels: Sequence[str], seed: int, result: Result) -> lis
     return lines
 
 
+def _progress_line(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 def _format_arg(text: str) -> str:
     """``--format``: one of the report's formats (argparse reports the error)."""
     from harness.report import FORMATS
@@ -546,6 +553,7 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
         matches=args.matches,
         seed=args.seed,
         raise_on_failure=False,
+        progress=None if args.quiet else _progress_line,
     )
     print(report.summary())
     return 0 if report.passed else 1

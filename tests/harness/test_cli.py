@@ -106,3 +106,24 @@ def test_the_console_script_is_installed() -> None:
         [exe, "play", "--help"], capture_output=True, text=True, check=True
     )
     assert "--bots A,B,..." in out.stdout
+
+
+def test_check_tells_its_progress_per_match(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, *TOY, "check", "toy", "--matches", "2")
+    assert code == 0
+    lines = err.splitlines()
+    assert lines[0] == "pickling the Game: ok"
+    for seats in (2, 3):
+        for m in (1, 2):
+            assert any(
+                line.startswith(f"[{seats} seats] match {m} of 2: ")
+                and line.endswith(": ok")
+                for line in lines
+            )
+    code, _, err = run(capsys, *TOY, "check", "toy", "--matches", "2", "--quiet")
+    assert code == 0 and err == ""
+    code, _, err = run(
+        capsys, *TOY, "check", "toy", "--matches", "2", "-o", "leaky=true"
+    )
+    assert code == 1
+    assert "[2 seats] hidden places and cards vary in samples: FAILED" in err
