@@ -123,7 +123,7 @@ def test_check_tells_its_progress_per_match(capsys: pytest.CaptureFixture[str]) 
     code, _, err = run(capsys, *TOY, "check", "toy", "--matches", "2", "--quiet")
     assert code == 0 and err == ""
     code, _, err = run(
-        capsys, *TOY, "check", "toy", "--matches", "2", "-o", "leaky=true"
+        capsys, *TOY, "check", "toy", "--matches", "3", "-o", "leaky=true"
     )
     assert code == 1
-    assert "[2 seats] hidden places and cards vary in samples: FAILED" in err
+    assert "[3 seats] hidden places and cards vary in samples: FAILED" in err
