@@ -450,7 +450,8 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
         raise
     if result.forfeit is not None:
         print(narrator.forfeit(result.forfeit))
-    print()
+    if result.forfeit is not None or not args.quiet:
+        print()
     print(result_table(result, narrator.labels))
     if result.ended is not None:
         print(f"match ended by the referee: {result.ended}")
@@ -661,11 +662,46 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
             f"{store.forfeit_count()} forfeits"
         )
         forfeits = store.forfeits()
+        thinking = store.thinking()
     _print_standings(args.database)
     if forfeits:
         print()
         print(forfeit_table(forfeits))
+    if thinking:
+        print()
+        print(thinking_table(thinking))
     return 0
+
+
+def thinking_table(
+    thinking: Sequence[tuple[str, int, float, float]], fmt: str = "text"
+) -> str:
+    """Each entrant's thinking time per move, as the referee measured it."""
+    if fmt in ("json", "csv"):
+        rows: list[list[Any]] = [list(row) for row in thinking]
+        headers = ["entrant", "moves", "total seconds", "longest move seconds"]
+        return _table(headers, rows, fmt)
+    rows = [
+        [
+            entrant,
+            decisions,
+            _duration(total / decisions) if decisions else "-",
+            _duration(longest),
+            _duration(total),
+        ]
+        for entrant, decisions, total, longest in thinking
+    ]
+    headers = ["entrant", "moves", "mean per move", "longest move", "total"]
+    return _table(headers, rows, fmt)
+
+
+def _duration(seconds: float) -> str:
+    """Seconds for a person: 7 µs, 1.25 ms, 3.40 s."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds:.2f} s"
 
 
 def forfeit_table(forfeits: Sequence[tuple[str, str, int]], fmt: str = "text") -> str:
@@ -791,6 +827,7 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         matches = _stored_matches(store)
         title = store.meta("name") or str(args.database)
         forfeits = store.forfeits()
+        thinking = store.thinking()
     if not matches:
         raise TroefError(f"{args.database} holds no results yet")
     entrants = list(snapshot.get("entrants", {}))
@@ -810,9 +847,13 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     print(render(report, args.format))
-    if forfeits and args.format in ("text", "markdown"):
-        print()
-        print(forfeit_table(forfeits, args.format))
+    if args.format in ("text", "markdown"):
+        if forfeits:
+            print()
+            print(forfeit_table(forfeits, args.format))
+        if thinking:
+            print()
+            print(thinking_table(thinking, args.format))
     return 0
 
 

@@ -249,7 +249,25 @@ def referee_steps(
     expects ``(action, fault or None, seconds taken)`` back; it returns the
     Result. :func:`play_match` drives one synchronously;
     :func:`harness.multiplex.play_matches_interleaved` drives several at once.
+    The Result carries each seat's thinking time as the driver measured it.
     """
+    thinking = [[0, 0.0, 0.0] for _ in range(n_seats)]
+    steps = _steps(game, n_seats, seed, keep_log, clocks, on_action, thinking)
+    result = yield from steps
+    return replace(
+        result, thinking=tuple((int(n), total, most) for n, total, most in thinking)
+    )
+
+
+def _steps(
+    game: Game,
+    n_seats: int,
+    seed: int,
+    keep_log: bool,
+    clocks: Sequence[Clock | None],
+    on_action: Callable[[str], None] | None,
+    thinking: list[list[Any]],
+) -> Generator[tuple[int, View, float | None], tuple[object, Any, float], Result]:
     state = game.new_match(n_seats, seed)
     log: list[str] = []
     while not state.is_over():
@@ -262,6 +280,10 @@ def referee_steps(
             view,
             (None if clock is None else clock.limit()),
         )
+        spent = thinking[seat]
+        spent[0] += 1
+        spent[1] += elapsed
+        spent[2] = max(spent[2], elapsed)
         if fault is not None:
             return _forfeit(state, seat, fault[0], fault[1], log, keep_log)
         if clock is not None:

@@ -50,6 +50,12 @@ CREATE VIEW IF NOT EXISTS deal_points AS
     SELECT r.job_id AS job_id, CAST(d.key AS INTEGER) AS deal,
            CAST(p.key AS INTEGER) AS seat, p.value AS points
     FROM results r, json_each(r.result, '$.deal_points') d, json_each(d.value) p;
+-- How long each seat's bot thought in a match (measured, so apart from results).
+CREATE TABLE IF NOT EXISTS thinking (
+    job_id TEXT NOT NULL REFERENCES results(job_id), seat INTEGER NOT NULL,
+    decisions INTEGER NOT NULL, total REAL NOT NULL, longest REAL NOT NULL,
+    PRIMARY KEY (job_id, seat)
+);
 CREATE TABLE IF NOT EXISTS logs (
     job_id TEXT PRIMARY KEY REFERENCES results(job_id), log TEXT NOT NULL
 );
@@ -194,6 +200,7 @@ class Store:
         rows: list[tuple[Any, ...]] = []
         seats: list[tuple[Any, ...]] = []
         logs: list[tuple[str, str]] = []
+        thinking: list[tuple[Any, ...]] = []
         for job, result in written:
             forfeit = result.forfeit
             plain = result.to_dict()
@@ -221,6 +228,10 @@ class Store:
             )
             if log is not None:
                 logs.append((job.id, " ".join(log)))
+            if result.thinking is not None:
+                thinking.extend(
+                    (job.id, seat, *spent) for seat, spent in enumerate(result.thinking)
+                )
         with self._db:
             self._db.executemany(
                 "INSERT INTO results (job_id, forfeit_seat, forfeit_reason, "
@@ -231,6 +242,9 @@ class Store:
                 "INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)", seats
             )
             self._db.executemany("INSERT INTO logs VALUES (?, ?)", logs)
+            self._db.executemany(
+                "INSERT INTO thinking VALUES (?, ?, ?, ?, ?)", thinking
+            )
         return [job for job, _ in written]
 
     def _known(self, ids: Iterable[str]) -> set[str]:
@@ -289,6 +303,23 @@ class Store:
             "GROUP BY s.entrant, r.forfeit_reason ORDER BY COUNT(*) DESC, s.entrant"
         )
         return [(str(e), str(reason), int(n)) for e, reason, n in rows]
+
+    def thinking(self) -> list[tuple[str, int, float, float]]:
+        """(entrant, decisions, total seconds, longest decision) over all matches."""
+        has_table = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'thinking'"
+        ).fetchone()
+        if not has_table:  # a database from before thinking times were kept
+            return []
+        rows = self._db.execute(
+            "SELECT s.entrant, SUM(t.decisions), SUM(t.total), MAX(t.longest) "
+            "FROM thinking t JOIN seat_results s "
+            "ON s.job_id = t.job_id AND s.seat = t.seat "
+            "GROUP BY s.entrant ORDER BY s.entrant"
+        )
+        return [
+            (str(e), int(n), float(total), float(most)) for e, n, total, most in rows
+        ]
 
     def matches(self) -> Iterator[StoredMatch]:
         """Every recorded match in plan order, with its log if kept."""
