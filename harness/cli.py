@@ -653,10 +653,15 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.sprt import SprtMonitor
     from harness.store import Store
 
     with Store.existing(args.database) as store:
         done, planned = store.counts()
+        monitor = SprtMonitor.from_store(store)
+        if monitor is not None and monitor.done():
+            # A decided SPRT plays no more: its plan is a bound, not a target.
+            planned = done
         print(
             f"{store.meta('name')}: {done} of {planned} matches recorded, "
             f"{store.forfeit_count()} forfeits"
@@ -664,6 +669,9 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
         forfeits = store.forfeits()
         thinking = store.thinking()
     _print_standings(args.database)
+    if monitor is not None:
+        print()
+        print(monitor.verdict().describe())
     if forfeits:
         print()
         print(forfeit_table(forfeits))
@@ -820,6 +828,7 @@ def _stored_matches(store: Store) -> list[tuple[list[str], Result, str | None]]:
 
 def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.report import build_report, render
+    from harness.sprt import SprtMonitor
     from harness.store import Store
 
     with Store.existing(args.database) as store:
@@ -828,6 +837,7 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         title = store.meta("name") or str(args.database)
         forfeits = store.forfeits()
         thinking = store.thinking()
+        monitor = SprtMonitor.from_store(store)
     if not matches:
         raise TroefError(f"{args.database} holds no results yet")
     entrants = list(snapshot.get("entrants", {}))
@@ -848,6 +858,9 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
     )
     print(render(report, args.format))
     if args.format in ("text", "markdown"):
+        if monitor is not None:
+            print()
+            print(monitor.verdict().describe())
         if forfeits:
             print()
             print(forfeit_table(forfeits, args.format))

@@ -94,7 +94,8 @@ class Progress:
     def update(
         self, done: int, total: int, leader: Callable[[], str], *, final: bool = False
     ) -> None:
-        """Report ``done`` of ``total``; ``leader()`` is called only when printing."""
+        """Report ``done`` of ``total``; ``leader()`` (the leader, or the SPRT's
+        LLR and bounds) is called only when printing."""
         now = time.perf_counter()
         if not final and now - self._last < (0.2 if self.live else self.interval):
             return
@@ -102,10 +103,7 @@ class Progress:
         elapsed = now - self._start
         rate = (done - self._started_at) / elapsed if elapsed > 0 else 0.0
         eta = (total - done) / rate if rate > 0 else float("inf")
-        text = (
-            f"{done}/{total} matches  {rate:.1f}/s  "
-            f"ETA {_duration(eta)}  leader: {leader()}"
-        )
+        text = f"{done}/{total} matches  {rate:.1f}/s  ETA {_duration(eta)}  {leader()}"
         if self.live:
             end = "\n" if final else ""
             self.stream.write(f"\r\033[K{text}{end}")
@@ -129,6 +127,9 @@ class Monitor(Protocol):
 
     def done(self) -> bool:
         """True once no more jobs need to be played."""
+
+    def progress(self) -> str:
+        """Where the monitor stands, for the progress line."""
 
 
 def probe_entrants(config: TournamentConfig) -> None:
@@ -312,10 +313,12 @@ class _Tracker:
         return self.monitor is not None and self.monitor.done()
 
     def leader(self) -> str:
+        if self.monitor is not None:
+            return self.monitor.progress()
         table = standings(self.entrants, self.recorded)
         if not table or not table[0].games:
-            return "-"
-        return f"{table[0].entrant} ({100 * table[0].score:.1f}%)"
+            return "leader: -"
+        return f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
 
     def record(self, results: Sequence[tuple[Job, Result]]) -> None:
         written = {job.id for job in self.store.record_many(results)}
