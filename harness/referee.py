@@ -252,22 +252,6 @@ def referee_steps(
     The Result carries each seat's thinking time as the driver measured it.
     """
     thinking = [[0, 0.0, 0.0] for _ in range(n_seats)]
-    steps = _steps(game, n_seats, seed, keep_log, clocks, on_action, thinking)
-    result = yield from steps
-    return replace(
-        result, thinking=tuple((int(n), total, most) for n, total, most in thinking)
-    )
-
-
-def _steps(
-    game: Game,
-    n_seats: int,
-    seed: int,
-    keep_log: bool,
-    clocks: Sequence[Clock | None],
-    on_action: Callable[[str], None] | None,
-    thinking: list[list[Any]],
-) -> Generator[tuple[int, View, float | None], tuple[object, Any, float], Result]:
     state = game.new_match(n_seats, seed)
     log: list[str] = []
     while not state.is_over():
@@ -285,13 +269,17 @@ def _steps(
         spent[1] += elapsed
         spent[2] = max(spent[2], elapsed)
         if fault is not None:
-            return _forfeit(state, seat, fault[0], fault[1], log, keep_log)
+            forfeit = _forfeit(state, seat, fault[0], fault[1], log, keep_log)
+            return _measured(forfeit, thinking)
         if clock is not None:
             late = clock.charge(elapsed)
             if late is not None:
-                return _forfeit(state, seat, ForfeitReason.TIMEOUT, late, log, keep_log)
+                forfeit = _forfeit(
+                    state, seat, ForfeitReason.TIMEOUT, late, log, keep_log
+                )
+                return _measured(forfeit, thinking)
         if type(action) is not str:
-            return _forfeit(
+            forfeit = _forfeit(
                 state,
                 seat,
                 ForfeitReason.NOT_A_STRING,
@@ -299,8 +287,9 @@ def _steps(
                 log,
                 keep_log,
             )
+            return _measured(forfeit, thinking)
         if action not in view.legal_actions:
-            return _forfeit(
+            forfeit = _forfeit(
                 state,
                 seat,
                 ForfeitReason.ILLEGAL_ACTION,
@@ -309,14 +298,21 @@ def _steps(
                 log,
                 keep_log,
             )
+            return _measured(forfeit, thinking)
         state.apply(action)
         log.append(action)
         if on_action is not None:
             on_action(action)
         if len(log) >= game.max_actions and not state.is_over():
-            return _capped(game, n_seats, log, keep_log)
+            return _measured(_capped(game, n_seats, log, keep_log), thinking)
     result = state.result()
-    return replace(result, log=tuple(log)) if keep_log else result
+    return _measured(replace(result, log=tuple(log)) if keep_log else result, thinking)
+
+
+def _measured(result: Result, thinking: list[list[Any]]) -> Result:
+    """``result`` with each seat's (decisions, total seconds, longest decision)."""
+    spent = tuple((int(n), float(total), float(most)) for n, total, most in thinking)
+    return replace(result, thinking=spent)
 
 
 def prepare_bots(
