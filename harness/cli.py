@@ -223,6 +223,12 @@ def _parser() -> argparse.ArgumentParser:
         help="text (default), markdown, json or csv",
     )
     report.add_argument(
+        "--table",
+        type=_table_arg,
+        help="standings, pairs or crosstable: with --format csv (one table per "
+        "stream; default standings) or json, only this table",
+    )
+    report.add_argument(
         "--anchor",
         metavar="ENTRANT",
         help="fix this entrant's rating (default: pool mean 0)",
@@ -532,6 +538,17 @@ def _format_arg(text: str) -> str:
     return text
 
 
+def _table_arg(text: str) -> str:
+    """``--table``: one of the report's tables (argparse reports the error)."""
+    from harness.report import TABLES
+
+    if text not in TABLES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a table; expected one of {', '.join(TABLES)}"
+        )
+    return text
+
+
 def _workers_arg(text: str) -> int:
     """``--workers``: an integer from 1 to MAX_WORKERS (argparse reports the error)."""
     try:
@@ -700,7 +717,9 @@ def thinking_table(
         for entrant, decisions, total, longest in thinking
     ]
     headers = ["entrant", "moves", "mean per move", "longest move", "total"]
-    return _table(headers, rows, fmt)
+    heading = "## " if fmt == "markdown" else ""
+    title = f"{heading}Thinking time, as the referee measured it\n\n"
+    return title + _table(headers, rows, fmt)
 
 
 def _duration(seconds: float) -> str:
@@ -714,7 +733,11 @@ def _duration(seconds: float) -> str:
 
 def forfeit_table(forfeits: Sequence[tuple[str, str, int]], fmt: str = "text") -> str:
     """Forfeits by entrant and reason; 'troef matches --forfeits' has the details."""
-    return _table(["entrant", "forfeit reason", "matches"], forfeits, fmt)
+    table = _table(["entrant", "forfeit reason", "matches"], forfeits, fmt)
+    if fmt in ("json", "csv"):
+        return table
+    heading = "## " if fmt == "markdown" else ""
+    return f"{heading}Forfeits (details: troef matches DATABASE --forfeits)\n\n{table}"
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str) -> str:
@@ -856,7 +879,7 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         seed=args.seed,
     )
-    print(render(report, args.format))
+    print(render(report, args.format, args.table))
     if args.format in ("text", "markdown"):
         if monitor is not None:
             print()
