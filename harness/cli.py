@@ -3,39 +3,35 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import json
+import shlex
 import signal
 import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from harness import ratings as rt
 from harness.config import MAX_WORKERS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
-from harness.game import Game
-from harness.ladder import Ladder
-from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
 from harness.plugins import Registry, load_plugins
-from harness.referee import make_bots, play_match, replay
-from harness.report import FORMATS as REPORT_FORMATS
-from harness.report import (
-    build_report,
-    comparison_table,
-    render,
-    result_table,
-    standings_table,
-)
-from harness.result import Result
-from harness.results_io import read_results
-from harness.scheduler import Interrupted, Progress, probe_entrants, run_tournament
-from harness.sprt import SprtMonitor
-from harness.standings import standings
-from harness.store import Store
-from harness.teams import describe_teams, team_count, team_layout
+
+if TYPE_CHECKING:
+    from harness.bot import Bot
+    from harness.config import TournamentConfig
+    from harness.game import Game
+    from harness.ladder import Ladder
+    from harness.result import Result
+    from harness.store import Store
+
+# Each command imports what it needs when it runs: numpy and scipy (ratings,
+# reports) and the process machinery (runs) cost a second of start-up that
+# `troef games` or `troef --help` should not pay.
 
 __all__ = ["main"]
 
@@ -47,12 +43,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    # --plugin and --block may come before or after the command.
+    args.plugin = [*args.plugin, *getattr(args, "late_plugin", [])]
+    args.block = [*args.block, *getattr(args, "late_block", [])]
     try:
-        registry = (
-            load_plugins(files=args.plugin, blocked=args.block)
-            if args.command in _NEEDS_REGISTRY
-            else None
-        )
+        registry = None
+        if args.command in _NEEDS_REGISTRY:
+            registry = load_plugins(files=args.plugin, blocked=args.block)
+            _warn(registry.warnings)
         return int(args.run(registry, args))
     except TroefError as exc:
         print(f"troef: error: {exc}", file=sys.stderr)
@@ -72,20 +70,8 @@ def _parser() -> argparse.ArgumentParser:
             "A tournament harness for AI bots that play traditional card games."
         ),
     )
-    parser.add_argument(
-        "--plugin",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="also load this plugin file (.py); may be repeated",
-    )
-    parser.add_argument(
-        "--block",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="do not load the plugin of this entry-point name; may be repeated",
-    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    _plugin_arguments(parser, "")
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
 
     games = sub.add_parser("games", help="list the games, their seats and options")
@@ -104,7 +90,10 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         required=True,
         metavar="A,B,...",
-        help="bot names, one per seat in playing order, comma-separated",
+        help="one bot per seat in playing order, comma-separated: a bot name, "
+        "with options as NAME:KEY=VALUE[:KEY=VALUE] (e.g. search:samples=8), "
+        "or a program speaking the bot protocol as 'cmd:COMMAND LINE' "
+        "(e.g. 'cmd:node bot.js')",
     )
     play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     play.add_argument(
@@ -117,6 +106,11 @@ def _parser() -> argparse.ArgumentParser:
     _option_argument(play, "a game option, e.g. -o target=500")
     play.add_argument(
         "--quiet", action="store_true", help="print only the result, not every move"
+    )
+    play.add_argument(
+        "--show-hands",
+        action="store_true",
+        help="print every seat's hand at the start of each deal",
     )
     play.set_defaults(run=_cmd_play)
 
@@ -145,6 +139,9 @@ def _parser() -> argparse.ArgumentParser:
         help=f"actions after which a short match is cut (default {DEFAULT_BUDGET})",
     )
     _option_argument(check, "a game option (over the check options unless --full)")
+    check.add_argument(
+        "--quiet", action="store_true", help="no progress lines, only the summary"
+    )
     check.set_defaults(run=_cmd_check)
 
     run = sub.add_parser(
@@ -196,6 +193,28 @@ def _parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument("match", help="job id (or a unique prefix) or plan index")
     replay_cmd.set_defaults(run=_cmd_replay)
 
+    matches = sub.add_parser(
+        "matches",
+        help="list the recorded matches of a database",
+        description="One line per recorded match in plan order: its plan index "
+        "and job id (what 'troef replay' takes), the seating, scores and ranks, "
+        "and the forfeit if there was one.",
+    )
+    matches.add_argument("database", help="a tournament's SQLite file")
+    matches.add_argument(
+        "--entrant", metavar="LABEL", help="only the matches this entrant played"
+    )
+    matches.add_argument(
+        "--forfeits", action="store_true", help="only the matches lost by forfeit"
+    )
+    matches.add_argument(
+        "--format",
+        type=_format_arg,
+        default="text",
+        help="text (default), markdown, json or csv",
+    )
+    matches.set_defaults(run=_cmd_matches)
+
     report = sub.add_parser(
         "report",
         help="ratings, crosstable and significance tests of a tournament",
@@ -205,7 +224,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     report.add_argument("database", help="a tournament's SQLite file")
     report.add_argument(
-        "--format", choices=REPORT_FORMATS, default="text", help="output format"
+        "--format",
+        type=_format_arg,
+        default="text",
+        help="text (default), markdown, json or csv",
+    )
+    report.add_argument(
+        "--table",
+        type=_table_arg,
+        help="standings, pairs or crosstable: with --format csv (one table per "
+        "stream; default standings) or json, only this table",
     )
     report.add_argument(
         "--anchor",
@@ -248,6 +276,11 @@ def _parser() -> argparse.ArgumentParser:
         help="treat entrant NEW of the later databases as OLD (a new version of a bot)",
     )
     compare.add_argument("--format", choices=("text", "markdown"), default="text")
+    compare.add_argument(
+        "--any-game",
+        action="store_true",
+        help="compare databases of different games or options (refused otherwise)",
+    )
     compare.set_defaults(run=_cmd_compare)
 
     rate = sub.add_parser(
@@ -299,7 +332,50 @@ def _parser() -> argparse.ArgumentParser:
     lstand = lsub.add_parser("standings", help="online Elo standings")
     lstand.add_argument("config", help="ladder config (TOML)")
     lstand.set_defaults(run=_cmd_ladder_standings)
+    for command in [*sub.choices.values(), *lsub.choices.values()]:
+        if command is not ladder:
+            _plugin_arguments(command, "late_")
     return parser
+
+
+def _plugin_arguments(parser: argparse.ArgumentParser, prefix: str) -> None:
+    parser.add_argument(
+        "--plugin",
+        dest=f"{prefix}plugin",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also load this plugin file (.py); may be repeated",
+    )
+    parser.add_argument(
+        "--block",
+        dest=f"{prefix}block",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="do not load the plugin of this entry-point name; may be repeated",
+    )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("troef")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def _warn(warnings: Sequence[str]) -> None:
+    for warning in warnings:
+        print(f"troef: warning: {warning}", file=sys.stderr)
+
+
+def _config(args: argparse.Namespace) -> TournamentConfig:
+    """The command's config, with the command line's --plugin and --block."""
+    config = load_config(args.config, plugins=args.plugin, blocked=args.block)
+    _warn(config.warnings)
+    return config
 
 
 _NEEDS_REGISTRY = {"games", "bots", "play", "check"}
@@ -330,6 +406,8 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _cmd_games(registry: Registry, args: argparse.Namespace) -> int:
+    from harness.teams import describe_teams, team_count, team_layout
+
     rows = []
     for name, cls in sorted(registry.games.items()):
         options = "\n".join(
@@ -357,34 +435,126 @@ def _cmd_bots(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
+    from harness.botprocess import ProcessPool
+    from harness.narration import Narrator, seat_labels
+    from harness.referee import abandon_bots, play_match
+    from harness.report import result_table
+
     game = registry.game(args.game, _parse_options(args.option))
     game = game.with_max_actions(args.max_actions)
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    game.check_seats(len(names))
-    classes = [registry.bot_class(n, game.name) for n in names]
-    bots = make_bots(game, classes, args.seed)
-    result = play_match(game, bots, args.seed, keep_log=True)
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    game.check_seats(len(specs))
+    names = [_spec_name(spec) for spec in specs]
+    pool = ProcessPool(max_idle=0)  # a command bot's process ends with the match
+    bots = _play_bots(game, specs, args.seed, registry, pool)
+    narrator = Narrator(game, args.seed, seat_labels(names), show_hands=args.show_hands)
+
+    def tell(action: str) -> None:
+        for line in narrator.tell(action):
+            print(line, flush=True)
+
     if not args.quiet:
-        for line in account(game, len(names), args.seed, result):
-            print(line)
+        print("\n".join(narrator.start()), flush=True)
+    try:
+        result = play_match(
+            game, bots, args.seed, keep_log=True, on_action=None if args.quiet else tell
+        )
+    except BaseException:
+        abandon_bots(bots)
+        raise
+    if result.forfeit is not None:
+        print(narrator.forfeit(result.forfeit))
+    if result.forfeit is not None or not args.quiet:
         print()
-    print(result_table(result, names))
+    print(result_table(result, narrator.labels))
     if result.ended is not None:
         print(f"match ended by the referee: {result.ended}")
     return 0
 
 
-def account(game: Game, n_seats: int, seed: int, result: Result) -> list[str]:
+_COMMAND_BOT = "cmd:"
+
+
+def _spec_name(spec: str) -> str:
+    """A ``--bots`` entry's name: the bot's, or the command's program."""
+    if spec.startswith(_COMMAND_BOT):
+        words = shlex.split(spec[len(_COMMAND_BOT) :])
+        return Path(words[-1] if words else "cmd").name
+    return spec.split(":", 1)[0]
+
+
+def _play_bots(
+    game: Game, specs: Sequence[str], seed: int, registry: Registry, pool: Any
+) -> list[Bot]:
+    """One bot per ``--bots`` entry: a named bot with options, or a command."""
+    from harness.botprocess import ProcessSettings
+    from harness.referee import make_bot
+    from harness.seeding import bot_seed
+
+    bots: list[Bot] = []
+    for seat, spec in enumerate(specs):
+        if spec.startswith(_COMMAND_BOT):
+            command = tuple(shlex.split(spec[len(_COMMAND_BOT) :]))
+            if not command:
+                raise ConfigError(f"--bots {spec!r}: give the command after 'cmd:'")
+            bots.append(
+                ProcessSettings(command=command).bot(
+                    game,
+                    seat,
+                    bot_seed(seed, seat),
+                    None,
+                    bot_name="cmd",
+                    source=registry.source,
+                    n_seats=len(specs),
+                    pool=pool,
+                )
+            )
+            continue
+        name, _, rest = spec.partition(":")
+        cls = registry.bot_class(name, game.name)
+        options = _parse_options(rest.split(":") if rest else [])
+        bots.append(make_bot(game, cls, seat, seed, options))
+    return bots
+
+
+def account(game: Game, labels: Sequence[str], seed: int, result: Result) -> list[str]:
     """The match told move by move, replayed from its seed and log."""
+    from harness.narration import Narrator
+
     assert result.log is not None
-    state = game.new_match(n_seats, seed)
-    lines = [f"{game.title}, seed {seed}, {n_seats} seats"]
+    narrator = Narrator(game, seed, labels)
+    lines = narrator.start()
     for action in result.log:
-        lines.extend(state.narrate(action))
+        lines.extend(narrator.tell(action))
     if result.forfeit is not None:
-        f = result.forfeit
-        lines.append(f"seat {f.seat} forfeits ({f.reason.value}): {f.detail.strip()}")
+        lines.append(narrator.forfeit(result.forfeit))
     return lines
+
+
+def _progress_line(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _format_arg(text: str) -> str:
+    """``--format``: one of the report's formats (argparse reports the error)."""
+    from harness.report import FORMATS
+
+    if text not in FORMATS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a format; expected one of {', '.join(FORMATS)}"
+        )
+    return text
+
+
+def _table_arg(text: str) -> str:
+    """``--table``: one of the report's tables (argparse reports the error)."""
+    from harness.report import TABLES
+
+    if text not in TABLES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a table; expected one of {', '.join(TABLES)}"
+        )
+    return text
 
 
 def _workers_arg(text: str) -> int:
@@ -409,19 +579,27 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
         matches=args.matches,
         seed=args.seed,
         raise_on_failure=False,
+        progress=None if args.quiet else _progress_line,
     )
     print(report.summary())
     return 0 if report.passed else 1
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    from harness.plan import plan
+    from harness.scheduler import Interrupted, Progress, run_tournament
+    from harness.sprt import SprtMonitor
+
+    config = _config(args)
     if config.ladder is not None:
         raise ConfigError(
             f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
         )
     progress = None if args.quiet else Progress()
     monitor = SprtMonitor(config, plan(config)) if config.sprt is not None else None
+    if not config.database.parent.exists():
+        # Ruling: a missing folder is made (owner-only), and said, not refused.
+        print(f"troef: creating the folder {config.database.parent} for the database")
     try:
         summary = run_tournament(
             config,
@@ -464,7 +642,10 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
+    from harness.scheduler import probe_entrants
+
+    config = _config(args)
     # Counted, not built: validate answers at once whatever the size.
     planned = planned_count(config)
     if planned > MAX_PLANNED:
@@ -497,17 +678,135 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.sprt import SprtMonitor
+    from harness.store import Store
+
     with Store.existing(args.database) as store:
         done, planned = store.counts()
+        monitor = SprtMonitor.from_store(store)
+        if monitor is not None and monitor.done():
+            # A decided SPRT plays no more: its plan is a bound, not a target.
+            planned = done
         print(
             f"{store.meta('name')}: {done} of {planned} matches recorded, "
             f"{store.forfeit_count()} forfeits"
         )
+        forfeits = store.forfeits()
+        thinking = store.thinking()
     _print_standings(args.database)
+    if monitor is not None:
+        print()
+        print(monitor.verdict().describe())
+    if forfeits:
+        print()
+        print(forfeit_table(forfeits))
+    if thinking:
+        print()
+        print(thinking_table(thinking))
+    return 0
+
+
+def thinking_table(
+    thinking: Sequence[tuple[str, int, float, float]], fmt: str = "text"
+) -> str:
+    """Each entrant's thinking time per move, as the referee measured it."""
+    if fmt in ("json", "csv"):
+        rows: list[list[Any]] = [list(row) for row in thinking]
+        headers = ["entrant", "moves", "total seconds", "longest move seconds"]
+        return _table(headers, rows, fmt)
+    rows = [
+        [
+            entrant,
+            decisions,
+            _duration(total / decisions) if decisions else "-",
+            _duration(longest),
+            _duration(total),
+        ]
+        for entrant, decisions, total, longest in thinking
+    ]
+    headers = ["entrant", "moves", "mean per move", "longest move", "total"]
+    heading = "## " if fmt == "markdown" else ""
+    title = f"{heading}Thinking time, as the referee measured it\n\n"
+    return title + _table(headers, rows, fmt)
+
+
+def _duration(seconds: float) -> str:
+    """Seconds for a person: 7 µs, 1.25 ms, 3.40 s."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds:.2f} s"
+
+
+def forfeit_table(forfeits: Sequence[tuple[str, str, int]], fmt: str = "text") -> str:
+    """Forfeits by entrant and reason; 'troef matches --forfeits' has the details."""
+    table = _table(["entrant", "forfeit reason", "matches"], forfeits, fmt)
+    if fmt in ("json", "csv"):
+        return table
+    heading = "## " if fmt == "markdown" else ""
+    return f"{heading}Forfeits (details: troef matches DATABASE --forfeits)\n\n{table}"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str) -> str:
+    """A table in one of the formats of ``--format``."""
+    if fmt == "json":
+        return json.dumps([dict(zip(headers, row, strict=True)) for row in rows])
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows(rows)
+        return out.getvalue().rstrip("\n")
+    return tabulate(
+        rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple"
+    )
+
+
+def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.store import Store
+
+    with Store.existing(args.database) as store:
+        entrants = list(store.config_snapshot().get("entrants", {}))
+        if args.entrant is not None and args.entrant not in entrants:
+            raise ConfigError(
+                f"--entrant {args.entrant!r}: no such entrant; "
+                f"{close_names(args.entrant, entrants)}"
+            )
+        rows = []
+        for match in store.matches():
+            seating, result = match.job["seating"], match.result
+            if args.entrant is not None and args.entrant not in seating:
+                continue
+            if args.forfeits and result.forfeit is None:
+                continue
+            forfeit = ""
+            if result.forfeit is not None:
+                f = result.forfeit
+                forfeit = f"{seating[f.seat]}: {f.reason.value}"
+            rows.append(
+                [
+                    match.job["index"],
+                    match.job["id"],
+                    " ".join(seating),
+                    " ".join(map(str, result.scores)),
+                    " ".join(map(str, result.ranks)),
+                    forfeit,
+                ]
+            )
+    headers = ["index", "job id", "seating", "scores", "ranks", "forfeit"]
+    if not rows and args.format == "text":
+        print("no recorded match is selected")
+        return 0
+    print(_table(headers, rows, args.format))
     return 0
 
 
 def _print_standings(database: str | Path) -> None:
+    from harness.report import standings_table
+    from harness.standings import standings
+    from harness.store import Store
+
     with Store.existing(database) as store:
         entrants = list(store.config_snapshot()["entrants"])
         rows = standings(
@@ -517,6 +816,10 @@ def _print_standings(database: str | Path) -> None:
 
 
 def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.referee import replay
+    from harness.report import result_table
+    from harness.store import Store
+
     with Store.existing(args.database) as store:
         snapshot = store.config_snapshot()
         match = store.match(args.match)
@@ -531,7 +834,7 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     )
     game = reg.game(match.job["game"], match.job["options"])
     seating = match.job["seating"]
-    for line in account(game, len(seating), match.job["seed"], match.result):
+    for line in account(game, seating, match.job["seed"], match.result):
         print(line)
     again = replay(
         game,
@@ -555,10 +858,17 @@ def _stored_matches(store: Store) -> list[tuple[list[str], Result, str | None]]:
 
 
 def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.report import build_report, render
+    from harness.sprt import SprtMonitor
+    from harness.store import Store
+
     with Store.existing(args.database) as store:
         snapshot = store.config_snapshot()
         matches = _stored_matches(store)
         title = store.meta("name") or str(args.database)
+        forfeits = store.forfeits()
+        thinking = store.thinking()
+        monitor = SprtMonitor.from_store(store)
     if not matches:
         raise TroefError(f"{args.database} holds no results yet")
     entrants = list(snapshot.get("entrants", {}))
@@ -577,11 +887,25 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         seed=args.seed,
     )
-    print(render(report, args.format))
+    print(render(report, args.format, args.table))
+    if args.format in ("text", "markdown"):
+        if monitor is not None:
+            print()
+            print(monitor.verdict().describe())
+        if forfeits:
+            print()
+            print(forfeit_table(forfeits, args.format))
+        if thinking:
+            print()
+            print(thinking_table(thinking, args.format))
     return 0
 
 
 def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness import ratings as rt
+    from harness.report import comparison_table
+    from harness.store import Store
+
     if len(args.databases) < 2:
         raise ConfigError("compare needs at least two databases")
     renames: dict[str, str] = {}
@@ -591,14 +915,26 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
             raise ConfigError(f"--same {pair!r} is not OLD=NEW")
         renames[new] = old
     fits = []
+    games: dict[str, str] = {}
     for path in args.databases:
         with Store.existing(path) as store:
+            snapshot = store.config_snapshot()
+            games[path] = json.dumps(
+                [snapshot.get("game"), snapshot.get("options", {})], sort_keys=True
+            )
             matches = [
                 ([renames.get(x, x) for x in seating], result, group)
                 for seating, result, group in _stored_matches(store)
             ]
         fits.append(
             (Path(path).stem, rt.fit_ratings(rt.pair_results_from_matches(matches)))
+        )
+    if len(set(games.values())) > 1 and not args.any_game:
+        played = "; ".join(f"{path}: {game}" for path, game in games.items())
+        raise ConfigError(
+            "the databases are of different games or game options, so their "
+            f"ratings are on different scales ({played}); pass --any-game to "
+            "compare them anyway"
         )
     common = sorted(set.intersection(*(set(fit.names) for _, fit in fits)))
     if not common:
@@ -610,6 +946,9 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness import ratings as rt
+    from harness.results_io import read_results
+
     data = read_results(args.file)
     fit = rt.fit_ratings(
         data.results,
@@ -661,7 +1000,9 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
-    with Ladder(load_config(args.config)) as ladder:
+    from harness.ladder import Ladder
+
+    with Ladder(_config(args)) as ladder:
         entrant = ladder.add(args.label, args.bot, _parse_options(args.option))
         print(
             f"{entrant.label} ({entrant.bot}) joins the ladder "
@@ -671,7 +1012,10 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    with Ladder(load_config(args.config)) as ladder:
+    from harness.ladder import Ladder
+    from harness.scheduler import Interrupted, Progress
+
+    with Ladder(_config(args)) as ladder:
         try:
             rounds = ladder.run(
                 args.rounds,
@@ -689,7 +1033,9 @@ def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder_standings(registry: Registry | None, args: argparse.Namespace) -> int:
-    with Ladder(load_config(args.config)) as ladder:
+    from harness.ladder import Ladder
+
+    with Ladder(_config(args)) as ladder:
         _print_ladder(ladder)
     return 0
 

@@ -25,7 +25,7 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ from harness.errors import (
     close_names,
 )
 from harness.options import resolve_options
-from harness.plugins import Registry, load_plugins
+from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import MAX_SECONDS, TimeControl
 from harness.teams import describe_teams, team_count, team_layout
 
@@ -203,7 +203,21 @@ class TournamentConfig:
     candidates: tuple[str, ...] = ()
     sprt: SprtSettings | None = None
     ladder: LadderSettings | None = None
+    #: Plugin names not to load (``troef --block``); never part of the snapshot,
+    #: since a run that succeeds with them blocked plays the same games and bots.
+    blocked: tuple[str, ...] = ()
+    #: What loading the plugins warned about (see ``Registry.warnings``).
+    warnings: tuple[str, ...] = field(default=(), compare=False)
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def plugin_source(self) -> PluginSource:
+        """How a worker or bot host loads this tournament's plugins."""
+        return PluginSource(
+            modules=tuple(p for p in self.plugins if not p.endswith(".py")),
+            files=tuple(p for p in self.plugins if p.endswith(".py")),
+            blocked=self.blocked,
+        )
 
     @property
     def sides(self) -> int:
@@ -263,12 +277,19 @@ def _entrant_snapshot(entrant: Entrant) -> dict[str, Any]:
 
 
 def load_config(
-    path: str | Path, *, registry: Registry | None = None
+    path: str | Path,
+    *,
+    registry: Registry | None = None,
+    plugins: Sequence[str] = (),
+    blocked: Sequence[str] = (),
 ) -> TournamentConfig:
     """Read and validate the tournament config at ``path``.
 
     :param registry: the plugins to check names against; by default the
         installed ones plus the plugins the config names.
+    :param plugins: more plugin files or modules (``troef --plugin``), after the
+        config's own; files are relative to the working directory.
+    :param blocked: plugin names not to load (``troef --block``).
     :raises ConfigError: with file, line, key, problem and what is accepted.
     """
     path = Path(path)
@@ -280,7 +301,13 @@ def load_config(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    return _Validator(path, text, data, registry).config()
+    validator = _Validator(path, text, data, registry)
+    validator.extra_plugins = tuple(
+        str(Path(p).resolve()) if p.endswith(".py") or os.sep in p else p
+        for p in plugins
+    )
+    validator.blocked = tuple(blocked)
+    return validator.config()
 
 
 class _Validator:
@@ -292,6 +319,8 @@ class _Validator:
         self.lines = text.splitlines()
         self.data = data
         self.registry = registry
+        self.extra_plugins: tuple[str, ...] = ()
+        self.blocked: tuple[str, ...] = ()
 
     # -- error reporting --------------------------------------------------
 
@@ -355,7 +384,11 @@ class _Validator:
         plugins = tuple(
             self.get("plugins", list, [], "a list of plugin files or modules")
         )
-        plugin_paths = tuple(self.resolve_plugin(p) for p in plugins)
+        plugin_paths = tuple(
+            dict.fromkeys(
+                (*(self.resolve_plugin(p) for p in plugins), *self.extra_plugins)
+            )
+        )
         self.plugin_files = set(plugin_paths)
         registry = self.registry or self.load_registry(plugin_paths)
 
@@ -452,6 +485,8 @@ class _Validator:
             candidates=candidates,
             sprt=sprt,
             ladder=ladder,
+            blocked=self.blocked,
+            warnings=tuple(registry.warnings),
             in_flight=self.in_flight(),
             max_actions=max_actions,
             time_control=self.time_control(
@@ -473,7 +508,7 @@ class _Validator:
         files = [p for p in plugins if p.endswith(".py")]
         modules = [p for p in plugins if not p.endswith(".py")]
         try:
-            return load_plugins(files=files, modules=modules)
+            return load_plugins(files=files, modules=modules, blocked=self.blocked)
         except TroefError as exc:
             raise self.error("", "plugins", str(exc)) from exc
 

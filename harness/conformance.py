@@ -40,7 +40,7 @@ import dataclasses
 import pickle
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,6 +134,7 @@ def check_game(
     probe_rate: float = 0.15,
     samples: int = 6,
     raise_on_failure: bool = True,
+    progress: Callable[[str], None] | None = None,
 ) -> ConformanceReport:
     """Run the conformance suite on a game (the module docstring says what).
 
@@ -148,6 +149,8 @@ def check_game(
     :param matches: random matches per seat count.
     :param probe_rate: share of decision points where every seat's view is probed.
     :param samples: states drawn by ``sample_state`` per probed view.
+    :param progress: told a line after each check and each match (``troef
+        check`` prints them as they come).
     :raises ConformanceError: when a check fails and ``raise_on_failure``.
     :raises OptionError: a check option or a given option is not allowed; a
         budget below 1, or one with ``full``.
@@ -168,9 +171,13 @@ def check_game(
     report = ConformanceReport(
         game.name, full=full, options=dict(game.options), budget=limit
     )
+    tell = progress or (lambda line: None)
     _check_pickle(game, report)
+    tell(f"pickling the Game: {'failed' if report.failures else 'ok'}")
     for n_seats in sorted(seat_counts or game.seat_counts):
-        _Run(game, n_seats, seed, probe_rate, samples, limit, report).run(matches)
+        run = _Run(game, n_seats, seed, probe_rate, samples, limit, report)
+        run.tell = tell
+        run.run(matches)
     if raise_on_failure and not report.passed:
         raise ConformanceError(report.summary())
     return report
@@ -209,6 +216,7 @@ class _Run:
         # (seat, place) and (seat, card) -> [probes with freedom, probes that varied]
         self.place_tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
         self.card_tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+        self.tell: Callable[[str], None] = lambda line: None
 
     def fail(self, message: str) -> None:
         self.report.failures.append(f"[{self.n} seats] {message}")
@@ -218,15 +226,19 @@ class _Run:
         for m in range(matches):
             match_seed = derive_seed("conformance", self.seed, self.n, m)
             choice_seed = derive_seed("choices", self.seed, self.n, m)
+            where = f"[{self.n} seats] match {m + 1} of {matches}"
+            failures = len(self.report.failures)
             try:
                 match = self.play(match_seed, choice_seed, probe=True)
             except ConformanceError as exc:
                 self.fail(f"match seed {match_seed}: {exc}")
+                self.tell(f"{where}: FAILED")
                 continue
             except Exception as exc:
                 self.fail(
                     f"match seed {match_seed}: raised {type(exc).__name__}: {exc}"
                 )
+                self.tell(f"{where}: FAILED")
                 continue
             played += 1
             self.report.matches += 1
@@ -238,6 +250,11 @@ class _Run:
                 self.check_repeatable(match_seed, choice_seed, match)
             if m < 2:
                 self.check_duplicate_deals(match_seed, choice_seed, match.openings)
+            verdict = "ok" if len(self.report.failures) == failures else "FAILED"
+            self.tell(
+                f"{where}: {len(match.log)} actions, {match.deals} deals"
+                f"{', cut at the budget' if match.result is None else ''}: {verdict}"
+            )
         if played and cut == played:
             self.fail(
                 f"every match ({played}) reached the budget of {self.budget} actions "
@@ -245,7 +262,12 @@ class _Run:
                 "give the game shorter check_options, a larger budget (--budget), "
                 "or run the full check (--full)"
             )
+        failures = len(self.report.failures)
         self.check_hidden_places_vary()
+        verdict = "ok" if len(self.report.failures) == failures else "FAILED"
+        self.tell(
+            f"[{self.n} seats] hidden places and cards vary in samples: {verdict}"
+        )
 
     # -- one match --------------------------------------------------------
 

@@ -263,6 +263,11 @@ class InlineExecutor(concurrent.futures.Executor):
             future.set_exception(exc)
         return future
 
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """End the bot processes kept for reuse: nothing of a run outlives it,
+        even when it ran in this process."""
+        default_pool.close()
+
 
 def make_executor(
     kind: str,

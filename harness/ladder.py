@@ -13,6 +13,7 @@ round resumes with exactly the jobs it had planned.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -106,9 +107,7 @@ class Ladder:
             raise ConfigError(
                 f"the ladder {self.config.database} has an entrant {label!r} already"
             )
-        files = [p for p in self.config.plugins if p.endswith(".py")]
-        modules = [p for p in self.config.plugins if not p.endswith(".py")]
-        registry = load_plugins(files=files, modules=modules)
+        registry = load_plugins(**dataclasses.asdict(self.config.plugin_source))
         cls = registry.bot_class(bot, self.config.game)
         resolved = resolve_options(
             cls.option_specs, dict(options or {}), f"bot {bot!r}"
@@ -187,7 +186,7 @@ class Ladder:
             execute(
                 jobs,
                 tracker,
-                plugins=self.config.plugins,
+                source=self.config.plugin_source,
                 executor=self.config.executor,
                 workers=workers or self.config.workers or os.cpu_count() or 1,
                 chunk=self.config.chunk,

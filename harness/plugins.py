@@ -8,6 +8,7 @@ only module-level mutable state the design allows, and it lives in the caller.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.metadata
@@ -50,6 +51,9 @@ class Registry:
     bots: dict[str, type[Bot]] = field(default_factory=dict)
     #: Which plugin registered each game or bot name.
     provider: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: What the user should hear about but that does not stop loading: a
+    #: plugin file that registers nothing, a blocked name that names no plugin.
+    warnings: list[str] = field(default_factory=list)
 
     def game_class(self, name: str) -> type[Game]:
         """The game class registered as ``name``."""
@@ -120,7 +124,46 @@ def load_plugins(
     for path in source.files:
         if not pm.is_blocked(path):
             _register(pm, path, lambda p=path: _import_file(Path(p)), path)
-    return _collect(pm, source)
+    registry = _collect(pm, source)
+    registry.warnings.extend(_warnings(pm, source))
+    return registry
+
+
+_HOOKS = ("troef_games", "troef_bots")
+
+
+def _warnings(pm: pluggy.PluginManager, source: PluginSource) -> list[str]:
+    """Plugins named explicitly that register nothing; blocks that block nothing."""
+    found = []
+    for name in (*source.modules, *source.files):
+        plugin = pm.get_plugin(name)
+        callers = pm.get_hookcallers(plugin) if plugin is not None else None
+        # A misspelled @hookimpl still gets a caller, but one without a spec.
+        if callers is None or any(c.spec is not None for c in callers):
+            continue
+        near = sorted(
+            {
+                hook
+                for attr in dir(plugin)
+                if attr not in _HOOKS
+                for hook in difflib.get_close_matches(attr, _HOOKS, n=1, cutoff=0.75)
+            }
+        )
+        hint = (
+            f"; did you mean {' or '.join(repr(h) for h in near)}?"
+            if near
+            else f"; a plugin defines {' or '.join(_HOOKS)} marked @hookimpl"
+        )
+        found.append(f"plugin {name!r} registers no game or bot{hint}")
+    known = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    known |= {*source.modules, *source.files}
+    for name in source.blocked:
+        if name not in known:
+            found.append(
+                f"--block {name!r} names no plugin; plugins: "
+                + ", ".join(sorted(known))
+            )
+    return found
 
 
 def _register(pm: pluggy.PluginManager, name: str, load: Any, shown: str) -> None:

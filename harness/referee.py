@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import traceback
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -30,6 +30,7 @@ __all__ = [
     "Clock",
     "TimeControl",
     "forfeit_result",
+    "make_bot",
     "make_bots",
     "play_match",
     "replay",
@@ -159,9 +160,28 @@ def make_bots(
     game.check_seats(len(bot_classes))
     opts = options or [None] * len(bot_classes)
     return [
-        cls(game, seat, bot_seed(seed, seat), opts[seat])
+        make_bot(game, cls, seat, seed, opts[seat])
         for seat, cls in enumerate(bot_classes)
     ]
+
+
+def make_bot(
+    game: Game,
+    cls: type[Bot],
+    seat: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> Bot:
+    """The bot of ``seat`` in the match of ``seed``; its fault at start is named."""
+    try:
+        return cls(game, seat, bot_seed(seed, seat), options)
+    except TroefError:
+        raise
+    except Exception as exc:  # the bot's own fault, reported as such
+        raise TroefError(
+            f"bot {getattr(cls, 'name', cls.__name__)!r} (seat {seat}) failed "
+            f"to start: {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 def play_match(
@@ -171,6 +191,7 @@ def play_match(
     *,
     keep_log: bool = False,
     time_controls: TimeControls = None,
+    on_action: Callable[[str], None] | None = None,
 ) -> Result:
     """Play one whole match of ``game`` with ``bots`` seated in order.
 
@@ -180,6 +201,8 @@ def play_match(
         seat (``None`` entries: no limit for that seat). Each ``act`` is
         measured with ``time.perf_counter``; a bot that oversteps forfeits with
         ``TIMEOUT``.
+    :param on_action: called with each action once it is applied (``troef
+        play`` tells the match as it happens).
 
     Every bot hears the result through ``match_over`` before this returns.
     """
@@ -187,7 +210,9 @@ def play_match(
     try:
         result = prepare_bots(game, bots, seed, keep_log)
         if result is None:
-            referee = referee_steps(game, len(bots), seed, keep_log, clocks)
+            referee = referee_steps(
+                game, len(bots), seed, keep_log, clocks, on_action=on_action
+            )
             try:
                 seat, view, limit = next(referee)
                 while True:
@@ -215,6 +240,8 @@ def referee_steps(
     seed: int,
     keep_log: bool,
     clocks: Sequence[Clock | None],
+    *,
+    on_action: Callable[[str], None] | None = None,
 ) -> Generator[tuple[int, View, float | None], tuple[object, Any, float], Result]:
     """The referee as a generator, so that one loop can drive many matches.
 
@@ -222,7 +249,9 @@ def referee_steps(
     expects ``(action, fault or None, seconds taken)`` back; it returns the
     Result. :func:`play_match` drives one synchronously;
     :func:`harness.multiplex.play_matches_interleaved` drives several at once.
+    The Result carries each seat's thinking time as the driver measured it.
     """
+    thinking = [[0, 0.0, 0.0] for _ in range(n_seats)]
     state = game.new_match(n_seats, seed)
     log: list[str] = []
     while not state.is_over():
@@ -235,14 +264,22 @@ def referee_steps(
             view,
             (None if clock is None else clock.limit()),
         )
+        spent = thinking[seat]
+        spent[0] += 1
+        spent[1] += elapsed
+        spent[2] = max(spent[2], elapsed)
         if fault is not None:
-            return _forfeit(state, seat, fault[0], fault[1], log, keep_log)
+            forfeit = _forfeit(state, seat, fault[0], fault[1], log, keep_log)
+            return _measured(forfeit, thinking)
         if clock is not None:
             late = clock.charge(elapsed)
             if late is not None:
-                return _forfeit(state, seat, ForfeitReason.TIMEOUT, late, log, keep_log)
+                forfeit = _forfeit(
+                    state, seat, ForfeitReason.TIMEOUT, late, log, keep_log
+                )
+                return _measured(forfeit, thinking)
         if type(action) is not str:
-            return _forfeit(
+            forfeit = _forfeit(
                 state,
                 seat,
                 ForfeitReason.NOT_A_STRING,
@@ -250,8 +287,9 @@ def referee_steps(
                 log,
                 keep_log,
             )
+            return _measured(forfeit, thinking)
         if action not in view.legal_actions:
-            return _forfeit(
+            forfeit = _forfeit(
                 state,
                 seat,
                 ForfeitReason.ILLEGAL_ACTION,
@@ -260,12 +298,21 @@ def referee_steps(
                 log,
                 keep_log,
             )
+            return _measured(forfeit, thinking)
         state.apply(action)
         log.append(action)
+        if on_action is not None:
+            on_action(action)
         if len(log) >= game.action_cap and not state.is_over():
-            return _capped(game, n_seats, log, keep_log)
+            return _measured(_capped(game, n_seats, log, keep_log), thinking)
     result = state.result()
-    return replace(result, log=tuple(log)) if keep_log else result
+    return _measured(replace(result, log=tuple(log)) if keep_log else result, thinking)
+
+
+def _measured(result: Result, thinking: list[list[Any]]) -> Result:
+    """``result`` with each seat's (decisions, total seconds, longest decision)."""
+    spent = tuple((int(n), float(total), float(most)) for n, total, most in thinking)
+    return replace(result, thinking=spent)
 
 
 def prepare_bots(

@@ -8,9 +8,11 @@ prints it as text or Markdown (tabulate) or exports it as JSON or CSV.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
+import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -26,6 +28,7 @@ from harness.standings import Standing
 
 __all__ = [
     "FORMATS",
+    "TABLES",
     "Report",
     "build_report",
     "comparison_table",
@@ -161,7 +164,28 @@ def _los(fit: rt.RatingFit, a: str, b: str) -> float | None:
 def _fmt(x: float | None, spec: str = ".1f") -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
-    return format(x, spec)
+    if isinstance(x, float) and math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    text = format(x, spec)
+    # A value that rounds to zero is zero, whatever its sign: never "-0".
+    return text.replace("-", "+" if "+" in spec else "", 1) if _is_zero(text) else text
+
+
+def _is_zero(text: str) -> bool:
+    return text.lstrip("+-").strip("0.") == ""
+
+
+#: Elo of a clamped score (fishtest's 1e-3, ±1199.8): a bound, not an estimate.
+_CLAMPED_ELO = 1199.0
+
+
+def _elo(x: float) -> str:
+    """A pair's Elo difference, or the bound it is when the score was clamped."""
+    if x >= _CLAMPED_ELO:
+        return ">= +1200"
+    if x <= -_CLAMPED_ELO:
+        return "<= -1200"
+    return _fmt(x, "+.0f")
 
 
 def _p(x: float | None) -> str:
@@ -218,6 +242,31 @@ def _crosstable(report: Report) -> tuple[list[str], list[list[str]]]:
     return ["", *order], rows
 
 
+def _ranked_pairs(report: Report) -> list[stats.PairStats]:
+    """Every pair with the higher-ranked entrant first, in standings order."""
+    rank = {line.entrant: k for k, line in enumerate(report.fit.ratings)}
+    pairs = []
+    for p in report.pairs:
+        if rank.get(p.b, 0) < rank.get(p.a, 0):
+            p = dataclasses.replace(
+                p,
+                a=p.b,
+                b=p.a,
+                wins=p.losses,
+                losses=p.wins,
+                score=1 - p.score,
+                elo=-p.elo,
+                lower=-p.upper,
+                upper=-p.lower,
+                los=1 - p.los,
+                mean_difference=(
+                    None if p.mean_difference is None else -p.mean_difference
+                ),
+            )
+        pairs.append(p)
+    return sorted(pairs, key=lambda p: (rank.get(p.a, 0), rank.get(p.b, 0)))
+
+
 def _pair_rows(report: Report) -> list[dict[str, Any]]:
     return [
         {
@@ -239,20 +288,35 @@ def _pair_rows(report: Report) -> list[dict[str, Any]]:
             "p_ttest": p.p_ttest,
             "mean_difference": p.mean_difference,
             "p_holm": p.p_holm,
+            "p_floor": p.p_floor,
             "significant": p.p_holm < 0.05,
         }
-        for p in report.pairs
+        for p in _ranked_pairs(report)
     ]
 
 
-def render(report: Report, fmt: str = "text") -> str:
-    """The report as ``text``, ``markdown``, ``json`` or ``csv``."""
+#: The tables of a report, one per CSV export (``troef report --table``).
+TABLES = ("standings", "pairs", "crosstable")
+#: Notes are wrapped to this width, below the tables they explain.
+NOTE_WIDTH = 100
+
+
+def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
+    """The report as ``text``, ``markdown``, ``json`` or ``csv``.
+
+    :param table: with ``csv``, which of :data:`TABLES` (default standings):
+        one table per stream, so that each has one header; with ``json``, only
+        that table; text and Markdown show them all.
+    """
+    if table is not None and table not in TABLES:
+        raise ValueError(f"table {table!r}: expected one of {', '.join(TABLES)}")
     if fmt == "json":
-        return json.dumps(
-            _as_json(report), indent=2, allow_nan=False, default=_nan_to_none
-        )
+        data = _as_json(report)
+        if table is not None:
+            data = {table: data[table]}
+        return json.dumps(data, indent=2, allow_nan=False, default=_nan_to_none)
     if fmt == "csv":
-        return _as_csv(report)
+        return _as_csv(report, table or "standings")
     table_fmt = "github" if fmt == "markdown" else "simple"
     fit = report.fit
     anchor = (
@@ -305,10 +369,10 @@ def render(report: Report, fmt: str = "text") -> str:
             f"\nseat advantage (first seat): {fit.seat_advantage:+.1f} "
             f"[{lo:+.1f}, {hi:+.1f}]"
         )
-    for note in fit.notes:
-        out.append(f"note: {note}")
+    out += _notes(fit.notes)
     out += ["", f"{heading}Crosstable (row's score against column, pairwise games)", ""]
     headers, body = _crosstable(report)
+    headers[0] = "entrant"
     out.append(tabulate(body, headers=headers, tablefmt=table_fmt))
     out += [
         "",
@@ -322,7 +386,8 @@ def render(report: Report, fmt: str = "text") -> str:
             f"{p['wins']}-{p['draws']}-{p['losses']}",
             p["samples"],
             f"{100 * p['score']:.1f}",
-            f"{p['elo']:+.0f} [{p['lower']:+.0f}, {p['upper']:+.0f}]",
+            f"{_elo(p['elo'])} [{_fmt(p['lower'], '+.0f')}, "
+            f"{_fmt(p['upper'], '+.0f')}]",
             f"{100 * p['los']:.1f}",
             p["test"],
             _p(p["p_value"]),
@@ -344,14 +409,37 @@ def render(report: Report, fmt: str = "text") -> str:
                 "test",
                 "p",
                 "p Holm",
-                "",
+                "sig.",
             ],
             tablefmt=table_fmt,
         )
     )
+    out += _notes(_small_sample_notes(report))
     tiers = "  >  ".join("{" + ", ".join(t) + "}" for t in report.tiers)
     out += ["", f"tiers (statistically tied within braces): {tiers}"]
     return "\n".join(out)
+
+
+def _notes(notes: Iterable[str]) -> list[str]:
+    return [
+        textwrap.fill(
+            note, NOTE_WIDTH, initial_indent="note: ", subsequent_indent="      "
+        )
+        for note in notes
+    ]
+
+
+def _small_sample_notes(report: Report) -> list[str]:
+    """Pairs whose test could not reach significance at their sample size."""
+    notes = []
+    for p in _ranked_pairs(report):
+        if p.p_floor >= 0.05:
+            notes.append(
+                f"{p.a} - {p.b}: {p.samples} samples; the {p.test} test cannot give "
+                f"p below {_p(p.p_floor)} at this size, so its tie is no finding "
+                "(play more matches to separate them)"
+            )
+    return notes
 
 
 def _nan_to_none(x: Any) -> Any:
@@ -380,25 +468,39 @@ def _as_json(report: Report) -> dict[str, Any]:
         "notes": list(fit.notes),
         "standings": _standings_rows(report),
         "pairs": _pair_rows(report),
+        "crosstable": _crosstable_rows(report),
         "tiers": [list(t) for t in report.tiers],
     }
     return {key: _clean(value) for key, value in data.items()}
 
 
-def _as_csv(report: Report) -> str:
+def _crosstable_rows(report: Report) -> list[dict[str, Any]]:
+    """Per ordered pair that met: the row entrant's score against the column's."""
+    order = [line.entrant for line in report.fit.ratings]
+    rows = []
+    for p in report.pairs:
+        for a, b, score in ((p.a, p.b, p.score), (p.b, p.a, 1 - p.score)):
+            rows.append({"entrant": a, "opponent": b, "score": score, "games": p.games})
+    return sorted(
+        rows, key=lambda r: (order.index(r["entrant"]), order.index(r["opponent"]))
+    )
+
+
+def _as_csv(report: Report, table: str) -> str:
+    rows: list[dict[str, Any]]
+    if table == "standings":
+        rows = [{**r, "flags": ";".join(r["flags"])} for r in _standings_rows(report)]
+    elif table == "pairs":
+        rows = _pair_rows(report)
+    else:
+        rows = _crosstable_rows(report)
     buffer = io.StringIO()
-    rows = _standings_rows(report)
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else ["rank"])
+    writer = csv.DictWriter(
+        buffer, fieldnames=list(rows[0]) if rows else ["rank"], lineterminator="\n"
+    )
     writer.writeheader()
-    for row in rows:
-        writer.writerow({**row, "flags": ";".join(row["flags"])})
-    buffer.write("\n")
-    pairs = _pair_rows(report)
-    if pairs:
-        writer = csv.DictWriter(buffer, fieldnames=list(pairs[0]))
-        writer.writeheader()
-        writer.writerows(pairs)
-    return buffer.getvalue()
+    writer.writerows(rows)
+    return buffer.getvalue().rstrip("\n")
 
 
 def _shared_mean_sd(fit: rt.RatingFit, entrant: str, shared: Sequence[str]) -> float:

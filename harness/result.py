@@ -14,12 +14,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 __all__ = [
     "Forfeit",
     "ForfeitReason",
     "Result",
+    "Thinking",
     "competition_ranks",
     "rank_utilities",
 ]
@@ -50,6 +51,10 @@ class Forfeit:
     seat: int
     reason: ForfeitReason
     detail: str
+
+
+#: One seat's thinking in a match: decisions, total seconds, longest decision.
+Thinking: TypeAlias = tuple[int, float, float]
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,11 @@ class Result:
     #: Why the match ended without the game ending it (the referee's cap on
     #: actions, ``Game.max_actions``); None for a match the rules finished.
     ended: str | None = None
+    #: How long each seat's bot thought: ``(decisions, total s, max s per move)``
+    #: per seat, as the referee measured it; None when not measured. A
+    #: measurement, not an outcome: never compared, never part of
+    #: :meth:`to_dict` (the store keeps it in a table of its own).
+    thinking: tuple[Thinking, ...] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         n = len(self.ranks)

@@ -94,7 +94,8 @@ class Progress:
     def update(
         self, done: int, total: int, leader: Callable[[], str], *, final: bool = False
     ) -> None:
-        """Report ``done`` of ``total``; ``leader()`` is called only when printing."""
+        """Report ``done`` of ``total``; ``leader()`` (the leader, or the SPRT's
+        LLR and bounds) is called only when printing."""
         now = time.perf_counter()
         if not final and now - self._last < (0.2 if self.live else self.interval):
             return
@@ -102,10 +103,7 @@ class Progress:
         elapsed = now - self._start
         rate = (done - self._started_at) / elapsed if elapsed > 0 else 0.0
         eta = (total - done) / rate if rate > 0 else float("inf")
-        text = (
-            f"{done}/{total} matches  {rate:.1f}/s  "
-            f"ETA {_duration(eta)}  leader: {leader()}"
-        )
+        text = f"{done}/{total} matches  {rate:.1f}/s  ETA {_duration(eta)}  {leader()}"
         if self.live:
             end = "\n" if final else ""
             self.stream.write(f"\r\033[K{text}{end}")
@@ -129,6 +127,9 @@ class Monitor(Protocol):
 
     def done(self) -> bool:
         """True once no more jobs need to be played."""
+
+    def progress(self) -> str:
+        """Where the monitor stands, for the progress line."""
 
 
 def probe_entrants(config: TournamentConfig) -> None:
@@ -178,7 +179,7 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     problem = None
     try:
-        registry = load_plugins(**dataclasses.asdict(_source(config.plugins)))
+        registry = load_plugins(**dataclasses.asdict(config.plugin_source))
         game = registry.game(config.game, dict(config.options))
         pool = ProcessPool(max_idle=0)  # nothing kept: every probe ends its process
         for entrant in config.entrants:
@@ -210,13 +211,6 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
         end_descendants()
         writer.send(problem)
         writer.close()
-
-
-def _source(plugins: Sequence[str]) -> PluginSource:
-    return PluginSource(
-        modules=tuple(p for p in plugins if not p.endswith(".py")),
-        files=tuple(p for p in plugins if p.endswith(".py")),
-    )
 
 
 def run_tournament(
@@ -268,7 +262,7 @@ def run_tournament(
             execute(
                 pending,
                 tracker,
-                plugins=config.plugins,
+                source=config.plugin_source,
                 executor=config.executor,
                 workers=_workers(workers or config.workers, len(pending)),
                 # An SPRT stops early: small chunks waste few matches past the verdict.
@@ -319,10 +313,12 @@ class _Tracker:
         return self.monitor is not None and self.monitor.done()
 
     def leader(self) -> str:
+        if self.monitor is not None:
+            return self.monitor.progress()
         table = standings(self.entrants, self.recorded)
         if not table or not table[0].games:
-            return "-"
-        return f"{table[0].entrant} ({100 * table[0].score:.1f}%)"
+            return "leader: -"
+        return f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
 
     def record(self, results: Sequence[tuple[Job, Result]]) -> None:
         written = {job.id for job in self.store.record_many(results)}
@@ -384,7 +380,7 @@ def execute(
     pending: Sequence[Job],
     tracker: _Tracker,
     *,
-    plugins: Sequence[str],
+    source: PluginSource,
     executor: str,
     workers: int,
     chunk: int | None,
@@ -398,7 +394,6 @@ def execute(
     chunks in flight then finish and are recorded. On Ctrl-C no match starts,
     those that end within :data:`GRACE` seconds are recorded, the rest abandoned.
     """
-    source = _source(plugins)
     size = chunk or max(1, min(32, len(pending) // (workers * 8)))
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from harness import stats
-from harness.config import TournamentConfig
+from harness.config import SprtSettings, TournamentConfig
 from harness.plan import Job
 from harness.result import Result
 from harness.standings import pairwise_outcomes
+
+if TYPE_CHECKING:
+    from harness.store import Store
 
 __all__ = ["SprtMonitor", "SprtVerdict"]
 
@@ -74,14 +78,33 @@ class SprtMonitor:
     def __init__(self, config: TournamentConfig, jobs: Sequence[Job]) -> None:
         if config.sprt is None:
             raise ValueError("not an SPRT config")
-        self.settings = config.sprt
-        self.candidate = config.sprt.candidate
-        self.model = "pentanomial" if config.duplicate else "trinomial"
+        self._start(config.sprt, config.duplicate, jobs)
+
+    @classmethod
+    def from_store(cls, store: Store) -> SprtMonitor | None:
+        """The test replayed over a database's results; None if not an SPRT."""
+        snapshot = store.config_snapshot()
+        if "sprt" not in snapshot:
+            return None
+        monitor = cls.__new__(cls)
+        jobs = [Job.from_dict(m.job) for m in store.matches()]
+        jobs += store.unfinished_jobs()
+        monitor._start(
+            SprtSettings(**snapshot["sprt"]), bool(snapshot.get("duplicate")), jobs
+        )
+        for match in store.matches():
+            monitor.feed(Job.from_dict(match.job), match.result)
+        return monitor
+
+    def _start(
+        self, settings: SprtSettings, duplicate: bool, jobs: Sequence[Job]
+    ) -> None:
+        self.settings = settings
+        self.candidate = settings.candidate
+        self.model = "pentanomial" if duplicate else "trinomial"
         groups: dict[str, list[str]] = {}
         for job in sorted(jobs, key=lambda j: j.index):
-            groups.setdefault(job.group if config.duplicate else job.id, []).append(
-                job.id
-            )
+            groups.setdefault(job.group if duplicate else job.id, []).append(job.id)
         self.order = list(groups.values())
         self.scores: dict[str, float] = {}
         self.cursor = 0
@@ -109,6 +132,16 @@ class SprtMonitor:
     def done(self) -> bool:
         """True once the test has decided (more matches would change nothing)."""
         return self.status != "continue"
+
+    def progress(self) -> str:
+        """The running test in one line, as fastchess prints it during a run."""
+        o0, o1 = self.sprt.overshoot
+        samples = "pairs" if self.model == "pentanomial" else "matches"
+        return (
+            f"SPRT LLR {self.sprt.llr:+.2f} "
+            f"[{self.sprt.lower + o0:+.2f}, {self.sprt.upper - o1:+.2f}] "
+            f"after {self.cursor} {samples}"
+        )
 
     def verdict(self) -> SprtVerdict:
         """The test's state at the last group taken."""

@@ -238,6 +238,9 @@ class PairStats:
     p_value: float
     #: ``p_value`` after Holm's correction over every pair of the call.
     p_holm: float
+    #: The smallest p the primary test could give at this sample size (every
+    #: sample in a's favour): above alpha, "not significant" is no finding.
+    p_floor: float = 0.0
 
     @property
     def games(self) -> int:
@@ -344,9 +347,13 @@ def _pair_row(
         else 1.0
     )
     p_w = p_t = mean_diff = None
+    decisive = ahead + behind
+    p_floor = float(st.binomtest(decisive, decisive, 0.5).pvalue) if decisive else 1.0
     if diffs:
         p_w, p_t = _paired_tests(diffs)
         mean_diff = float(np.mean(diffs))
+        # The same magnitudes, all in one direction: the most extreme ranking.
+        p_floor, _ = _paired_tests([abs(d) for d in diffs])
     return dict(
         a=a,
         b=b,
@@ -365,6 +372,7 @@ def _pair_row(
         mean_difference=mean_diff,
         test="wilcoxon" if p_w is not None else "sign",
         p_value=p_w if p_w is not None else p_sign,
+        p_floor=p_floor,
     )
 
 

@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 import time
+import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,12 @@ CREATE VIEW IF NOT EXISTS deal_points AS
     SELECT r.job_id AS job_id, CAST(d.key AS INTEGER) AS deal,
            CAST(p.key AS INTEGER) AS seat, p.value AS points
     FROM results r, json_each(r.result, '$.deal_points') d, json_each(d.value) p;
+-- How long each seat's bot thought in a match (measured, so apart from results).
+CREATE TABLE IF NOT EXISTS thinking (
+    job_id TEXT NOT NULL REFERENCES results(job_id), seat INTEGER NOT NULL,
+    decisions INTEGER NOT NULL, total REAL NOT NULL, longest REAL NOT NULL,
+    PRIMARY KEY (job_id, seat)
+);
 CREATE TABLE IF NOT EXISTS logs (
     job_id TEXT PRIMARY KEY REFERENCES results(job_id), log TEXT NOT NULL
 );
@@ -127,6 +134,10 @@ class Store:
     def existing(cls, path: str | Path) -> Store:
         """Open a database that must exist already (status, replay, reports)."""
         path = Path(path)
+        if path.suffix == ".toml" and path.is_file():
+            raise TroefError(
+                f"{path} is a tournament config, not a database; {_database_of(path)}"
+            )
         if not path.is_file():
             raise TroefError(f"no database at {path}")
         problem = not_a_troef_database(path)
@@ -189,6 +200,7 @@ class Store:
         rows: list[tuple[Any, ...]] = []
         seats: list[tuple[Any, ...]] = []
         logs: list[tuple[str, str]] = []
+        thinking: list[tuple[Any, ...]] = []
         for job, result in written:
             forfeit = result.forfeit
             plain = result.to_dict()
@@ -216,6 +228,10 @@ class Store:
             )
             if log is not None:
                 logs.append((job.id, " ".join(log)))
+            if result.thinking is not None:
+                thinking.extend(
+                    (job.id, seat, *spent) for seat, spent in enumerate(result.thinking)
+                )
         with self._db:
             self._db.executemany(
                 "INSERT INTO results (job_id, forfeit_seat, forfeit_reason, "
@@ -226,6 +242,9 @@ class Store:
                 "INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)", seats
             )
             self._db.executemany("INSERT INTO logs VALUES (?, ?)", logs)
+            self._db.executemany(
+                "INSERT INTO thinking VALUES (?, ?, ?, ?, ?)", thinking
+            )
         return [job for job, _ in written]
 
     def _known(self, ids: Iterable[str]) -> set[str]:
@@ -276,6 +295,32 @@ class Store:
             ).fetchone()[0]
         )
 
+    def forfeits(self) -> list[tuple[str, str, int]]:
+        """(entrant, reason, matches) of every forfeit, most frequent first."""
+        rows = self._db.execute(
+            "SELECT s.entrant, r.forfeit_reason, COUNT(*) FROM results r "
+            "JOIN seat_results s ON s.job_id = r.job_id AND s.seat = r.forfeit_seat "
+            "GROUP BY s.entrant, r.forfeit_reason ORDER BY COUNT(*) DESC, s.entrant"
+        )
+        return [(str(e), str(reason), int(n)) for e, reason, n in rows]
+
+    def thinking(self) -> list[tuple[str, int, float, float]]:
+        """(entrant, decisions, total seconds, longest decision) over all matches."""
+        has_table = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'thinking'"
+        ).fetchone()
+        if not has_table:  # a database from before thinking times were kept
+            return []
+        rows = self._db.execute(
+            "SELECT s.entrant, SUM(t.decisions), SUM(t.total), MAX(t.longest) "
+            "FROM thinking t JOIN seat_results s "
+            "ON s.job_id = t.job_id AND s.seat = t.seat "
+            "GROUP BY s.entrant ORDER BY s.entrant"
+        )
+        return [
+            (str(e), int(n), float(total), float(most)) for e, n, total, most in rows
+        ]
+
     def matches(self) -> Iterator[StoredMatch]:
         """Every recorded match in plan order, with its log if kept."""
         query = (
@@ -300,14 +345,30 @@ class Store:
             ).fetchall()
         if len(rows) != 1:
             what = "no match" if not rows else f"{len(rows)} matches"
+            done, planned = self.counts()
             raise TroefError(
-                f"{what} in {self.path} for {key!r}; give a job id or a plan index"
+                f"{what} in {self.path} for {key!r}; give a job id (or a unique "
+                f"prefix) or a plan index from 0 to {planned - 1} ({done} of "
+                f"{planned} recorded); 'troef matches {self.path}' lists them"
             )
         job_id = rows[0][0]
         for match in self.matches():
             if match.job["id"] == job_id:
                 return match
         raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+def _database_of(config: Path) -> str:
+    """Where the tournament config at ``config`` keeps its results, if it says."""
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = {}
+    # The default is the one harness.config gives: the config's name, .sqlite.
+    database = data.get("database", f"{config.stem}.sqlite")
+    if not isinstance(database, str):
+        return "give the database file that its 'database' key names"
+    return f"its database is {config.parent / database}"
 
 
 def _private_folders(folder: Path) -> None:
@@ -319,7 +380,13 @@ def _private_folders(folder: Path) -> None:
             break
         folder = folder.parent
     for created in reversed(missing):
-        created.mkdir(mode=0o700, exist_ok=True)
+        try:
+            created.mkdir(mode=0o700, exist_ok=True)
+        except OSError as exc:
+            raise TroefError(
+                f"cannot create the folder {created} for the database "
+                f"(the config's 'database' key): {exc.strerror}"
+            ) from None
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"

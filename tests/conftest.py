@@ -1,14 +1,96 @@
-"""Shared fixtures: the global-random guard and the toy plugin game."""
+"""Shared fixtures: the global-random and survivor guards, the toy plugin game."""
 
 from __future__ import annotations
 
+import ctypes
+import os
 import random
+import signal
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 TOY_PLUGIN = Path(__file__).parent / "plugins" / "toy_game.py"
+
+#: Seconds a test's processes get to end after the test before they count as
+#: survivors (a pool shutting down, a bot told the match is over).
+SURVIVOR_GRACE = 5.0
+#: Long-lived helpers of the interpreter itself, not of the code under test.
+_INTERPRETER_HELPERS = (
+    b"multiprocessing.resource_tracker",
+    b"multiprocessing.forkserver",
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Make the test process a subreaper: an orphaned descendant (a bot's child,
+    a worker whose parent died) is re-parented here, not to init, so the
+    survivor guard still finds it."""
+    if sys.platform == "linux":
+        pr_set_child_subreaper = 36
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0)
+
+
+def _descendants() -> dict[int, str]:
+    """Live (not zombie) descendants of this process: pid -> command line."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        # The command name may hold spaces and parentheses: split after the last ')'.
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if fields[0] != "Z":
+            parents[int(entry)] = int(fields[1])
+    ours: dict[int, str] = {}
+    me = os.getpid()
+    for pid in parents:
+        ancestor, hops = parents.get(pid), 0
+        while ancestor is not None and ancestor != me and hops < 64:
+            ancestor, hops = parents.get(ancestor), hops + 1
+        if ancestor != me:
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if not any(helper in cmdline for helper in _INTERPRETER_HELPERS):
+            ours[pid] = cmdline.replace(b"\0", b" ").decode(errors="replace").strip()
+    return ours
+
+
+@pytest.fixture(autouse=True)
+def _no_survivors() -> Iterator[None]:
+    """Fail any test that leaves a process behind (issue 14 item 14).
+
+    Every worker, bot process and bot descendant must end with the run that
+    started it. Processes that outlive the grace are killed, then reported.
+    """
+    if sys.platform != "linux":
+        yield
+        return
+    before = set(_descendants())
+    yield
+    deadline = time.monotonic() + SURVIVOR_GRACE
+    while True:
+        survivors = {p: c for p, c in _descendants().items() if p not in before}
+        if not survivors or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    for pid in survivors:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    if survivors:
+        listed = "; ".join(f"{pid}: {cmd[:120]}" for pid, cmd in survivors.items())
+        pytest.fail(f"processes survived the test: {listed}")
 
 
 @pytest.fixture(autouse=True)

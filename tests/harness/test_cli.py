@@ -41,7 +41,8 @@ def test_play_tells_the_match_and_prints_the_result(
     )
     assert code == 0
     assert "Toy tricks (harness tests), seed 4, 2 seats" in out
-    assert out.count("seat 0: ") + out.count("seat 1: ") == 12
+    # Seats are called by their bots' labels: the name, plus the seat when twice.
+    assert out.count("random#0: ") + out.count("random#1: ") == 12
     assert "rank" in out
 
 
@@ -105,3 +106,24 @@ def test_the_console_script_is_installed() -> None:
         [exe, "play", "--help"], capture_output=True, text=True, check=True
     )
     assert "--bots A,B,..." in out.stdout
+
+
+def test_check_tells_its_progress_per_match(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, *TOY, "check", "toy", "--matches", "2")
+    assert code == 0
+    lines = err.splitlines()
+    assert lines[0] == "pickling the Game: ok"
+    for seats in (2, 3):
+        for m in (1, 2):
+            assert any(
+                line.startswith(f"[{seats} seats] match {m} of 2: ")
+                and line.endswith(": ok")
+                for line in lines
+            )
+    code, _, err = run(capsys, *TOY, "check", "toy", "--matches", "2", "--quiet")
+    assert code == 0 and err == ""
+    code, _, err = run(
+        capsys, *TOY, "check", "toy", "--matches", "3", "-o", "leaky=true"
+    )
+    assert code == 1
+    assert "[3 seats] hidden places and cards vary in samples: FAILED" in err

@@ -172,3 +172,42 @@ def test_status_and_report_of_a_ladder_include_later_joiners(
     for command in ("status", "report"):
         assert main([command, str(config.database)]) == 0
         assert "late" in capsys.readouterr().out
+
+
+def test_status_and_report_of_a_decided_sprt_give_the_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 14 item 10: a finished SPRT is done, not '84 of 400 recorded'."""
+    from harness.cli import main
+
+    config = sprt_config(tmp_path, "told", 'executor = "inline"\n')
+    verdict, summary = run_sprt(config)
+    capsys.readouterr()
+    assert main(["status", str(config.database)]) == 0
+    out = capsys.readouterr().out
+    assert f"{summary.played} of {summary.played} matches recorded" in out
+    assert "verdict: H1 accepted" in out
+    assert f"LLR {verdict.llr:.3f}" in out and "SPRT-adjusted" in out
+    assert main(["report", str(config.database)]) == 0
+    assert "verdict: H1 accepted" in capsys.readouterr().out
+
+
+def test_the_progress_line_of_an_sprt_shows_the_llr_and_its_bounds(
+    tmp_path: Path,
+) -> None:
+    import io
+
+    from harness.scheduler import Progress
+
+    config = sprt_config(tmp_path, "live", 'executor = "inline"\n')
+    stream = io.StringIO()
+    monitor = SprtMonitor(config, plan(config))
+    run_tournament(
+        config, monitor=monitor, progress=Progress(stream=stream, live=False)
+    )
+    last = stream.getvalue().splitlines()[-1]
+    verdict = monitor.verdict()
+    assert last.endswith(
+        f"SPRT LLR {verdict.llr:+.2f} [{verdict.lower:+.2f}, {verdict.upper:+.2f}] "
+        f"after {verdict.samples} pairs"
+    )

@@ -125,12 +125,12 @@ def test_a_fewest_points_tournament_ranks_and_pairs_in_the_games_order(
     data = report_json(capsys, database)
     assert [row["entrant"] for row in data["standings"]] == ["search", "random"]
     (pair,) = data["pairs"]
-    assert (pair["a"], pair["b"]) == ("random", "search")  # a < b by name
+    assert (pair["a"], pair["b"]) == ("search", "random")  # in rank order
     assert pair["test"] == "wilcoxon"  # duplicate deals: the paired test
-    # The paired differences (random - search, per duplicate group) favour the
+    # The paired differences (search - random, per duplicate group) favour the
     # search bot, significantly.
-    assert pair["mean_difference"] < 0 and pair["p_value"] < 0.01
-    assert pair["wins"] < pair["losses"]
+    assert pair["mean_difference"] > 0 and pair["p_value"] < 0.01
+    assert pair["wins"] > pair["losses"]
     # Raw scores point the other way: the search bot takes fewer penalty
     # points, so the old per-group point differences favoured the random bot.
     with Store.existing(database) as store:

@@ -13,6 +13,8 @@ from harness.cli import main
 from harness.store import Store
 from tests.conftest import TOY_PLUGIN
 
+BROKEN = Path(__file__).resolve().parents[1] / "plugins" / "broken_bots.py"
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
@@ -153,4 +155,91 @@ def test_validate_status_and_replay(
     code, again, _ = run(capsys, "replay", str(database), first.job["id"][:8])
     assert code == 0 and again == out
     code, _, err = run(capsys, "replay", str(database), "999")
-    assert code == 2 and "no match in" in err and "give a job id or a plan index" in err
+    assert code == 2 and "no match in" in err and "a plan index from 0 to 71" in err
+
+
+# -- issue 14 items 9 and 11 ---------------------------------------------------------
+
+
+def test_csv_exports_one_table_per_stream(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
+    for table, first in (
+        ("standings", "rank"),
+        ("pairs", "a"),
+        ("crosstable", "entrant"),
+    ):
+        code, out, _ = run(
+            capsys, "report", str(database), "--format", "csv", "--table", table
+        )
+        assert code == 0
+        rows = list(csv.reader(io.StringIO(out)))
+        assert rows[0][0] == first
+        # One header: no row repeats it, every row as wide as it.
+        assert all(row != rows[0] and len(row) == len(rows[0]) for row in rows[1:])
+    _, default, _ = run(capsys, "report", str(database), "--format", "csv")
+    assert default.splitlines()[0].startswith("rank,")
+    with pytest.raises(SystemExit):
+        main(["report", str(database), "--table", "nope"])
+    assert "expected one of standings, pairs, crosstable" in capsys.readouterr().err
+
+
+def test_json_has_the_crosstable_and_pairs_in_rank_order(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
+    _, out, _ = run(capsys, "report", str(database), "--format", "json")
+    data = json.loads(out)
+    order = [row["entrant"] for row in data["standings"]]
+    assert [(p["a"], p["b"]) for p in data["pairs"]] == [
+        (order[0], order[1]),
+        (order[0], order[2]),
+        (order[1], order[2]),
+    ]
+    cells = {(c["entrant"], c["opponent"]): c["score"] for c in data["crosstable"]}
+    assert len(cells) == 6
+    for (a, b), score in cells.items():
+        assert score + cells[(b, a)] == pytest.approx(1.0)
+
+
+def test_text_report_has_a_header_on_every_column_and_no_minus_zero(
+    capsys: pytest.CaptureFixture[str], database: Path
+) -> None:
+    _, out, _ = run(capsys, "report", str(database))
+    assert " sig." in out and "entrant    " in out.split("Crosstable")[1]
+    assert "-0 " not in out and "-0.0 " not in out and "[-0," not in out
+    assert max(len(line) for line in out.splitlines() if line.startswith("note")) <= 100
+
+
+def test_a_small_sample_is_said_to_be_no_finding(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two seeds: two duplicate pairs per pairing, so Wilcoxon cannot reach 5%."""
+    path = tmp_path / "small.toml"
+    path.write_text(
+        'game = "toy"\nmatches = 2\nseed = 8\nexecutor = "inline"\n'
+        f'plugins = ["{TOY_PLUGIN}"]\n'
+        '[entrants.search]\nbot = "search"\noptions = { samples = 3 }\n'
+        '[entrants.random]\nbot = "random"\n'
+    )
+    assert main(["run", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    _, out, _ = run(capsys, "report", str(tmp_path / "small.sqlite"))
+    assert "the wilcoxon test cannot give p below 1.000 at this size" in out
+    assert "tie is no finding" in out
+
+
+def test_a_clamped_elo_difference_is_printed_as_a_bound(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "rout.toml"
+    path.write_text(
+        'game = "toy"\nmatches = 6\nseed = 8\nexecutor = "inline"\nduplicate = false\n'
+        f'plugins = ["{TOY_PLUGIN}", "{BROKEN}"]\n'
+        '[entrants.random]\nbot = "random"\n'
+        '[entrants.raiser]\nbot = "raises"\nisolation = "in-process"\n'
+    )
+    assert main(["run", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    _, out, _ = run(capsys, "report", str(tmp_path / "rout.sqlite"))
+    pair = next(line for line in out.splitlines() if line.startswith("random - raiser"))
+    assert ">= +1200 [" in pair and "+inf]" in pair

@@ -275,8 +275,8 @@ def test_progress_lines_on_a_terminal_and_elsewhere() -> None:
     plain = io.StringIO()
     progress = Progress(stream=plain, live=False, interval=0.0)
     progress.start(0)
-    progress.update(5, 10, lambda: "alice (60.0%)")
-    progress.update(10, 10, lambda: "alice (61.0%)", final=True)
+    progress.update(5, 10, lambda: "leader: alice (60.0%)")
+    progress.update(10, 10, lambda: "leader: alice (61.0%)", final=True)
     lines = plain.getvalue().splitlines()
     assert lines[0].startswith("5/10 matches") and lines[0].endswith(
         "leader: alice (60.0%)"

@@ -586,3 +586,26 @@ def test_overshoot_correction_by_hand() -> None:
     assert m0 < 0
     assert test.overshoot[0] == pytest.approx(-sq0 / m0 / 2)
     assert test.overshoot[0] > 0
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6, 8])
+def test_the_smallest_p_a_sign_test_can_give_at_n_samples(n: int) -> None:
+    """Issue 14 item 9: n decisive samples cannot give p below 2 * 0.5**n."""
+    results = [PairResult("a", "b", 1.0)] * n
+    (ab,) = pair_statistics(results)
+    assert ab.p_floor == pytest.approx(min(1.0, 2 * 0.5**n))
+    assert ab.p_value == pytest.approx(ab.p_floor)  # every sample for a: the floor
+
+
+def test_the_smallest_p_of_wilcoxon_on_four_pairs_is_one_eighth() -> None:
+    """Four distinct paired differences: the exact signed-rank test reaches
+    2/2**4 = 0.125 at best, whatever the sign of each difference."""
+    results = [PairResult("a", "b", 1.0, group=f"g{g}") for g in range(4)]
+    (ab,) = pair_statistics(results, paired={("a", "b"): [3.0, -1.0, 4.0, 2.0]})
+    assert ab.test == "wilcoxon"
+    assert ab.p_floor == pytest.approx(0.125)
+    assert ab.p_value > ab.p_floor
+    (big,) = pair_statistics(
+        results, paired={("a", "b"): [float(k) for k in range(1, 13)]}
+    )
+    assert big.p_floor == pytest.approx(2 / 2**12)
