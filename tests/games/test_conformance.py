@@ -17,6 +17,7 @@ REGISTRY = load_plugins()
 MATCHES = 4
 
 
+@pytest.mark.slow  # seconds to a minute a game; the property tests stay quick
 @pytest.mark.parametrize("name", sorted(REGISTRY.games))
 def test_game_passes_the_conformance_suite(name: str) -> None:
     cls = REGISTRY.game_class(name)

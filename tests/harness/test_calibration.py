@@ -107,6 +107,7 @@ def grouped_round_robin(
     return out
 
 
+@pytest.mark.slow
 def test_cluster_bootstrap_covers_when_games_of_a_group_are_correlated() -> None:
     """60 pools x 100 bootstrap rounds: percentile intervals of whole-group resamples.
 

@@ -99,6 +99,7 @@ def test_bad_isolation_settings(tmp_path: Path, entrant: str, message: str) -> N
     assert message in str(info.value) and str(path) in str(info.value)
 
 
+@pytest.mark.slow
 def test_every_fault_forfeits_and_the_tournament_plays_on(tmp_path: Path) -> None:
     path = write(
         tmp_path,
