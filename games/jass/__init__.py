@@ -10,12 +10,19 @@ from collections.abc import Sequence
 
 from games.jass.klapper import Klapper
 from games.jass.klaverjassen import Klaverjassen
+from games.jass.smousjas import Smousjas
+from games.jass.vijfhonderden import Vijfhonderden
 from harness import Game, hookimpl
 
-__all__ = ["Klapper", "Klaverjassen", "troef_games"]
+__all__ = ["Klapper", "Klaverjassen", "Smousjas", "Vijfhonderden", "troef_games"]
 
 
 @hookimpl
 def troef_games() -> Sequence[type[Game]]:
     """Register the jass family's games."""
-    return [Klaverjassen, Klapper]
+    return [
+        Klaverjassen,
+        Klapper,
+        Smousjas,
+        Vijfhonderden,
+    ]
