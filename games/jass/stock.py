@@ -1050,6 +1050,7 @@ class StockSampler(Sampler):
         ]
         self._unseen = unseen
         self._in_hand = view.hand_sizes[other] - hands[other].bit_count()
+        self._in_stock = view.stock
         self._state = state
         self._me, self._other = me, other
         self._mariage_seats = [s for s, _ in view.mariages]
@@ -1099,7 +1100,8 @@ class StockSampler(Sampler):
         for c in rest[:n]:
             hand |= 1 << c
         state.hands[other] |= hand
-        state._stock = rest[n:]
+        # (A worked example's short pack leaves cards out: the stock is cut to size.)
+        state._stock = rest[n : n + self._in_stock]
         # The trick's extra moves, in the order they were made.
         state._own[other] = chosen
         state._announced = []
