@@ -904,7 +904,7 @@ class StockGame(Game):
             500,
             doc="a round is won by reaching this score (onder Jan below half of "
             "it, Uit from 20 below it)",
-            minimum=60,
+            minimum=1,
         ),
         Option(
             "lives",
