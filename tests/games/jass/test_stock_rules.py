@@ -384,3 +384,38 @@ def test_illegal_extra_move() -> None:
     state = run_state()
     with pytest.raises(IllegalActionError):
         state.apply("stuk")
+
+
+def test_draw_choice_is_blind() -> None:
+    """S2: the winner chooses before the last hidden card is shown: nothing of
+    it is in either view until it is taken."""
+    state = StockState.from_cards(SMOUS, ["AH 8C", "7H 9D"], "JS", ["KC"])
+    play(state, "AH", "7H")
+    for seat in (0, 1):
+        v = view(state, seat)
+        assert "KC" not in v.to_json() and v.stock == 1
+
+
+def test_hand_score_worked_example() -> None:
+    """S11, 000:480: card points, roem and the last trick's 10. Spades trump;
+    seat 0 declares stuk (40) in phase 2's first trick and takes every trick:
+    AH 7H 11, KS TS 14, QS 8H 3 + 10: 78."""
+    state = StockState.from_cards(SMOUS, ["KS QS AH", "7H 8H TS"], "7S")
+    play(state, "stuk", "AH", "7H", "KS")
+    assert state.legal_actions() == ("TS",)
+    play(state, "TS", "QS", "8H")
+    assert state._hand_scores == ((78, 0),)
+
+
+def test_perfect_recall_and_alternating_dealer() -> None:
+    """S16: every finished trick of the hand stays in the view; S1: the deal
+    alternates."""
+    state = SMOUS.new_match(2, 4)
+    rng = random.Random(2)
+    deal = state.deal
+    while state.deal == deal:
+        before = len(state._tricks)
+        state.apply(rng.choice(state.legal_actions()))
+        if state.deal == deal:
+            assert len(view(state, 1).tricks) >= before
+    assert view(state, 0).dealer == 0 and view(state, 0).to_act in (0, 1)
