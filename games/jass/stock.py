@@ -78,6 +78,8 @@ CHALLENGE = "afkeuren:"
 STUK, DUBBEL, BROK = "stuk", "dubbel", "brok:"
 DRAW_STOCK, DRAW_OPEN = "draw:stock", "draw:open"
 _CARDS = PIQUET.cards
+_NAMES = PIQUET.names
+_INDEX = PIQUET.index
 _N = PIQUET.n_ranks  # 8 cards a suit, one byte of the mask each
 _RANKS = PIQUET.ranks  # "789TJQKA"
 _RANK_WORDS = dict(zip(_RANKS, ("7", "8", "9", "10", "jack", "queen", "king", "ace"),
@@ -131,6 +133,23 @@ _RUNS_IN = tuple(
         for byte in range(256)
     )
     for s in range(4)
+)
+
+#: Whether a suit's byte holds a run of 3 or more.
+_ANY_RUN = tuple(bool(b & (b >> 1) & (b >> 2)) for b in range(256))
+_KINGS = sum(1 << PIQUET.index["K" + t] for t in SUITS)
+_QUEENS = sum(1 << PIQUET.index["Q" + t] for t in SUITS)
+_SEVENS = tuple(1 << PIQUET.index["7" + t] for t in SUITS)
+_STUK_MASKS = tuple(
+    1 << PIQUET.index["K" + t] | 1 << PIQUET.index["Q" + t] for t in SUITS
+)
+_DUBBEL = 1 << PIQUET.index["QD"] | 1 << PIQUET.index["QS"]
+#: The broks: a king and a queen of different colours, ``(cards, action)``.
+_BROKS = tuple(
+    (1 << PIQUET.index["K" + k] | 1 << PIQUET.index["Q" + q], f"brok:K{k}Q{q}")
+    for k in SUITS
+    for q in SUITS
+    if (k in "DH") != (q in "DH")
 )
 
 
@@ -296,6 +315,7 @@ class StockState(TrickState):
         self._hand_scores: tuple[tuple[int, int], ...] = ()
         self._rounds: tuple[tuple[int, int, str], ...] = ()
         self._extras: tuple[str, ...] | None = None
+        self._public: dict[str, object] | None = None
         self._last_summary = ""
         self._last_tricks: tuple[TrickRecord, ...] = ()
 
@@ -341,29 +361,26 @@ class StockState(TrickState):
         self._roem = [0, 0]
         self._events = ()
         self._extras = None
+        self._public = None
         self._begin_tricks(self.config.tables[self.trump], FREE_PLAY, 1 - dealer)
 
     # -- the extra moves ----------------------------------------------------
-
-    def _may_declare(self) -> bool:
-        """Declarations are made in phase 1 and in phase 2's first trick (S9)."""
-        return self._phase == "stock" or len(self._tricks) == self._phase2_from
 
     def _declarable(self, seat: int) -> list[int]:
         """The catalogue declarations ``seat`` may declare now (S6, S8)."""
         hand = self.hands[seat]
         points = self.config.points
         done, floor = self._done[seat], self._floor[seat]
-        found = [
-            i for i in _FOURS if points[i] and hand & DECLS[i].cards == DECLS[i].cards
-        ]
+        # Ranks held in all four suits: one AND of the suit bytes.
+        fours = hand & 255 & (hand >> 8) & (hand >> 16) & (hand >> 24)
+        found = [r for r in iter_bits(fours) if points[r]] if fours else []
         for s in range(4):
             runs = _RUNS_IN[s][hand >> (s * _N) & 255]
             for i in runs:
                 d = DECLS[i]
                 if (d.length, d.top) > floor[s]:
                     found.append(i)
-        return [i for i in found if i not in done]
+        return [i for i in found if i not in done] if done else found
 
     def _possible_four_top(self, seat: int) -> int:
         """The highest rank a carré of the other seat may have, for ``seat``."""
@@ -378,57 +395,53 @@ class StockState(TrickState):
         return -1
 
     def _mariage_options(self, seat: int) -> list[str]:
-        cfg = self.config
+        """The mariages ``seat`` holds and has not declared (S10)."""
         hand = self.hands[seat]
+        if not hand & _KINGS or not hand & _QUEENS:
+            return []  # the common case: no king-and-queen at all
+        cfg = self.config
         done = self._mar_done[seat]
         out = []
-        t = SUITS[self.trump]
-        index = PIQUET.index
-        if STUK not in done:
-            stuk = 1 << index["K" + t] | 1 << index["Q" + t]
-            if hand & stuk == stuk:
-                out.append(STUK)
-        if cfg.dubbel and DUBBEL not in done:
-            dub = 1 << index["QD"] | 1 << index["QS"]
-            if hand & dub == dub:
-                out.append(DUBBEL)
+        stuk = _STUK_MASKS[self.trump]
+        if hand & stuk == stuk and STUK not in done:
+            out.append(STUK)
+        if cfg.dubbel and hand & _DUBBEL == _DUBBEL and DUBBEL not in done:
+            out.append(DUBBEL)
         if cfg.brok:
             free = hand & ~self._brok_used[seat]
-            for ks in SUITS:
-                k = index["K" + ks]
-                if not free >> k & 1:
-                    continue
-                for qs in SUITS:
-                    q = index["Q" + qs]
-                    if free >> q & 1 and (ks in "DH") != (qs in "DH"):
-                        out.append(f"{BROK}K{ks}Q{qs}")
-        return [m for m in out if m not in done]
+            for cards, action in _BROKS:
+                if free & cards == cards:
+                    out.append(action)
+        return out
 
     def _extra_actions(self) -> tuple[str, ...]:
         """The seat to act's moves besides its cards (cached per decision)."""
         seat = self.to_act
         assert seat is not None
         out: list[str] = []
-        if self._phase == "stock" and self._open >= 0:
-            seven = PIQUET.index["7" + SUITS[self.trump]]
-            if self.hands[seat] >> seven & 1:
-                out.append(EXCHANGE)
-        if not self._may_declare():
-            return tuple(out)
+        hand = self.hands[seat]
+        if self._phase == "stock" and hand & _SEVENS[self.trump]:
+            out.append(EXCHANGE)
         if not self._trick:
-            announced = self._announced
-            suits = {DECLS[i].suit for i in announced if DECLS[i].suit >= 0}
-            for i in self._declarable(seat):
-                d = DECLS[i]
-                if i not in announced and d.suit not in suits:
-                    out.append(ROEM + d.code)
+            # Most hands hold no run and no four: two look-ups say so.
+            if (
+                _ANY_RUN[hand & 255]
+                or _ANY_RUN[hand >> 8 & 255]
+                or _ANY_RUN[hand >> 16 & 255]
+                or _ANY_RUN[hand >> 24]
+                or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
+            ):
+                self._roem_options(seat, out)
         elif self._announced and self._challenge < 0:
             kinds = {DECLS[i].kind for i in self._announced}
             top = self._possible_four_top(seat) if "four" in kinds else -1
             for i in self._declarable(seat):
                 if all(decl_beats(DECLS[i], k, top, self.trump) for k in kinds):
                     out.append(CHALLENGE + DECLS[i].code)
-        if len(self._trick) < 2:
+        if len(self._trick) < 2 and self.hands[seat] & _KINGS:
+            if not self._mariages:
+                out += self._mariage_options(seat)
+                return tuple(out)
             mine = {m for s, m, _ in self._mariages if s == seat}
             out.extend(m for m in self._mariage_options(seat) if m not in mine)
             if any(m.startswith(BROK) for m in mine):
@@ -443,13 +456,25 @@ class StockState(TrickState):
                 ]
         return tuple(out)
 
+    def _roem_options(self, seat: int, out: list[str]) -> None:
+        """Add the leader's declarations it may still announce (S6, S8)."""
+        announced = self._announced
+        suits = {DECLS[i].suit for i in announced if DECLS[i].suit >= 0}
+        for i in self._declarable(seat):
+            d = DECLS[i]
+            if i not in announced and d.suit not in suits:
+                out.append(ROEM + d.code)
+
     def legal_actions(self) -> tuple[str, ...]:
         """Cards, then the extra moves of the seat to act (see the module doc)."""
         legal = self._legal
         if legal is not None:
             return legal
-        legal = super().legal_actions()
-        if self._playing:
+        legal = TrickState.legal_actions(self)
+        # Extra moves exist only in phase 1 and phase 2's first trick (S9).
+        if self._playing and (
+            self._phase == "stock" or len(self._tricks) == self._phase2_from
+        ):
             extra = self._extra_actions()
             if extra:
                 legal = self._legal = legal + extra
@@ -457,8 +482,8 @@ class StockState(TrickState):
 
     def apply(self, action: str) -> None:
         """Play a card, make an extra move, or draw (phase ``"draw"``)."""
-        if not self._playing or action in PIQUET.index:
-            super().apply(action)
+        if not self._playing or action in _INDEX:
+            TrickState.apply(self, action)
             return
         if not isinstance(action, str):
             self._bad_action(action)
@@ -467,6 +492,7 @@ class StockState(TrickState):
         seat = self.to_act
         assert seat is not None
         self._legal = None
+        self._public = None
         if action == EXCHANGE:
             seven = PIQUET.index["7" + SUITS[self.trump]]
             taken = self._open
@@ -505,8 +531,12 @@ class StockState(TrickState):
         leader = self._leader
         other = 1 - leader
         points = self.config.points
-        events = list(self._events)
         hands = self.hands
+        if not self._announced and not self._mariages:
+            self._trick_done(hands)
+            return
+        events = list(self._events)
+        self._public = None
         if self._announced:
             if self._challenge >= 0:
                 # S7: the challenger's declaration counts; the leader's stay hidden.
@@ -539,13 +569,17 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages = []
         self._own = [[], []]
-        self._known[0] &= hands[0]
-        self._known[1] &= hands[1]
+        self._trick_done(hands)
+
+    def _trick_done(self, hands: list[CardMask]) -> None:
+        """Close the trick, then draw, or score the hand after its last trick."""
         record = self._close_trick()
         winner = record[2]
         self.to_act = winner
-        self._known[0] &= hands[0]
-        self._known[1] &= hands[1]
+        known = self._known
+        if known[0] or known[1]:
+            known[0] &= hands[0]
+            known[1] &= hands[1]
         stock = self._stock
         if self._phase == "stock":
             if len(stock) >= 2:
@@ -555,6 +589,7 @@ class StockState(TrickState):
                 # 000:416: the winner chooses between the last hidden card and
                 # the open trump.
                 self._phase = "draw"
+                self._public = None
                 self._playing = False
             self._legal = None
         elif not hands[winner]:
@@ -595,6 +630,7 @@ class StockState(TrickState):
             (1 - winner, "takes", (_CARDS[theirs],), 0),
         )
         self._open = -1
+        self._public = None
         self._phase = "final"
         self._set_duties(ROTTERDAM)
         self._playing = True
@@ -631,6 +667,7 @@ class StockState(TrickState):
     def _finish_hand(self) -> None:
         """000:424 / 000:480: card points, roem and last trick to the round score."""
         cards = self.card_points()
+        self._public = None
         scores = (cards[0] + self._roem[0], cards[1] + self._roem[1])
         self._hand_scores += (scores,)
         self._last_tricks = self._tricks
@@ -654,6 +691,7 @@ class StockState(TrickState):
     def _end_round(self, winner: int, how: str) -> None:
         """S13: the loser loses a life, two when "onder Jan"; the one kip."""
         loser = 1 - winner
+        self._public = None
         standing = self._totals[loser] + (self._roem[loser] if how == "uit" else 0)
         lost = 2 if standing < self._target // 2 else 1
         if how == "uit":
@@ -689,41 +727,68 @@ class StockState(TrickState):
     # -- views ------------------------------------------------------------------
 
     def view(self, seat: int) -> StockView:
-        """What ``seat`` knows now (S4, S5)."""
+        """What ``seat`` knows now (S4, S5).
+
+        Built without the dataclass ``__init__`` (as klaverjassen's view is):
+        the fields that change only with a declaration, a draw or a hand are
+        kept in :attr:`_public` (dropped whenever they change); the rest are
+        filled per call, the mostly empty ones only when they are not.
+        """
         hands = self.hands
-        names = PIQUET.names
+        to_act = self.to_act
+        public = self._public
+        if public is None:
+            public = self._public = self._make_public()
         view = _new_view(StockView)
-        view.__dict__.update(
-            seat=seat,
-            legal_actions=self.legal_actions() if seat == self.to_act else (),
-            deal=self.deal,
-            dealer=self.dealer,
-            to_act=self.to_act,
-            phase=self._phase,
-            trump=SUITS[self.trump],
-            open_card=_CARDS[self._open] if self._open >= 0 else None,
-            stock=len(self._stock),
-            hand=names(hands[seat]),
-            hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
-            known=(names(self._known[0] & hands[0]), names(self._known[1] & hands[1])),
-            announced=tuple(DECLS[i].kind for i in self._announced),
-            challenge=None if self._challenge < 0 else DECLS[self._challenge].kind,
-            mariages=tuple(
-                (s, BROK[:-1] if m.startswith(BROK) else m)
-                for s, m, _ in self._mariages
-            ),
-            own_pending=tuple(self._own[seat]),
-            events=self._events,
-            trick=self._trick_view,
-            tricks=self._tricks,
-            roem=(self._roem[0], self._roem[1]),
-            hand_scores=self._hand_scores,
-            totals=(self._totals[0], self._totals[1]),
-            lives=(self._lives[0], self._lives[1]),
-            kip=None if self._kip < 0 else self._kip,
-            rounds=self._rounds,
-        )
+        fields = view.__dict__
+        fields.update(public)
+        fields["seat"] = seat
+        fields["legal_actions"] = self.legal_actions() if seat == to_act else ()
+        fields["to_act"] = to_act
+        fields["stock"] = len(self._stock)
+        fields["hand"] = _NAMES(hands[seat])
+        fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
+        known = self._known
+        if known[0] or known[1]:
+            k0, k1 = known[0] & hands[0], known[1] & hands[1]
+            fields["known"] = (_NAMES(k0) if k0 else (), _NAMES(k1) if k1 else ())
+        own = self._own
+        if own[0] or own[1]:
+            challenge = self._challenge
+            fields["announced"] = tuple([DECLS[i].kind for i in self._announced])
+            fields["challenge"] = None if challenge < 0 else DECLS[challenge].kind
+            fields["mariages"] = tuple(
+                [
+                    (s, BROK[:-1] if m.startswith(BROK) else m)
+                    for s, m, _ in self._mariages
+                ]
+            )
+            fields["own_pending"] = tuple(own[seat])
+        fields["trick"] = self._trick_view
+        fields["tricks"] = self._tricks
         return view
+
+    def _make_public(self) -> dict[str, object]:
+        """The view's fields that change only with a declaration, draw or hand."""
+        return {
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "phase": self._phase,
+            "trump": SUITS[self.trump],
+            "open_card": _CARDS[self._open] if self._open >= 0 else None,
+            "known": ((), ()),
+            "announced": (),
+            "challenge": None,
+            "mariages": (),
+            "own_pending": (),
+            "events": self._events,
+            "roem": (self._roem[0], self._roem[1]),
+            "hand_scores": self._hand_scores,
+            "totals": (self._totals[0], self._totals[1]),
+            "lives": (self._lives[0], self._lives[1]),
+            "kip": None if self._kip < 0 else self._kip,
+            "rounds": self._rounds,
+        }
 
     def clone(self) -> StockState:
         """An independent copy."""
