@@ -79,6 +79,7 @@ STUK, DUBBEL, BROK = "stuk", "dubbel", "brok:"
 DRAW_STOCK, DRAW_OPEN = "draw:stock", "draw:open"
 _CARDS = PIQUET.cards
 _NAMES = PIQUET.names
+_N0, _N1, _N2, _N3 = PIQUET.name_chunks
 _INDEX = PIQUET.index
 _N = PIQUET.n_ranks  # 8 cards a suit, one byte of the mask each
 _RANKS = PIQUET.ranks  # "789TJQKA"
@@ -307,6 +308,7 @@ class StockState(TrickState):
         self._floor: list[list[tuple[int, int]]] = [[(0, -1)] * 4, [(0, -1)] * 4]
         self._mar_done: list[set[str]] = [set(), set()]
         self._brok_used = [0, 0]
+        self._mar_cache: dict[int, list[str]] = {}
         self._roem = [0, 0]
         self._events: tuple[tuple[int, str, tuple[str, ...], int], ...] = ()
         self._totals = [0, 0]
@@ -358,6 +360,7 @@ class StockState(TrickState):
         self._floor = [[(0, -1)] * 4, [(0, -1)] * 4]
         self._mar_done = [set(), set()]
         self._brok_used = [0, 0]
+        self._mar_cache = {}
         self._roem = [0, 0]
         self._events = ()
         self._extras = None
@@ -395,10 +398,18 @@ class StockState(TrickState):
         return -1
 
     def _mariage_options(self, seat: int) -> list[str]:
-        """The mariages ``seat`` holds and has not declared (S10)."""
+        """The mariages ``seat`` holds and has not declared (S10); cached by
+        its kings and queens until a mariage is declared."""
         hand = self.hands[seat]
         if not hand & _KINGS or not hand & _QUEENS:
             return []  # the common case: no king-and-queen at all
+        key = hand & (_KINGS | _QUEENS) | seat << 32
+        found = self._mar_cache.get(key)
+        if found is None:
+            found = self._mar_cache[key] = self._find_mariages(seat, hand)
+        return found
+
+    def _find_mariages(self, seat: int, hand: CardMask) -> list[str]:
         cfg = self.config
         done = self._mar_done[seat]
         out = []
@@ -561,6 +572,7 @@ class StockState(TrickState):
             self._roem[seat] += pts
             self._known[seat] |= cards
             self._mar_done[seat].add(m)
+            self._mar_cache = {}
             if m.startswith(BROK):
                 self._brok_used[seat] |= cards
             events.append((seat, m, PIQUET.names(cards), pts))
@@ -570,6 +582,23 @@ class StockState(TrickState):
         self._mariages = []
         self._own = [[], []]
         self._trick_done(hands)
+
+    def _close_trick(self, bonus: int = 0) -> TrickRecord:
+        """The kit's ``_close_trick`` written out for a trick of two cards."""
+        trick = self._trick
+        if len(trick) != 2:
+            return super()._close_trick(bonus)
+        a, b = trick
+        points_of = self._tables.points
+        points = points_of[a] + points_of[b]
+        if not self.hands[self._leader]:
+            points += self.config.last_trick
+        record = (self._leader, (_CARDS[a], _CARDS[b]), self._winner, points, bonus)
+        self._tricks += (record,)
+        self._trick = []
+        self._trick_view = ()
+        self._led = self._follow = 0
+        return record
 
     def _trick_done(self, hands: list[CardMask]) -> None:
         """Close the trick, then draw, or score the hand after its last trick."""
@@ -746,7 +775,12 @@ class StockState(TrickState):
         fields["legal_actions"] = self.legal_actions() if seat == to_act else ()
         fields["to_act"] = to_act
         fields["stock"] = len(self._stock)
-        fields["hand"] = _NAMES(hands[seat])
+        hand = hands[seat]
+        # _NAMES(hand), written out to save a call
+        fields["hand"] = (
+            _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
+            + _N3[hand >> 24]
+        )  # fmt: skip
         fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
         known = self._known
         if known[0] or known[1]:
