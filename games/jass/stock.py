@@ -891,7 +891,10 @@ class StockState(TrickState):
             )
         else:
             lines.append(f"seat {seat} plays {action}")
-        if self.deal != deal or self._over or len(self._tricks) > n_tricks:
+        is_card = action in _INDEX
+        if is_card and (
+            self.deal != deal or self._over or len(self._tricks) > n_tricks
+        ):
             ended = self.deal != deal or self._over
             tricks = self._last_tricks if ended else self._tricks
             if tricks and (ended or len(tricks) > n_tricks):
@@ -902,6 +905,8 @@ class StockState(TrickState):
                 )
         for ev in self._events[n_events:] if self.deal == deal else ():
             s, what, cards, pts = ev
+            if what == "uit":
+                continue
             if what.startswith("afgekeurd"):
                 lines.append(f"seat {s}'s declaration is challenged: it stays hidden")
             elif what in ("takes", EXCHANGE):
