@@ -539,13 +539,51 @@ class StockState(TrickState):
     # -- after a trick --------------------------------------------------------
 
     def _trick_complete(self) -> None:
+        """Score the trick's declarations, close it, then draw or end the hand.
+
+        The kit's ``_close_trick`` is written out here for two cards: this runs
+        once every two decisions.
+        """
+        if self._announced or self._mariages:
+            self._score_trick()
+        leader = self._leader
+        hands = self.hands
+        a, b = self._trick
+        points_of = self._tables.points
+        points = points_of[a] + points_of[b]
+        if not hands[leader]:
+            points += self.config.last_trick
+        winner = self._winner
+        self._tricks += ((leader, (_CARDS[a], _CARDS[b]), winner, points, 0),)
+        self._trick = []
+        self._trick_view = ()
+        self._led = self._follow = 0
+        self.to_act = winner
+        known = self._known
+        if known[0] or known[1]:
+            known[0] &= hands[0]
+            known[1] &= hands[1]
+        if self._phase == "stock":
+            stock = self._stock
+            if len(stock) >= 2:
+                hands[winner] |= 1 << stock.pop()
+                hands[1 - winner] |= 1 << stock.pop()
+            else:
+                # 000:416: the winner chooses between the last hidden card and
+                # the open trump.
+                self._phase = "draw"
+                self._public = None
+                self._playing = False
+            self._legal = None
+        elif not hands[winner]:
+            self._finish_hand()
+
+    def _score_trick(self) -> None:
+        """The trick's declarations and mariages count and are shown (S5, S7,
+        S10); a challenged declaration stays hidden."""
         leader = self._leader
         other = 1 - leader
         points = self.config.points
-        hands = self.hands
-        if not self._announced and not self._mariages:
-            self._trick_done(hands)
-            return
         events = list(self._events)
         self._public = None
         if self._announced:
@@ -581,48 +619,6 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages = []
         self._own = [[], []]
-        self._trick_done(hands)
-
-    def _close_trick(self, bonus: int = 0) -> TrickRecord:
-        """The kit's ``_close_trick`` written out for a trick of two cards."""
-        trick = self._trick
-        if len(trick) != 2:
-            return super()._close_trick(bonus)
-        a, b = trick
-        points_of = self._tables.points
-        points = points_of[a] + points_of[b]
-        if not self.hands[self._leader]:
-            points += self.config.last_trick
-        record = (self._leader, (_CARDS[a], _CARDS[b]), self._winner, points, bonus)
-        self._tricks += (record,)
-        self._trick = []
-        self._trick_view = ()
-        self._led = self._follow = 0
-        return record
-
-    def _trick_done(self, hands: list[CardMask]) -> None:
-        """Close the trick, then draw, or score the hand after its last trick."""
-        record = self._close_trick()
-        winner = record[2]
-        self.to_act = winner
-        known = self._known
-        if known[0] or known[1]:
-            known[0] &= hands[0]
-            known[1] &= hands[1]
-        stock = self._stock
-        if self._phase == "stock":
-            if len(stock) >= 2:
-                hands[winner] |= 1 << stock.pop()
-                hands[1 - winner] |= 1 << stock.pop()
-            else:
-                # 000:416: the winner chooses between the last hidden card and
-                # the open trump.
-                self._phase = "draw"
-                self._public = None
-                self._playing = False
-            self._legal = None
-        elif not hands[winner]:
-            self._finish_hand()
 
     def _score_decl(self, seat: int, i: int) -> None:
         d = DECLS[i]
