@@ -273,6 +273,10 @@ class StockView(View):
 _new_view = object.__new__
 
 
+_CARD_LEGAL = TrickState.legal_actions
+_CARD_APPLY = TrickState.apply
+
+
 class StockState(TrickState):
     """The referee's truth of one Smousjas or Vijfhonderden match."""
 
@@ -481,11 +485,20 @@ class StockState(TrickState):
         legal = self._legal
         if legal is not None:
             return legal
-        legal = TrickState.legal_actions(self)
+        legal = _CARD_LEGAL(self)
         # Extra moves exist only in phase 1 and phase 2's first trick (S9).
-        if self._playing and (
-            self._phase == "stock" or len(self._tricks) == self._phase2_from
-        ):
+        if not self._playing:
+            return legal
+        phase = self._phase
+        if phase == "stock" or len(self._tricks) == self._phase2_from:
+            hand = self.hands[self.to_act]  # type: ignore[index]
+            if (
+                self._trick
+                and not self._announced
+                and not hand & _KINGS
+                and not (phase == "stock" and hand & _SEVENS[self.trump])
+            ):
+                return legal  # a follower with nothing to add: the common case
             extra = self._extra_actions()
             if extra:
                 legal = self._legal = legal + extra
@@ -494,7 +507,7 @@ class StockState(TrickState):
     def apply(self, action: str) -> None:
         """Play a card, make an extra move, or draw (phase ``"draw"``)."""
         if not self._playing or action in _INDEX:
-            TrickState.apply(self, action)
+            _CARD_APPLY(self, action)
             return
         if not isinstance(action, str):
             self._bad_action(action)

@@ -153,6 +153,19 @@ def test_declaration_cards_hidden_until_the_opponent_played() -> None:
     assert v.roem == (20, 0)
 
 
+def test_carre_announced_without_its_rank() -> None:
+    """000:462 "alleen maar 'carré' voor iedere willekeurige carré": the
+    opponent hears "four", not which four, until the trick is complete (S5)."""
+    hands = ["JC JD JH JS 8C", "QC QD QH 7S 7D"]
+    state = StockState.from_cards(SMOUS, hands, "7H", ["AD", "KD", "9H", "9C"])
+    play(state, "roem:JJJJ", "8C")
+    theirs = view(state, 1)
+    assert theirs.announced == ("four",)
+    assert "JJJJ" not in theirs.to_json() and "JC" not in theirs.to_json()
+    play(state, "7D")
+    assert view(state, 1).events[-1] == (0, "roem:JJJJ", ("JC", "JD", "JH", "JS"), 200)
+
+
 def test_sampler_keeps_announced_kind_and_shown_cards() -> None:
     """S15: the other's announced run is given cards of that kind; shown cards
     stay where they are shown."""
