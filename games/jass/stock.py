@@ -322,6 +322,9 @@ class StockState(TrickState):
         self._rounds: tuple[tuple[int, int, str], ...] = ()
         self._extras: tuple[str, ...] | None = None
         self._public: dict[str, object] | None = None
+        # The view's ``known`` names, by the known cards still in hand.
+        self._known_key = 0
+        self._known_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._last_summary = ""
         self._last_tricks: tuple[TrickRecord, ...] = ()
 
@@ -793,8 +796,15 @@ class StockState(TrickState):
         fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
         known = self._known
         if known[0] or known[1]:
-            k0, k1 = known[0] & hands[0], known[1] & hands[1]
-            fields["known"] = (_NAMES(k0) if k0 else (), _NAMES(k1) if k1 else ())
+            key = known[0] & hands[0] | (known[1] & hands[1]) << 32
+            if key != self._known_key:
+                k0, k1 = known[0] & hands[0], known[1] & hands[1]
+                self._known_key = key
+                self._known_names = (
+                    _NAMES(k0) if k0 else (),
+                    _NAMES(k1) if k1 else (),
+                )
+            fields["known"] = self._known_names
         own = self._own
         if own[0] or own[1]:
             challenge = self._challenge
