@@ -432,3 +432,18 @@ def test_perfect_recall_and_alternating_dealer() -> None:
         if state.deal == deal:
             assert len(view(state, 1).tricks) >= before
     assert view(state, 0).dealer == 0 and view(state, 0).to_act in (0, 1)
+
+
+def test_one_card_in_a_carre_and_a_run_at_once() -> None:
+    """000:470 "Een kaart mag onderdeel zijn van meerdere soorten roem bij
+    gelijktijdig declareren": the QS counts in four queens and in a run (S8)."""
+    state = StockState.from_cards(
+        SMOUS,
+        ["QC QD QH QS JS TS", "7H 9D 8D 7D 8H 9H"],
+        "7C",
+        ["KD", "JD", "9C", "AH", "7S", "9S", "8S", "AS"],
+    )
+    play(state, "roem:QQQQ", "roem:QS3")
+    assert "roem:JS3" not in state.legal_actions()  # one run a suit per trick
+    play(state, "TS", "7H")
+    assert view(state, 1).roem == (120, 0)
