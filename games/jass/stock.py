@@ -320,7 +320,6 @@ class StockState(TrickState):
         self._kip = -1
         self._hand_scores: tuple[tuple[int, int], ...] = ()
         self._rounds: tuple[tuple[int, int, str], ...] = ()
-        self._extras: tuple[str, ...] | None = None
         self._public: dict[str, object] | None = None
         # The view's ``known`` names, by the known cards still in hand.
         self._known_key = 0
@@ -370,7 +369,6 @@ class StockState(TrickState):
         self._mar_cache = {}
         self._roem = [0, 0]
         self._events = ()
-        self._extras = None
         self._public = None
         self._begin_tricks(self.config.tables[self.trump], FREE_PLAY, 1 - dealer)
 
@@ -1231,7 +1229,6 @@ class StockSampler(Sampler):
         state._challenge = -1
         state._mariages = []
         theirs = iter(chosen)
-        mine = iter(self._mine)
         for role, _ in self._roles:
             if role != "mariage" and chosen:
                 action = next(theirs)
