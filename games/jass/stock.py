@@ -321,6 +321,8 @@ class StockState(TrickState):
         self._hand_scores: tuple[tuple[int, int], ...] = ()
         self._rounds: tuple[tuple[int, int, str], ...] = ()
         self._public: dict[str, object] | None = None
+        #: The card actions of the last legal_actions (for the view's hand).
+        self._card_actions: tuple[str, ...] = ()
         # The view's ``known`` names, by the known cards still in hand.
         self._known_key = 0
         self._known_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
@@ -486,7 +488,7 @@ class StockState(TrickState):
         legal = self._legal
         if legal is not None:
             return legal
-        legal = _CARD_LEGAL(self)
+        legal = self._card_actions = _CARD_LEGAL(self)
         # Extra moves exist only in phase 1 and phase 2's first trick (S9).
         if not self._playing:
             return legal
@@ -778,20 +780,34 @@ class StockState(TrickState):
         public = self._public
         if public is None:
             public = self._public = self._make_public()
+        hand = hands[seat]
+        if seat == to_act:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            # Any card may be played: the hand's names are the card actions.
+            names = self._card_actions if hand == self._legal_mask else None
+        else:
+            legal = ()
+            names = None
+        if names is None:  # _NAMES(hand), written out to save a call
+            names = (
+                _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
+                + _N3[hand >> 24]
+            )  # fmt: skip
         view = _new_view(StockView)
         fields = view.__dict__
         fields.update(public)
-        fields["seat"] = seat
-        fields["legal_actions"] = self.legal_actions() if seat == to_act else ()
-        fields["to_act"] = to_act
-        fields["stock"] = len(self._stock)
-        hand = hands[seat]
-        # _NAMES(hand), written out to save a call
-        fields["hand"] = (
-            _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
-            + _N3[hand >> 24]
-        )  # fmt: skip
-        fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
+        fields.update(
+            seat=seat,
+            legal_actions=legal,
+            to_act=to_act,
+            stock=len(self._stock),
+            hand=names,
+            hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
+            trick=self._trick_view,
+            tricks=self._tricks,
+        )
         known = self._known
         if known[0] or known[1]:
             key = known[0] & hands[0] | (known[1] & hands[1]) << 32
@@ -815,8 +831,6 @@ class StockState(TrickState):
                 ]
             )
             fields["own_pending"] = tuple(own[seat])
-        fields["trick"] = self._trick_view
-        fields["tricks"] = self._tricks
         return view
 
     def _make_public(self) -> dict[str, object]:
