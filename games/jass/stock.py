@@ -495,13 +495,22 @@ class StockState(TrickState):
         phase = self._phase
         if phase == "stock" or len(self._tricks) == self._phase2_from:
             hand = self.hands[self.to_act]  # type: ignore[index]
-            if (
-                self._trick
-                and not self._announced
-                and not hand & _KINGS
-                and not (phase == "stock" and hand & _SEVENS[self.trump])
+            if not hand & _KINGS and not (
+                phase == "stock" and hand & _SEVENS[self.trump]
             ):
-                return legal  # a follower with nothing to add: the common case
+                # No mariage and no exchange: a follower without a challenge
+                # to answer, or a leader without a run or a four, adds nothing.
+                if self._trick:
+                    if not self._announced:
+                        return legal
+                elif not (
+                    _ANY_RUN[hand & 255]
+                    or _ANY_RUN[hand >> 8 & 255]
+                    or _ANY_RUN[hand >> 16 & 255]
+                    or _ANY_RUN[hand >> 24]
+                    or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
+                ):
+                    return legal
             extra = self._extra_actions()
             if extra:
                 legal = self._legal = legal + extra
