@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import ClassVar, NamedTuple, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
@@ -1199,17 +1200,25 @@ class StockSampler(Sampler):
         self._me, self._other = me, other
         self._mariage_seats = [s for s, _ in view.mariages]
         self._mine = list(view.own_pending)
+        self._fitting: list[tuple[list[str], CardMask]] | None = None
 
     def _choose(self, rng: random.Random) -> tuple[list[str], CardMask] | None:
         """Full actions for the other seat's announced kinds, and their cards."""
+        return self._check([o[rng.randrange(len(o))] if o else None
+                            for o in self._candidates])  # fmt: skip
+
+    def _check(
+        self, picks: Sequence[tuple[str, CardMask] | None]
+    ) -> tuple[list[str], CardMask] | None:
+        """``picks`` as actions and cards, if they fit together and in the hand."""
         chosen: list[str] = []
         fixed = 0
         suits: set[int] = set()
         brok = 0
-        for options in self._candidates:
-            if not options:
+        for pick in picks:
+            if pick is None:
                 return None
-            action, cards = options[rng.randrange(len(options))]
+            action, cards = pick
             if action.startswith(ROEM):
                 d = DECLS[_BY_CODE[action[len(ROEM) :]]]
                 if d.suit >= 0 and d.suit in suits:
@@ -1223,7 +1232,10 @@ class StockSampler(Sampler):
                 brok |= cards
             chosen.append(action)
             fixed |= cards
-        return chosen, fixed & self._unseen
+        fixed &= self._unseen
+        if fixed.bit_count() > self._in_hand:
+            return None
+        return chosen, fixed
 
     def sample(self, rng: random.Random) -> StockState:
         """A world: the other's unknown cards and the stock dealt, a new seed."""
@@ -1232,11 +1244,24 @@ class StockSampler(Sampler):
         other = self._other
         chosen: list[str] = []
         fixed = 0
-        for _ in range(200):
+        got = None
+        for _ in range(50 if self._candidates else 0):
             got = self._choose(rng)
-            if got is not None and got[1].bit_count() <= self._in_hand:
-                chosen, fixed = got
+            if got is not None:
                 break
+        else:
+            if self._candidates:
+                # Rejection failed: draw among every fitting combination.
+                if self._fitting is None:
+                    self._fitting = [
+                        fit
+                        for picks in product(*self._candidates)
+                        if (fit := self._check(picks)) is not None
+                    ]
+                if self._fitting:
+                    got = self._fitting[rng.randrange(len(self._fitting))]
+        if got is not None:
+            chosen, fixed = got
         rest = list(iter_bits(self._unseen & ~fixed))
         rng.shuffle(rest)
         n = self._in_hand - fixed.bit_count()

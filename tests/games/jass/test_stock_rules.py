@@ -447,3 +447,24 @@ def test_one_card_in_a_carre_and_a_run_at_once() -> None:
     assert "roem:JS3" not in state.legal_actions()  # one run a suit per trick
     play(state, "TS", "7H")
     assert view(state, 1).roem == (120, 0)
+
+
+def test_sampler_fits_several_announcements_into_the_hand() -> None:
+    """S15: three runs announced at once get three different suits, and no more
+    unseen cards than the hand can hold (its card in the trick may be one)."""
+    state = StockState.from_cards(
+        VIJF,
+        ["QS JS TS QH JH TH QD JD TD", "7H 9D 8D 7D 8H 9H 7C 8C 9C"],
+        "7S",
+        ["KD", "AD", "AC", "AH"],
+    )
+    play(state, "roem:QS3", "roem:QH3", "roem:QD3", "TS")
+    theirs = view(state, 1)
+    assert theirs.announced == ("3Q", "3Q", "3Q")
+    sampler = VIJF.sampler(theirs)
+    rng = random.Random(5)
+    for _ in range(30):
+        world = sampler.sample(rng)
+        assert world.view(1) == theirs
+        suits = {DECLS[i].suit for i in world._announced}
+        assert len(suits) == 3 and 3 in suits  # spades: the TS led is one
