@@ -11,9 +11,18 @@ from collections.abc import Sequence
 from games.jass.belote import Belote
 from games.jass.klapper import Klapper
 from games.jass.klaverjassen import Klaverjassen
+from games.jass.smousjas import Smousjas
+from games.jass.vijfhonderden import Vijfhonderden
 from harness import Game, hookimpl
 
-__all__ = ["Belote", "Klapper", "Klaverjassen", "troef_games"]
+__all__ = [
+    "Belote",
+    "Klapper",
+    "Klaverjassen",
+    "Smousjas",
+    "Vijfhonderden",
+    "troef_games",
+]
 
 
 @hookimpl
@@ -23,4 +32,6 @@ def troef_games() -> Sequence[type[Game]]:
         Klaverjassen,
         Klapper,
         Belote,
+        Smousjas,
+        Vijfhonderden,
     ]

@@ -1,0 +1,1298 @@
+"""The two-player stock games of the jass family: Smousjas and Vijfhonderden.
+
+Rule texts: ``seeds/000`` line 428 (Smousjas, the same text as ``seeds/002``
+line 1) and line 380 (Vijfhonderden). The rules as implemented and the rulings
+(S1, S2, ... shared; V1, ... Vijfhonderden only) are in ``games/jass/RULES.md``.
+Both games are one engine, :class:`StockState`, configured by a
+:class:`StockConfig` (deal size, card points, declaration table, mariages,
+last-trick bonus); ``smousjas.py`` and ``vijfhonderden.py`` hold the two
+configurations and Game classes.
+
+A hand (deal): 8 (9) cards each, the next card of the stock turned for trump
+and left open beside it; the non-dealer leads. While the stock lasts any card
+may be played (``FREE_PLAY``); the trick's winner draws first. The last hidden
+card and the open trump are shared by the winner's choice (``draw:stock`` or
+``draw:open``). Then the Rotterdam duties (follow, trump, over-trump, else
+under-trump) hold for the rest of the hand.
+
+Before playing a card the seat to act may make extra moves, one action each:
+``exchange`` (the trump 7 for the open card), ``roem:QS3`` (the leader declares
+a run of 3 topped by the queen of spades) or ``roem:JJJJ`` (four jacks),
+``afkeuren:KH4`` (the other seat challenges the leader's declarations with a
+higher one of its own) and the mariages ``stuk``, ``dubbel``, ``brok:KHQS``.
+The opponent hears only the kind of a declaration (``"3Q"``: three to the
+queen; ``"four"``: a carré) until the trick is complete; then the cards of
+the declarations that count are shown (they stay in :attr:`StockView.known`
+until played), and a challenged declaration stays hidden in the hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+from typing import ClassVar, NamedTuple, NoReturn
+
+from games.cards import PIQUET, SUITS, CardMask, iter_bits
+from games.tricks import (
+    FREE_PLAY,
+    ROTTERDAM,
+    TrickRecord,
+    TrickRules,
+    TrickState,
+    TrickTables,
+)
+from harness import (
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Option,
+    Result,
+    Sampler,
+    View,
+)
+from harness.seeding import deal_rng
+
+__all__ = [
+    "DECLS",
+    "PLAIN_ORDER",
+    "TRUMP_ORDER",
+    "Decl",
+    "StockConfig",
+    "StockGame",
+    "StockSampler",
+    "StockState",
+    "StockView",
+    "decl_beats",
+]
+
+#: Plain suits rank A K Q J 10 9 8 7 (000:393, 000:444): weakest first here,
+#: which is also the deck's index order and the order of runs.
+PLAIN_ORDER = "789TJQKA"
+#: Trumps rank J 9 A K Q 10 8 7 (000:393, 000:444), weakest first.
+TRUMP_ORDER = "78TQKA9J"
+
+EXCHANGE = "exchange"
+ROEM = "roem:"
+CHALLENGE = "afkeuren:"
+STUK, DUBBEL, BROK = "stuk", "dubbel", "brok:"
+DRAW_STOCK, DRAW_OPEN = "draw:stock", "draw:open"
+_CARDS = PIQUET.cards
+_NAMES = PIQUET.names
+_N0, _N1, _N2, _N3 = PIQUET.name_chunks
+_INDEX = PIQUET.index
+_N = PIQUET.n_ranks  # 8 cards a suit, one byte of the mask each
+_RANKS = PIQUET.ranks  # "789TJQKA"
+_RANK_WORDS = dict(zip(_RANKS, ("7", "8", "9", "10", "jack", "queen", "king", "ace"),
+                       strict=True))  # fmt: skip
+
+
+class Decl(NamedTuple):
+    """One declaration a hand can hold: a run (sub-runs included) or a carré."""
+
+    #: The action's tail: ``"QS3"`` (3 cards topped by the QS) or ``"JJJJ"``.
+    code: str
+    #: What the opponent hears: ``"3Q"`` or ``"four"``.
+    kind: str
+    cards: CardMask
+    #: Cards in it, and its top card's rank (0 = 7 ... 7 = ace) in run order.
+    length: int
+    top: int
+    #: The run's suit; -1 for a carré.
+    suit: int
+
+
+def _catalogue() -> tuple[Decl, ...]:
+    decls = []
+    for r, rank in enumerate(_RANKS):
+        cards = sum(1 << (s * _N + r) for s in range(4))
+        decls.append(Decl(rank * 4, "four", cards, 4, r, -1))
+    for s, suit in enumerate(SUITS):
+        for length in range(3, _N + 1):
+            for low in range(_N - length + 1):
+                top = low + length - 1
+                cards = ((1 << length) - 1) << (s * _N + low)
+                code = f"{_RANKS[top]}{suit}{length}"
+                decls.append(
+                    Decl(code, f"{length}{_RANKS[top]}", cards, length, top, s)
+                )
+    return tuple(decls)
+
+
+#: Every declaration of the piquet pack: 8 carrés, then 21 runs per suit.
+DECLS = _catalogue()
+_BY_CODE = {d.code: i for i, d in enumerate(DECLS)}
+_FOURS = tuple(range(8))
+#: ``_RUNS_IN[suit][byte]``: the runs (catalogue indices) inside that suit byte.
+_RUNS_IN = tuple(
+    tuple(
+        tuple(
+            i
+            for i, d in enumerate(DECLS)
+            if d.suit == s and (d.cards >> (s * _N)) & byte == d.cards >> (s * _N)
+        )
+        for byte in range(256)
+    )
+    for s in range(4)
+)
+
+#: Whether a suit's byte holds a run of 3 or more.
+_ANY_RUN = tuple(bool(b & (b >> 1) & (b >> 2)) for b in range(256))
+_KINGS = sum(1 << PIQUET.index["K" + t] for t in SUITS)
+_QUEENS = sum(1 << PIQUET.index["Q" + t] for t in SUITS)
+_SEVENS = tuple(1 << PIQUET.index["7" + t] for t in SUITS)
+_STUK_MASKS = tuple(
+    1 << PIQUET.index["K" + t] | 1 << PIQUET.index["Q" + t] for t in SUITS
+)
+_DUBBEL = 1 << PIQUET.index["QD"] | 1 << PIQUET.index["QS"]
+#: The broks: a king and a queen of different colours, ``(cards, action)``.
+_BROKS = tuple(
+    (1 << PIQUET.index["K" + k] | 1 << PIQUET.index["Q" + q], f"brok:K{k}Q{q}")
+    for k in SUITS
+    for q in SUITS
+    if (k in "DH") != (q in "DH")
+)
+
+
+def decl_beats(mine: Decl, kind: str, possible_four_tops: int, trump: int) -> bool:
+    """Whether declaration ``mine`` surely beats one announced as ``kind`` (S7).
+
+    More cards beat fewer; then the higher top card in run order; an exact tie
+    goes to trump, else to the leader (000:410). A run's kind names its length
+    and top; a carré's only that it is one, so ``mine`` must beat every carré
+    still possible, whose highest top is ``possible_four_tops``.
+    """
+    if kind == "four":
+        length, top = 4, possible_four_tops
+        if mine.length != length:
+            return mine.length > length
+        return mine.top > top
+    length, top = int(kind[:-1]), _RANKS.index(kind[-1])
+    if (mine.length, mine.top) != (length, top):
+        return (mine.length, mine.top) > (length, top)
+    # An exact tie: the leader's run is in another suit, so a run in trump wins.
+    return mine.suit == trump
+
+
+@dataclass(frozen=True)
+class StockConfig:
+    """What differs between the two games (every rule else is shared)."""
+
+    #: Cards dealt to each player and the packets they are dealt in.
+    packets: tuple[int, ...]
+    #: Card points by rank, plain and trump.
+    plain_points: Mapping[str, int]
+    trump_points: Mapping[str, int]
+    #: Points of the last trick.
+    last_trick: int
+    #: Points of a carré by rank (a rank not listed is no declaration).
+    fours: Mapping[str, int]
+    #: Points of a run of 3, of 4, of 5 or more, and of 5 or more to the ace.
+    runs: tuple[int, int, int, int] = (20, 50, 100, 120)
+    #: Points of the mariages; 0: the game has none of that kind.
+    stuk: int = 40
+    dubbel: int = 0
+    brok: int = 0
+    rules: TrickRules = field(init=False)
+    tables: tuple[TrickTables, ...] = field(init=False)
+    #: Points of each catalogue declaration (0: not one in this game).
+    points: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        rules = TrickRules(
+            PIQUET,
+            plain_order=PLAIN_ORDER,
+            trump_order=TRUMP_ORDER,
+            plain_points=self.plain_points,
+            trump_points=self.trump_points,
+            last_trick=self.last_trick,
+        )
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "tables", tuple(rules.tables(t) for t in range(4)))
+        points = []
+        for d in DECLS:
+            if d.suit < 0:
+                points.append(self.fours.get(_RANKS[d.top], 0))
+            elif d.length >= 5:
+                points.append(self.runs[3] if d.top == 7 else self.runs[2])
+            else:
+                points.append(self.runs[d.length - 3])
+        object.__setattr__(self, "points", tuple(points))
+
+    @property
+    def hand_size(self) -> int:
+        return sum(self.packets)
+
+
+@dataclass(frozen=True)
+class StockView(View):
+    """What one seat knows: this hand with perfect recall, the match so far."""
+
+    #: Index of the current hand in the match, from 0.
+    deal: int
+    dealer: int
+    to_act: int | None
+    #: ``"stock"`` (phase 1), ``"draw"`` (the winner takes the last hidden
+    #: card or the open trump), ``"final"`` (phase 2) or ``"over"``.
+    phase: str
+    trump: str
+    #: The open card beside the stock (the turned trump or the exchanged 7).
+    open_card: str | None
+    #: Hidden cards left in the stock.
+    stock: int
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, int]
+    #: Per seat, the cards of its hand both players know: shown declarations
+    #: and mariages, the open card taken, the last stock card (S4, S5).
+    known: tuple[tuple[str, ...], tuple[str, ...]]
+    #: The kinds the leader announced for this trick (``"3Q"``, ``"four"``).
+    announced: tuple[str, ...]
+    #: The kind of the other seat's challenge this trick, or ``None``.
+    challenge: str | None
+    #: The mariages declared for this trick: ``(seat, "stuk" | "dubbel" | "brok")``.
+    mariages: tuple[tuple[int, str], ...]
+    #: This seat's own extra actions for this trick, in full (``roem:QS3``).
+    own_pending: tuple[str, ...]
+    #: This hand's public events: ``(seat, what, cards shown, points)``.
+    events: tuple[tuple[int, str, tuple[str, ...], int], ...]
+    trick: tuple[tuple[int, str], ...]
+    tricks: tuple[TrickRecord, ...]
+    #: Declaration points scored this hand, per seat.
+    roem: tuple[int, int]
+    #: Each finished hand's points per seat (card points, roem, last trick).
+    hand_scores: tuple[tuple[int, int], ...]
+    #: The scores of the round being played (to 500).
+    totals: tuple[int, int]
+    #: Lives left per seat; the seat that got the kip's extra life, or None.
+    lives: tuple[int, int]
+    kip: int | None
+    #: Each finished round: ``(winner, lives the loser lost, "500" | "uit")``.
+    rounds: tuple[tuple[int, int, str], ...]
+
+
+_new_view = object.__new__
+
+
+_CARD_LEGAL = TrickState.legal_actions
+_CARD_APPLY = TrickState.apply
+
+
+class StockState(TrickState):
+    """The referee's truth of one Smousjas or Vijfhonderden match."""
+
+    game: StockGame
+    config: StockConfig
+
+    def __init__(self, game: StockGame, seed: int) -> None:
+        self._blank(game, seed)
+        self._start_deal()
+
+    def _blank(self, game: StockGame, seed: int) -> None:
+        self.game = game
+        self.config = game.config
+        self.n_seats = 2
+        self.seed = seed
+        self._target: int = game.options["target"]
+        self.deal = 0
+        self.dealer = 1
+        self.to_act: int | None = 0
+        self._use_rules(self.config.rules, 2)
+        self._over = False
+        self.trump = 0
+        self._stock: list[int] = []
+        self._open = -1
+        self._phase = "stock"
+        self._phase2_from = 0
+        self._known = [0, 0]
+        self._announced: list[int] = []
+        self._challenge = -1
+        self._mariages: list[tuple[int, str, CardMask]] = []
+        self._own: list[list[str]] = [[], []]
+        self._done: list[set[int]] = [set(), set()]
+        self._floor: list[list[tuple[int, int]]] = [[(0, -1)] * 4, [(0, -1)] * 4]
+        self._mar_done: list[set[str]] = [set(), set()]
+        self._brok_used = [0, 0]
+        self._mar_cache: dict[int, list[str]] = {}
+        self._roem = [0, 0]
+        self._events: tuple[tuple[int, str, tuple[str, ...], int], ...] = ()
+        self._totals = [0, 0]
+        self._lives = [game.options["lives"]] * 2
+        self._kip = -1
+        self._hand_scores: tuple[tuple[int, int], ...] = ()
+        self._rounds: tuple[tuple[int, int, str], ...] = ()
+        self._public: dict[str, object] | None = None
+        #: The card actions of the last legal_actions (for the view's hand).
+        self._card_actions: tuple[str, ...] = ()
+        # The view's ``known`` names, by the known cards still in hand.
+        self._known_key = 0
+        self._known_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        self._last_summary = ""
+        self._last_tricks: tuple[TrickRecord, ...] = ()
+
+    # -- dealing ------------------------------------------------------------
+
+    def _start_deal(self) -> None:
+        """Deal hand ``self.deal`` from ``deal_rng(seed, deal)`` alone (S1)."""
+        k = self.deal
+        order = PIQUET.shuffled(deal_rng(self.seed, k))
+        dealer = (k + 1) % 2
+        hands = [0, 0]
+        i = 0
+        for size in self.config.packets:  # 3-2-3 (3-3-3), the non-dealer first
+            for seat in (1 - dealer, dealer):
+                for card in order[i : i + size]:
+                    hands[seat] |= 1 << card
+                i += size
+        rest = order[i:]
+        # The first card of the stock is turned; the others are drawn after it.
+        self._setup(hands, rest[0], rest[:0:-1], dealer)
+
+    def _setup(
+        self, hands: list[CardMask], open_card: int, stock: list[int], dealer: int
+    ) -> None:
+        """Start a hand: ``stock`` is drawn from its end; the non-dealer leads."""
+        self._reset_tricks(2)
+        self.dealer = dealer
+        self.hands = hands
+        self._open = open_card
+        self._stock = stock
+        self.trump = PIQUET.suit_of(open_card)
+        self._phase = "stock"
+        self._phase2_from = (len(stock) + 1) // 2
+        self._known = [0, 0]
+        self._announced = []
+        self._challenge = -1
+        self._mariages = []
+        self._own = [[], []]
+        self._done = [set(), set()]
+        self._floor = [[(0, -1)] * 4, [(0, -1)] * 4]
+        self._mar_done = [set(), set()]
+        self._brok_used = [0, 0]
+        self._mar_cache = {}
+        self._roem = [0, 0]
+        self._events = ()
+        self._public = None
+        self._begin_tricks(self.config.tables[self.trump], FREE_PLAY, 1 - dealer)
+
+    # -- the extra moves ----------------------------------------------------
+
+    def _declarable(self, seat: int) -> list[int]:
+        """The catalogue declarations ``seat`` may declare now (S6, S8)."""
+        hand = self.hands[seat]
+        points = self.config.points
+        done, floor = self._done[seat], self._floor[seat]
+        # Ranks held in all four suits: one AND of the suit bytes.
+        fours = hand & 255 & (hand >> 8) & (hand >> 16) & (hand >> 24)
+        found = [r for r in iter_bits(fours) if points[r]] if fours else []
+        for s in range(4):
+            runs = _RUNS_IN[s][hand >> (s * _N) & 255]
+            for i in runs:
+                d = DECLS[i]
+                if (d.length, d.top) > floor[s]:
+                    found.append(i)
+        return [i for i in found if i not in done] if done else found
+
+    def _possible_four_top(self, seat: int) -> int:
+        """The highest rank a carré of the other seat may have, for ``seat``."""
+        seen = self.hands[seat] | self._known[seat]
+        for record in self._tricks:
+            seen |= PIQUET.mask(record[1])
+        if self._open >= 0:
+            seen |= 1 << self._open
+        for r in range(7, -1, -1):
+            if not seen & DECLS[r].cards:
+                return r
+        return -1
+
+    def _mariage_options(self, seat: int) -> list[str]:
+        """The mariages ``seat`` holds and has not declared (S10); cached by
+        its kings and queens until a mariage is declared."""
+        hand = self.hands[seat]
+        if not hand & _KINGS or not hand & _QUEENS:
+            return []  # the common case: no king-and-queen at all
+        key = hand & (_KINGS | _QUEENS) | seat << 32
+        found = self._mar_cache.get(key)
+        if found is None:
+            found = self._mar_cache[key] = self._find_mariages(seat, hand)
+        return found
+
+    def _find_mariages(self, seat: int, hand: CardMask) -> list[str]:
+        cfg = self.config
+        done = self._mar_done[seat]
+        out = []
+        stuk = _STUK_MASKS[self.trump]
+        if hand & stuk == stuk and STUK not in done:
+            out.append(STUK)
+        if cfg.dubbel and hand & _DUBBEL == _DUBBEL and DUBBEL not in done:
+            out.append(DUBBEL)
+        if cfg.brok:
+            free = hand & ~self._brok_used[seat]
+            for cards, action in _BROKS:
+                if free & cards == cards:
+                    out.append(action)
+        return out
+
+    def _extra_actions(self) -> tuple[str, ...]:
+        """The seat to act's moves besides its cards (cached per decision)."""
+        seat = self.to_act
+        assert seat is not None
+        out: list[str] = []
+        hand = self.hands[seat]
+        if self._phase == "stock" and hand & _SEVENS[self.trump]:
+            out.append(EXCHANGE)
+        if not self._trick:
+            # Most hands hold no run and no four: two look-ups say so.
+            if (
+                _ANY_RUN[hand & 255]
+                or _ANY_RUN[hand >> 8 & 255]
+                or _ANY_RUN[hand >> 16 & 255]
+                or _ANY_RUN[hand >> 24]
+                or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
+            ):
+                self._roem_options(seat, out)
+        elif self._announced and self._challenge < 0:
+            kinds = {DECLS[i].kind for i in self._announced}
+            top = self._possible_four_top(seat) if "four" in kinds else -1
+            for i in self._declarable(seat):
+                if all(decl_beats(DECLS[i], k, top, self.trump) for k in kinds):
+                    out.append(CHALLENGE + DECLS[i].code)
+        if len(self._trick) < 2 and self.hands[seat] & _KINGS:
+            if not self._mariages:
+                out += self._mariage_options(seat)
+                return tuple(out)
+            mine = {m for s, m, _ in self._mariages if s == seat}
+            out.extend(m for m in self._mariage_options(seat) if m not in mine)
+            if any(m.startswith(BROK) for m in mine):
+                used = 0
+                for s, m, cards in self._mariages:
+                    if s == seat and m.startswith(BROK):
+                        used |= cards
+                out = [
+                    m
+                    for m in out
+                    if not m.startswith(BROK) or not PIQUET.mask(_brok(m)) & used
+                ]
+        return tuple(out)
+
+    def _roem_options(self, seat: int, out: list[str]) -> None:
+        """Add the leader's declarations it may still announce (S6, S8)."""
+        announced = self._announced
+        suits = {DECLS[i].suit for i in announced if DECLS[i].suit >= 0}
+        for i in self._declarable(seat):
+            d = DECLS[i]
+            if i not in announced and d.suit not in suits:
+                out.append(ROEM + d.code)
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """Cards, then the extra moves of the seat to act (see the module doc)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        legal = self._card_actions = _CARD_LEGAL(self)
+        # Extra moves exist only in phase 1 and phase 2's first trick (S9).
+        if not self._playing:
+            return legal
+        phase = self._phase
+        if phase == "stock" or len(self._tricks) == self._phase2_from:
+            hand = self.hands[self.to_act]  # type: ignore[index]
+            if not hand & _KINGS and not (
+                phase == "stock" and hand & _SEVENS[self.trump]
+            ):
+                # No mariage and no exchange: a follower without a challenge
+                # to answer, or a leader without a run or a four, adds nothing.
+                if self._trick:
+                    if not self._announced:
+                        return legal
+                elif not (
+                    _ANY_RUN[hand & 255]
+                    or _ANY_RUN[hand >> 8 & 255]
+                    or _ANY_RUN[hand >> 16 & 255]
+                    or _ANY_RUN[hand >> 24]
+                    or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
+                ):
+                    return legal
+            extra = self._extra_actions()
+            if extra:
+                legal = self._legal = legal + extra
+        return legal
+
+    def apply(self, action: str) -> None:
+        """Play a card, make an extra move, or draw (phase ``"draw"``)."""
+        if not self._playing or action in _INDEX:
+            _CARD_APPLY(self, action)
+            return
+        if not isinstance(action, str):
+            self._bad_action(action)
+        if action not in self.legal_actions():
+            self._bad_action(action)
+        seat = self.to_act
+        assert seat is not None
+        self._legal = None
+        self._public = None
+        if action == EXCHANGE:
+            seven = PIQUET.index["7" + SUITS[self.trump]]
+            taken = self._open
+            self.hands[seat] ^= 1 << seven | 1 << taken
+            self._open = seven
+            self._known[seat] |= 1 << taken
+            self._events += ((seat, EXCHANGE, (_CARDS[seven], _CARDS[taken]), 0),)
+            return
+        self._own[seat].append(action)
+        if action.startswith(ROEM):
+            self._announced.append(_BY_CODE[action[len(ROEM) :]])
+        elif action.startswith(CHALLENGE):
+            self._challenge = _BY_CODE[action[len(CHALLENGE) :]]
+        else:
+            cards = (
+                PIQUET.mask(_brok(action))
+                if action.startswith(BROK)
+                else _mariage_cards(action, self.trump)
+            )
+            self._mariages.append((seat, action, cards))
+            if action == STUK and self._totals[seat] + self._roem[seat] >= self._uit_at:
+                # S14: at 480 or more, declaring stuk wins the round at once.
+                self._events += ((seat, "uit", PIQUET.names(cards), 0),)
+                self._last_summary = f"seat {seat} declares stuk at " + (
+                    f"{self._totals[seat] + self._roem[seat]}: Uit!"
+                )
+                self._end_round(seat, "uit")
+
+    @property
+    def _uit_at(self) -> int:
+        return self._target - 20
+
+    # -- after a trick --------------------------------------------------------
+
+    def _trick_complete(self) -> None:
+        """Score the trick's declarations, close it, then draw or end the hand.
+
+        The kit's ``_close_trick`` is written out here for two cards: this runs
+        once every two decisions.
+        """
+        if self._announced or self._mariages:
+            self._score_trick()
+        leader = self._leader
+        hands = self.hands
+        a, b = self._trick
+        points_of = self._tables.points
+        points = points_of[a] + points_of[b]
+        if not hands[leader]:
+            points += self.config.last_trick
+        winner = self._winner
+        self._tricks += ((leader, (_CARDS[a], _CARDS[b]), winner, points, 0),)
+        self._trick = []
+        self._trick_view = ()
+        self._led = self._follow = 0
+        self.to_act = winner
+        known = self._known
+        if known[0] or known[1]:
+            known[0] &= hands[0]
+            known[1] &= hands[1]
+        if self._phase == "stock":
+            stock = self._stock
+            if len(stock) >= 2:
+                hands[winner] |= 1 << stock.pop()
+                hands[1 - winner] |= 1 << stock.pop()
+            else:
+                # 000:416: the winner chooses between the last hidden card and
+                # the open trump.
+                self._phase = "draw"
+                self._public = None
+                self._playing = False
+            self._legal = None
+        elif not hands[winner]:
+            self._finish_hand()
+
+    def _score_trick(self) -> None:
+        """The trick's declarations and mariages count and are shown (S5, S7,
+        S10); a challenged declaration stays hidden."""
+        leader = self._leader
+        other = 1 - leader
+        points = self.config.points
+        events = list(self._events)
+        self._public = None
+        if self._announced:
+            if self._challenge >= 0:
+                # S7: the challenger's declaration counts; the leader's stay hidden.
+                i = self._challenge
+                d = DECLS[i]
+                self._score_decl(other, i)
+                for j in self._announced:
+                    events.append((leader, "afgekeurd:" + DECLS[j].kind, (), 0))
+                events.append(
+                    (other, CHALLENGE + d.code, PIQUET.names(d.cards), points[i])
+                )
+            else:
+                for i in self._announced:
+                    d = DECLS[i]
+                    self._score_decl(leader, i)
+                    events.append(
+                        (leader, ROEM + d.code, PIQUET.names(d.cards), points[i])
+                    )
+        cfg = self.config
+        for seat, m, cards in self._mariages:
+            pts = cfg.stuk if m == STUK else cfg.dubbel if m == DUBBEL else cfg.brok
+            self._roem[seat] += pts
+            self._known[seat] |= cards
+            self._mar_done[seat].add(m)
+            self._mar_cache = {}
+            if m.startswith(BROK):
+                self._brok_used[seat] |= cards
+            events.append((seat, m, PIQUET.names(cards), pts))
+        self._events = tuple(events)
+        self._announced = []
+        self._challenge = -1
+        self._mariages = []
+        self._own = [[], []]
+
+    def _score_decl(self, seat: int, i: int) -> None:
+        d = DECLS[i]
+        self._roem[seat] += self.config.points[i]
+        self._done[seat].add(i)
+        if d.suit >= 0:
+            self._floor[seat][d.suit] = max(
+                self._floor[seat][d.suit], (d.length, d.top)
+            )
+        self._known[seat] |= d.cards & self.hands[seat]
+
+    def _other_actions(self) -> tuple[str, ...]:
+        if self._over:
+            return ()
+        return (DRAW_STOCK, DRAW_OPEN)
+
+    def _apply_other(self, action: str) -> None:
+        if self._over:
+            raise IllegalActionError(f"the match is over; {action!r} comes too late")
+        if action not in (DRAW_STOCK, DRAW_OPEN):
+            self._bad_action(action)
+        winner = self.to_act
+        assert winner is not None
+        hidden = self._stock.pop()
+        mine, theirs = (hidden, self._open) if action == DRAW_STOCK else (
+            self._open, hidden)  # fmt: skip
+        self.hands[winner] |= 1 << mine
+        self.hands[1 - winner] |= 1 << theirs
+        # S4: the hidden card is shown; the open card was seen by both.
+        self._known[winner] |= 1 << mine
+        self._known[1 - winner] |= 1 << theirs
+        self._events += (
+            (winner, "takes", (_CARDS[mine],), 0),
+            (1 - winner, "takes", (_CARDS[theirs],), 0),
+        )
+        self._open = -1
+        self._public = None
+        self._phase = "final"
+        self._set_duties(ROTTERDAM)
+        self._playing = True
+        self._legal = None
+
+    def _bad_action(self, action: object) -> NoReturn:
+        if not isinstance(action, str):
+            raise InvalidActionError(f"an action is a string, not {action!r}")
+        legal = ", ".join(self.legal_actions())
+        words = (EXCHANGE, STUK, DUBBEL, DRAW_STOCK, DRAW_OPEN)
+        if (
+            action in PIQUET.index
+            or action in words
+            or action.startswith((ROEM, CHALLENGE, BROK))
+        ):
+            raise IllegalActionError(
+                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
+            )
+        raise InvalidActionError(
+            f"{action!r} is not a {self.game.name} action: a card ('AS'), "
+            f"'exchange', 'roem:QS3', 'afkeuren:KH4', 'stuk', 'dubbel', "
+            f"'brok:KHQS', 'draw:stock' or 'draw:open'; legal: {legal}"
+        )
+
+    # -- scoring --------------------------------------------------------------
+
+    def card_points(self) -> list[int]:
+        """Card points (with the last trick) won this hand, per seat."""
+        points = [0, 0]
+        for record in self._tricks:
+            points[record[2]] += record[3]
+        return points
+
+    def _finish_hand(self) -> None:
+        """000:424 / 000:480: card points, roem and last trick to the round score."""
+        cards = self.card_points()
+        self._public = None
+        scores = (cards[0] + self._roem[0], cards[1] + self._roem[1])
+        self._hand_scores += (scores,)
+        self._last_tricks = self._tricks
+        before = self._totals[:]
+        self._totals = [before[0] + scores[0], before[1] + scores[1]]
+        a, b = self._totals
+        self._last_summary = (
+            f"hand {self.deal}: cards {cards[0]}-{cards[1]}, roem "
+            f"{self._roem[0]}-{self._roem[1]}: {scores[0]}-{scores[1]}; round {a}-{b}"
+        )
+        if max(a, b) >= self._target:
+            if a == b:
+                # S12: a tie above the target: the hand is played again.
+                self._totals = before
+                self._last_summary += "; a tie: the hand is played again"
+            else:
+                self._end_round(0 if a > b else 1, "500")
+                return
+        self._next_hand()
+
+    def _end_round(self, winner: int, how: str) -> None:
+        """S13: the loser loses a life, two when "onder Jan"; the one kip."""
+        loser = 1 - winner
+        self._public = None
+        standing = self._totals[loser] + (self._roem[loser] if how == "uit" else 0)
+        lost = 2 if standing < self._target // 2 else 1
+        if how == "uit":
+            self._hand_scores += ((self._roem[0], self._roem[1]),)
+            self._last_tricks = self._tricks
+        self._lives[loser] -= lost
+        if self._lives[loser] <= 0 and self._kip < 0:
+            self._kip = loser
+            self._lives[loser] += 1
+        self._rounds += ((winner, lost, how),)
+        self._last_summary += (
+            f"; seat {winner} wins the round"
+            + ("; seat " + str(loser) + " is onder Jan" if lost == 2 else "")
+            + f"; lives {self._lives[0]}-{self._lives[1]}"
+        )
+        self._totals = [0, 0]
+        if self._lives[loser] <= 0:
+            self._lives[loser] = 0
+            self._end_match()
+            self._phase = "over"
+            return
+        self._next_hand()
+
+    def _next_hand(self) -> None:
+        self.deal += 1
+        self._start_deal()
+
+    def result(self) -> Result:
+        """Lives left per seat rank the match; deal points are each hand's."""
+        lives = (self._lives[0], self._lives[1])
+        return Result.from_rank_keys(lives, lives, (0, 1), list(self._hand_scores))
+
+    # -- views ------------------------------------------------------------------
+
+    def view(self, seat: int) -> StockView:
+        """What ``seat`` knows now (S4, S5).
+
+        Built without the dataclass ``__init__`` (as klaverjassen's view is):
+        the fields that change only with a declaration, a draw or a hand are
+        kept in :attr:`_public` (dropped whenever they change); the rest are
+        filled per call, the mostly empty ones only when they are not.
+        """
+        hands = self.hands
+        to_act = self.to_act
+        public = self._public
+        if public is None:
+            public = self._public = self._make_public()
+        hand = hands[seat]
+        if seat == to_act:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            # Any card may be played: the hand's names are the card actions.
+            names = self._card_actions if hand == self._legal_mask else None
+        else:
+            legal = ()
+            names = None
+        if names is None:  # _NAMES(hand), written out to save a call
+            names = (
+                _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
+                + _N3[hand >> 24]
+            )  # fmt: skip
+        view = _new_view(StockView)
+        fields = view.__dict__
+        fields.update(public)
+        fields.update(
+            seat=seat,
+            legal_actions=legal,
+            to_act=to_act,
+            stock=len(self._stock),
+            hand=names,
+            hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
+            trick=self._trick_view,
+            tricks=self._tricks,
+        )
+        known = self._known
+        if known[0] or known[1]:
+            key = known[0] & hands[0] | (known[1] & hands[1]) << 32
+            if key != self._known_key:
+                k0, k1 = known[0] & hands[0], known[1] & hands[1]
+                self._known_key = key
+                self._known_names = (
+                    _NAMES(k0) if k0 else (),
+                    _NAMES(k1) if k1 else (),
+                )
+            fields["known"] = self._known_names
+        own = self._own
+        if own[0] or own[1]:
+            challenge = self._challenge
+            fields["announced"] = tuple([DECLS[i].kind for i in self._announced])
+            fields["challenge"] = None if challenge < 0 else DECLS[challenge].kind
+            fields["mariages"] = tuple(
+                [
+                    (s, BROK[:-1] if m.startswith(BROK) else m)
+                    for s, m, _ in self._mariages
+                ]
+            )
+            fields["own_pending"] = tuple(own[seat])
+        return view
+
+    def _make_public(self) -> dict[str, object]:
+        """The view's fields that change only with a declaration, draw or hand."""
+        return {
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "phase": self._phase,
+            "trump": SUITS[self.trump],
+            "open_card": _CARDS[self._open] if self._open >= 0 else None,
+            "known": ((), ()),
+            "announced": (),
+            "challenge": None,
+            "mariages": (),
+            "own_pending": (),
+            "events": self._events,
+            "roem": (self._roem[0], self._roem[1]),
+            "hand_scores": self._hand_scores,
+            "totals": (self._totals[0], self._totals[1]),
+            "lives": (self._lives[0], self._lives[1]),
+            "kip": None if self._kip < 0 else self._kip,
+            "rounds": self._rounds,
+        }
+
+    def clone(self) -> StockState:
+        """An independent copy."""
+        twin = super().clone()
+        twin._stock = self._stock[:]
+        twin._known = self._known[:]
+        twin._announced = self._announced[:]
+        twin._mariages = self._mariages[:]
+        twin._own = [self._own[0][:], self._own[1][:]]
+        twin._done = [set(self._done[0]), set(self._done[1])]
+        twin._floor = [self._floor[0][:], self._floor[1][:]]
+        twin._mar_done = [set(self._mar_done[0]), set(self._mar_done[1])]
+        twin._brok_used = self._brok_used[:]
+        twin._roem = self._roem[:]
+        twin._totals = self._totals[:]
+        twin._lives = self._lives[:]
+        return twin
+
+    def deck(self) -> tuple[str, ...]:
+        """The 32 cards of the piquet pack."""
+        return _CARDS
+
+    def card_locations(self) -> Mapping[str, tuple[str, ...]]:
+        """Hands (hidden and known parts), stock, open card, trick, won piles."""
+        names = PIQUET.names
+        places: dict[str, tuple[str, ...]] = {}
+        for s in (0, 1):
+            places[f"hand:{s}"] = names(self.hands[s] & ~self._known[s])
+            places[f"known:{s}"] = names(self.hands[s] & self._known[s])
+        places["stock"] = names(sum(1 << c for c in self._stock))
+        places["open"] = (_CARDS[self._open],) if self._open >= 0 else ()
+        places["trick"] = tuple(_CARDS[c] for c in self._trick)
+        for s, won in enumerate(self.won_cards()):
+            places[f"won:{s}"] = names(won)
+        return places
+
+    def hidden_from(self, seat: int) -> frozenset[str]:
+        """The other seat's unknown cards and the hidden stock."""
+        return frozenset({f"hand:{1 - seat}", "stock"})
+
+    # -- for people ---------------------------------------------------------------
+
+    def narrate(self, action: str) -> list[str]:
+        """Apply ``action`` and tell it as a player at the table would hear it."""
+        seat, deal = self.to_act, self.deal
+        n_tricks, n_events = len(self._tricks), len(self._events)
+        phase = self._phase
+        first = deal == 0 and not n_tricks and not self._trick and not n_events
+        lines = [self.opening_line()] if first else []
+        rounds = len(self._rounds)
+        self.apply(action)
+        if action == EXCHANGE:
+            lines.append(f"seat {seat} exchanges the trump 7 for the open card")
+        elif action.startswith(ROEM):
+            kind = DECLS[_BY_CODE[action[len(ROEM) :]]].kind
+            lines.append(f"seat {seat} announces {_kind_words(kind)}")
+        elif action.startswith(CHALLENGE):
+            kind = DECLS[_BY_CODE[action[len(CHALLENGE) :]]].kind
+            lines.append(f"seat {seat}: 'dat keur ik af' with {_kind_words(kind)}")
+        elif action in (STUK, DUBBEL) or action.startswith(BROK):
+            lines.append(f"seat {seat} declares {action.split(':')[0]}")
+        elif phase == "draw":
+            lines.append(
+                f"seat {seat} takes the "
+                + ("last hidden card" if action == DRAW_STOCK else "open trump")
+            )
+        else:
+            lines.append(f"seat {seat} plays {action}")
+        is_card = action in _INDEX
+        if is_card and (
+            self.deal != deal or self._over or len(self._tricks) > n_tricks
+        ):
+            ended = self.deal != deal or self._over
+            tricks = self._last_tricks if ended else self._tricks
+            if tricks and (ended or len(tricks) > n_tricks):
+                record = tricks[-1]
+                lines.append(
+                    f"trick {len(tricks)} ({' '.join(record[1])}) to seat "
+                    f"{record[2]}: {record[3]} points"
+                )
+        for ev in self._events[n_events:] if self.deal == deal else ():
+            s, what, cards, pts = ev
+            if what == "uit":
+                continue
+            if what.startswith("afgekeurd"):
+                lines.append(f"seat {s}'s declaration is challenged: it stays hidden")
+            elif what in ("takes", EXCHANGE):
+                if what == "takes":
+                    lines.append(f"seat {s} takes {cards[0]}, shown")
+            else:
+                lines.append(f"seat {s} shows {' '.join(cards)}: {pts}")
+        if self._phase == "draw" and phase != "draw":
+            lines.append(
+                f"seat {self.to_act} chooses: the last hidden card or the open "
+                f"{_CARDS[self._open]}"
+            )
+        if phase == "draw" and self._phase == "final":
+            lines.append("the stock is gone: follow suit, else trump, from now on")
+        if self.deal != deal or self._over:
+            lines.append(self._last_summary)
+            if len(self._rounds) > rounds and not self._over:
+                lines.append("a new round starts at 0-0")
+            if self._over:
+                w = 0 if self._lives[0] > self._lives[1] else 1
+                lines.append(f"match over: seat {w} wins")
+            else:
+                lines.append(self.opening_line())
+        return lines
+
+    def opening_line(self) -> str:
+        return (
+            f"hand {self.deal}: dealer seat {self.dealer}, turned "
+            f"{_CARDS[self._open]}, {SUITS[self.trump]} trump; lives "
+            f"{self._lives[0]}-{self._lives[1]}, round {self._totals[0]}-"
+            f"{self._totals[1]}"
+        )
+
+    # -- construction for tests ---------------------------------------------------
+
+    @classmethod
+    def from_cards(
+        cls,
+        game: StockGame,
+        hands: Sequence[str],
+        open_card: str,
+        stock: Sequence[str] = (),
+        *,
+        deal: int = 0,
+        totals: tuple[int, int] = (0, 0),
+        seed: int = 0,
+    ) -> StockState:
+        """A state at the first card of hand ``deal``, for worked examples.
+
+        ``hands`` are two space-separated hands (seat 0 first), ``open_card``
+        the turned trump and ``stock`` the hidden stock in drawing order. Cards
+        named nowhere are out of the hand (a short stock for a short example);
+        an empty ``stock`` starts at phase 2's first trick.
+        """
+        state = object.__new__(cls)
+        state._blank(game, seed)
+        state.deal = deal
+        state._totals = list(totals)
+        masks = [PIQUET.mask(h.split()) for h in hands]
+        order = [PIQUET.index[c] for c in stock]
+        state._setup(masks, PIQUET.index[open_card], order[::-1], (deal + 1) % 2)
+        state._phase2_from = (len(order) + 1) // 2
+        if not order:
+            state._open = -1
+            state._phase = "final"
+            state._phase2_from = 0
+            state._set_duties(ROTTERDAM)
+        return state
+
+
+def _brok(action: str) -> tuple[str, str]:
+    tail = action[len(BROK) :]
+    return tail[:2], tail[2:]
+
+
+def _mariage_cards(action: str, trump: int) -> CardMask:
+    if action == STUK:
+        t = SUITS[trump]
+        return PIQUET.mask(("K" + t, "Q" + t))
+    return PIQUET.mask(("QD", "QS"))
+
+
+def _kind_words(kind: str) -> str:
+    if kind == "four":
+        return "a carré"
+    return f"{kind[:-1]} to the {_RANK_WORDS[kind[-1]]}"
+
+
+class StockGame(Game):
+    """The shared Game of Smousjas and Vijfhonderden (subclasses set config)."""
+
+    config: ClassVar[StockConfig]
+    seat_counts = frozenset({2})
+    ranks_follow_scores = True
+    check_options: ClassVar[Mapping[str, object]] = {"target": 200, "lives": 1}
+    option_specs = (
+        Option(
+            "target",
+            500,
+            doc="a round is won by reaching this score (onder Jan below half of "
+            "it, Uit from 20 below it)",
+            minimum=1,
+        ),
+        Option(
+            "lives",
+            3,
+            doc="lives each player starts a match with (S13)",
+            minimum=1,
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> StockState:
+        """The first hand of a match for two, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return StockState(self, seed)
+
+    def sampler(self, view: View) -> StockSampler:
+        """The worlds behind ``view`` (S15)."""
+        if not isinstance(view, StockView):
+            raise TypeError(f"{self.name} samples from a StockView, not {view!r}")
+        return StockSampler(self, view)
+
+
+def _candidates(
+    role: str, kind: str, allowed: CardMask, trump: int, state: StockState, seat: int
+) -> list[tuple[str, CardMask]]:
+    """The full actions (and their cards) an announced ``kind`` may stand for."""
+    if role == "mariage":
+        if kind == "brok":
+            out = []
+            for ks in SUITS:
+                for qs in SUITS:
+                    if (ks in "DH") != (qs in "DH"):
+                        action = f"{BROK}K{ks}Q{qs}"
+                        cards = PIQUET.mask(_brok(action))
+                        if (
+                            cards & allowed == cards
+                            and not cards & state._brok_used[seat]
+                        ):
+                            out.append((action, cards))
+            return out
+        cards = _mariage_cards(kind, trump)
+        return [(kind, cards)] if cards & allowed == cards else []
+    prefix = ROEM if role == "roem" else CHALLENGE
+    points = state.config.points
+    done, floor = state._done[seat], state._floor[seat]
+    return [
+        (prefix + d.code, d.cards)
+        for i, d in enumerate(DECLS)
+        if d.kind == kind
+        and points[i]
+        and i not in done
+        and (d.suit < 0 or (d.length, d.top) > floor[d.suit])
+        and d.cards & allowed == d.cards
+    ]
+
+
+def _action_cards(action: str, trump: int) -> CardMask:
+    """The cards of a declaration or mariage action."""
+    if action.startswith((ROEM, CHALLENGE)):
+        return DECLS[_BY_CODE[action.split(":")[1]]].cards
+    if action.startswith(BROK):
+        return PIQUET.mask(_brok(action))
+    return _mariage_cards(action, trump)
+
+
+class StockSampler(Sampler):
+    """States consistent with one seat's view (S15).
+
+    Public: tricks, the open card, the cards each hand is known to hold, the
+    events. The other seat's unknown cards and the hidden stock are dealt
+    uniformly from the unseen cards (no duty binds phase 1; in phase 2 the
+    stock is gone and the other hand is exactly the unseen cards). A
+    declaration, challenge or mariage the other seat announced for the trick on
+    the table is given cards that fit its kind, from the unseen cards, its
+    known cards and its card in the trick.
+    """
+
+    def __init__(self, game: StockGame, view: StockView) -> None:
+        state = object.__new__(StockState)
+        state._blank(game, 0)
+        cfg = game.config
+        state.deal = view.deal
+        state.dealer = view.dealer
+        state.trump = SUITS.index(view.trump)
+        state._phase = view.phase
+        state._over = view.phase == "over"
+        state._phase2_from = (32 - 2 * cfg.hand_size) // 2
+        state._open = -1 if view.open_card is None else PIQUET.index[view.open_card]
+        state._events = view.events
+        state._roem = list(view.roem)
+        state._hand_scores = view.hand_scores
+        state._totals = list(view.totals)
+        state._lives = list(view.lives)
+        state._kip = -1 if view.kip is None else view.kip
+        state._rounds = view.rounds
+        duties = FREE_PLAY if view.phase in ("stock", "draw") else ROTTERDAM
+        public = state._restore_tricks(
+            cfg.tables[state.trump], duties, view.tricks, view.trick
+        )
+        state._playing = view.phase in ("stock", "final")
+        state.to_act = view.to_act
+        me, other = view.seat, 1 - view.seat
+        state._known = [PIQUET.mask(view.known[0]), PIQUET.mask(view.known[1])]
+        hands = [0, 0]
+        hands[me] = PIQUET.mask(view.hand)
+        hands[other] = state._known[other]
+        state.hands = hands
+        # What the events say was declared (the once-only rules).
+        for seat, what, cards, _ in view.events:
+            if what.startswith((ROEM, CHALLENGE)):
+                i = _BY_CODE[what.split(":")[1]]
+                d = DECLS[i]
+                state._done[seat].add(i)
+                if d.suit >= 0:
+                    state._floor[seat][d.suit] = max(
+                        state._floor[seat][d.suit], (d.length, d.top)
+                    )
+            elif what in (STUK, DUBBEL) or what.startswith(BROK):
+                state._mar_done[seat].add(what)
+                if what.startswith(BROK):
+                    state._brok_used[seat] |= PIQUET.mask(cards)
+        # The trick on the table's extra moves: mine in full, the other's by kind.
+        state._own[me] = list(view.own_pending)
+        leader = view.trick[0][0] if view.trick else view.to_act
+        roles: list[tuple[str, str]] = []
+        if leader == other:
+            roles += [("roem", k) for k in view.announced]
+        elif view.challenge is not None:
+            roles.append(("challenge", view.challenge))
+        roles += [("mariage", m) for s, m in view.mariages if s == other]
+        seen = public.seen | hands[me] | hands[other]
+        if state._open >= 0:
+            seen |= 1 << state._open
+        unseen = PIQUET.full & ~seen
+        other_card = 0
+        for s, name in view.trick:
+            if s == other:
+                other_card |= 1 << PIQUET.index[name]
+        allowed = unseen | hands[other] | other_card
+        self._roles = roles
+        self._candidates = [
+            _candidates(role, kind, allowed, state.trump, state, other)
+            for role, kind in roles
+        ]
+        self._unseen = unseen
+        self._in_hand = view.hand_sizes[other] - hands[other].bit_count()
+        self._in_stock = view.stock
+        self._state = state
+        self._me, self._other = me, other
+        self._mariage_seats = [s for s, _ in view.mariages]
+        self._mine = list(view.own_pending)
+        self._fitting: list[tuple[list[str], CardMask]] | None = None
+
+    def _choose(self, rng: random.Random) -> tuple[list[str], CardMask] | None:
+        """Full actions for the other seat's announced kinds, and their cards."""
+        return self._check([o[rng.randrange(len(o))] if o else None
+                            for o in self._candidates])  # fmt: skip
+
+    def _check(
+        self, picks: Sequence[tuple[str, CardMask] | None]
+    ) -> tuple[list[str], CardMask] | None:
+        """``picks`` as actions and cards, if they fit together and in the hand."""
+        chosen: list[str] = []
+        fixed = 0
+        suits: set[int] = set()
+        brok = 0
+        for pick in picks:
+            if pick is None:
+                return None
+            action, cards = pick
+            if action.startswith(ROEM):
+                d = DECLS[_BY_CODE[action[len(ROEM) :]]]
+                if d.suit >= 0 and d.suit in suits:
+                    return None
+                suits.add(d.suit)
+                if action in chosen:
+                    return None
+            elif action.startswith(BROK):
+                if cards & brok:
+                    return None
+                brok |= cards
+            chosen.append(action)
+            fixed |= cards
+        fixed &= self._unseen
+        if fixed.bit_count() > self._in_hand:
+            return None
+        return chosen, fixed
+
+    def sample(self, rng: random.Random) -> StockState:
+        """A world: the other's unknown cards and the stock dealt, a new seed."""
+        state = self._state.clone()
+        state.seed = rng.getrandbits(64)
+        other = self._other
+        chosen: list[str] = []
+        fixed = 0
+        got = None
+        for _ in range(50 if self._candidates else 0):
+            got = self._choose(rng)
+            if got is not None:
+                break
+        else:
+            if self._candidates:
+                # Rejection failed: draw among every fitting combination.
+                if self._fitting is None:
+                    self._fitting = [
+                        fit
+                        for picks in product(*self._candidates)
+                        if (fit := self._check(picks)) is not None
+                    ]
+                if self._fitting:
+                    got = self._fitting[rng.randrange(len(self._fitting))]
+        if got is not None:
+            chosen, fixed = got
+        rest = list(iter_bits(self._unseen & ~fixed))
+        rng.shuffle(rest)
+        n = self._in_hand - fixed.bit_count()
+        hand = fixed
+        for c in rest[:n]:
+            hand |= 1 << c
+        state.hands[other] |= hand
+        # (A worked example's short pack leaves cards out: the stock is cut to size.)
+        state._stock = rest[n : n + self._in_stock]
+        # The trick's extra moves, in the order they were made.
+        state._own[other] = chosen
+        state._announced = []
+        state._challenge = -1
+        state._mariages = []
+        theirs = iter(chosen)
+        for role, _ in self._roles:
+            if role != "mariage" and chosen:
+                action = next(theirs)
+                if role == "roem":
+                    state._announced.append(_BY_CODE[action[len(ROEM) :]])
+                else:
+                    state._challenge = _BY_CODE[action[len(CHALLENGE) :]]
+        for action in self._mine:
+            if action.startswith(ROEM):
+                state._announced.append(_BY_CODE[action[len(ROEM) :]])
+            elif action.startswith(CHALLENGE):
+                state._challenge = _BY_CODE[action[len(CHALLENGE) :]]
+        mine = iter(a for a in self._mine if not a.startswith((ROEM, CHALLENGE)))
+        for s in self._mariage_seats:
+            action = next(theirs if s == other else mine, "")
+            if action:
+                state._mariages.append((s, action, _action_cards(action, state.trump)))
+        state._legal = None
+        return state
