@@ -10,12 +10,17 @@ from collections.abc import Sequence
 
 from games.jass.klapper import Klapper
 from games.jass.klaverjassen import Klaverjassen
+from games.jass.klaverjassen3 import Klaverjassen3
 from harness import Game, hookimpl
 
-__all__ = ["Klapper", "Klaverjassen", "troef_games"]
+__all__ = ["Klapper", "Klaverjassen", "Klaverjassen3", "troef_games"]
 
 
 @hookimpl
 def troef_games() -> Sequence[type[Game]]:
     """Register the jass family's games."""
-    return [Klaverjassen, Klapper]
+    return [
+        Klaverjassen,
+        Klapper,
+        Klaverjassen3,
+    ]
