@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from games.jass.klapper import Klapper
 from games.jass.klaverjassen import Klaverjassen
 from games.jass.klaverjassen3 import Klaverjassen3
+from games.jass.kleintje import Kleintje
 from harness import Game, hookimpl
 
-__all__ = ["Klapper", "Klaverjassen", "Klaverjassen3", "troef_games"]
+__all__ = ["Klapper", "Klaverjassen", "Klaverjassen3", "Kleintje", "troef_games"]
 
 
 @hookimpl
@@ -23,4 +24,5 @@ def troef_games() -> Sequence[type[Game]]:
         Klaverjassen,
         Klapper,
         Klaverjassen3,
+        Kleintje,
     ]
