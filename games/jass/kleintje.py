@@ -513,9 +513,8 @@ class KleintjeState(SkartState):
         lines = [f"seat {seat} plays {action}"]
         if self.deal != deal or self._over:
             record = self._last_tricks[-1]
-            lines.append(
-                f"trick {len(self._last_tricks)} to seat {record[2]}: {record[3]} points"
-            )
+            number = len(self._last_tricks)
+            lines.append(f"trick {number} to seat {record[2]}: {record[3]} points")
             lines += self._summary
             if self._over:
                 lines.append(f"match over: seat {self._in()[0]} is the last one in")
