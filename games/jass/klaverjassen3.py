@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import NamedTuple, NoReturn
 
 from games.cards import PIQUET, SUITS
@@ -37,6 +37,7 @@ from games.jass.skart import (
     TRUMP,
     HiddenCards,
     SkartState,
+    deal_prefix,
 )
 from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
@@ -158,6 +159,32 @@ class Klaverjassen3View(View):
     scores: tuple[int, ...]
 
 
+_new_view = object.__new__
+#: The fields view() fills, in order: it fails at import if Klaverjassen3View changes.
+_VIEW_FIELDS = (
+    "seat",
+    "legal_actions",
+    "deal",
+    "dealer",
+    "active",
+    "to_act",
+    "phase",
+    "hand",
+    "bids",
+    "player",
+    "took",
+    "skart_count",
+    "skart",
+    "trump",
+    "trick",
+    "tricks",
+    "deal_scores",
+    "scores",
+)
+if tuple(f.name for f in fields(Klaverjassen3View)) != _VIEW_FIELDS:  # pragma: no cover
+    raise RuntimeError("Klaverjassen3View's fields changed; update view()")
+
+
 class Klaverjassen3State(SkartState):
     """The referee's truth of one match of Klaverjassen for 3 (or 4, D9)."""
 
@@ -197,7 +224,7 @@ class Klaverjassen3State(SkartState):
         self.dealer = (k + n - 1) % n
         # D9: with four seats the dealer sits out; voorhand is left of him.
         self._set_active(tuple((k + i) % n for i in range(3)))
-        order = PIQUET.shuffled(deal_rng(self.seed, k))
+        order = deal_prefix(deal_rng(self.seed, k), 32)
         for i, seat in enumerate(self.active):
             for card in order[i * HAND : (i + 1) * HAND]:
                 self.hands[seat] |= 1 << card
@@ -339,7 +366,10 @@ class Klaverjassen3State(SkartState):
 
     def view(self, seat: int) -> Klaverjassen3View:
         """What ``seat`` knows now (D10)."""
-        return Klaverjassen3View(
+        # Filled without the frozen dataclass's __init__ (one setattr per field
+        # costs more than the rules of a decision); same fields, same order.
+        view = _new_view(Klaverjassen3View)
+        view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),
             deal=self.deal,
@@ -359,6 +389,7 @@ class Klaverjassen3State(SkartState):
             deal_scores=self._deal_scores,
             scores=self._totals,
         )
+        return view
 
     def clone(self) -> Klaverjassen3State:
         """An independent copy."""

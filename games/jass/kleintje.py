@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
@@ -34,6 +34,7 @@ from games.jass.skart import (
     TRUMP,
     HiddenCards,
     SkartState,
+    deal_prefix,
 )
 from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
@@ -127,6 +128,40 @@ class KleintjeView(View):
     deal_scores: tuple[tuple[int, ...], ...]
 
 
+_new_view = object.__new__
+#: The fields view() fills, in order: it fails at import if KleintjeView changes.
+_VIEW_FIELDS = (
+    "seat",
+    "legal_actions",
+    "deal",
+    "dealer",
+    "active",
+    "to_act",
+    "phase",
+    "hand",
+    "cards_each",
+    "skart_size",
+    "skart_open",
+    "open_skart",
+    "skart_count",
+    "skart",
+    "bids",
+    "player",
+    "bid",
+    "took",
+    "trump",
+    "stuk",
+    "trick",
+    "tricks",
+    "lives",
+    "kip",
+    "out",
+    "deal_scores",
+)
+if tuple(f.name for f in fields(KleintjeView)) != _VIEW_FIELDS:  # pragma: no cover
+    raise RuntimeError("KleintjeView's fields changed; update view()")
+
+
 class KleintjeState(SkartState):
     """The referee's truth of one match of Kleintje Klaverjas."""
 
@@ -165,8 +200,13 @@ class KleintjeState(SkartState):
         self.out: tuple[tuple[int, int], ...] = ()
         self._deal_scores: tuple[tuple[int, ...], ...] = ()
         self._last_tricks: tuple[TrickRecord, ...] = ()
-        self._summary: list[str] = []
+        self._summary: tuple[
+            tuple[int, int, int, int, int, int, bool], list[int], list[int]
+        ] = ((0, 0, 0, 0, 0, 0, False), [], [])
         self.active = tuple(range(n_seats))
+        #: The views' fields that change only with a deal or the dealer's
+        #: choices (see view()); None: to be made again.
+        self._public: dict[str, object] | None = None
 
     def _in(self) -> list[int]:
         """The seats not out, in seat order."""
@@ -195,12 +235,15 @@ class KleintjeState(SkartState):
         self._stuk_pending = False
         self.phase = CARDS
         self.to_act = self.dealer
+        self._public = None  # see view()
 
     def _deal_cards(self) -> None:
         """Deal as the dealer chose: ``cards_each`` to each from voorhand, then
         the skart, the rest undealt (KK1). The order is the deal's shuffle."""
-        order = PIQUET.shuffled(deal_rng(self.seed, self.deal))
         k = self.cards_each
+        order = deal_prefix(
+            deal_rng(self.seed, self.deal), len(self.active) * k + self.skart_size
+        )
         for i, seat in enumerate(self.active):
             for card in order[i * k : (i + 1) * k]:
                 self.hands[seat] |= 1 << card
@@ -229,9 +272,8 @@ class KleintjeState(SkartState):
         if phase == OPENNESS:
             return (OPEN, CLOSED)
         if phase == BID:
-            higher = BIDS[self.bid // 10 :]
             # KK2: voorhand opens the bidding; he cannot pass.
-            return higher if not self._bids else (*higher, PASS)
+            return _BID_LEGAL[self.bid // 10] if self._bids else BIDS
         skart = self._skart_actions()
         assert skart is not None
         return skart
@@ -239,12 +281,16 @@ class KleintjeState(SkartState):
     def _apply_other(self, action: str) -> None:
         if self._over:
             raise IllegalActionError(f"the match is over; {action!r} comes too late")
-        if self._apply_skart(action):
+        phase = self.phase
+        if phase in _SKART_PHASES:
+            self._apply_skart(action)
             return
-        if action not in self._other_actions():
+        legal = self._legal
+        if action not in (self._other_actions() if legal is None else legal):
             self._bad_action(action)
         self._legal = None
-        phase = self.phase
+        if phase in _CHOICES:
+            self._public = None  # see view()
         if phase == CARDS:
             self.cards_each = int(action[5:])
             self.phase = SKART_CHOICE
@@ -323,10 +369,12 @@ class KleintjeState(SkartState):
         """The game's actions; the player holding the stuk may say ``stuk``
         before the first of its two cards, then must play one of them (KK6)."""
         legal = super().legal_actions()
+        if not self._playing:
+            return legal
         if self._stuk_pending:
             kq = PIQUET.names(self._stuk_cards() & self._legal_mask)
             return tuple(a for a in legal if a in kq)
-        if self._playing and self.to_act == self.player and self._may_declare():
+        if self.stuk is None and self.to_act == self.player and self._may_declare():
             return (*legal, STUK)
         return legal
 
@@ -377,15 +425,10 @@ class KleintjeState(SkartState):
         skart = self.skart_points()
         points[last] += skart  # line 14: the last trick wins the skart
         player = self.player
-        made = points[player] >= self.target()
+        target = self.target()
+        made = points[player] >= target
         stake = lives_at_stake(self.bid, spit=self._spit)
         losers = [s for s in self.active if s != player] if made else [player]
-        self._summary = [
-            f"seat {player} bid {self.bid}, needs {self.target()}, took "
-            f"{points[player]}"
-            + (f" (skart {skart} to seat {last})" if skart else "")
-            + (": made" if made else ": not made"),
-        ]
         change = [0] * self.n_seats
         lives = list(self.lives)
         gone: list[int] = []
@@ -407,14 +450,15 @@ class KleintjeState(SkartState):
             self.kip += tuple(to_kip)
         self.out += tuple((s, self.deal) for s in gone)
         self.lives = tuple(lives)
-        self._summary.append(
-            "lives "
-            + "-".join(map(str, self.lives))
-            + (f"; op de kip: seat {', '.join(map(str, to_kip))}" if to_kip else "")
-            + (f"; out: seat {', '.join(map(str, gone))}" if gone else "")
+        # For narration, formatted only when asked for.
+        self._summary = (
+            (player, self.bid, target, points[player], skart, last, made),
+            to_kip,
+            gone,
         )
         self._last_tricks = self._tricks
         self._deal_scores += (tuple(change),)
+        self._public = None  # see view()
         self._playing = False
         self._legal = None
         if len(self._in()) == 1:
@@ -443,35 +487,76 @@ class KleintjeState(SkartState):
     # -- views --------------------------------------------------------------------
 
     def view(self, seat: int) -> KleintjeView:
-        """What ``seat`` knows now (KK11)."""
-        return KleintjeView(
-            seat=seat,
-            legal_actions=self.legal_actions() if seat == self.to_act else (),
-            deal=self.deal,
-            dealer=self.dealer,
-            active=self.active,
-            to_act=self.to_act,
-            phase=self.phase,
-            hand=PIQUET.names(self.hands[seat]),
-            cards_each=self.cards_each,
-            skart_size=self.skart_size,
-            skart_open=self.skart_open if self._open_chosen else None,
-            open_skart=PIQUET.names(self.open_skart),
-            skart_count=self.skart.bit_count(),
-            skart=PIQUET.names(self.skart_known_to(seat)),
-            bids=self._bids,
-            player=None if self.player < 0 else self.player,
-            bid=self.bid or None,
-            took=self.took,
-            trump=None if self.trump < 0 else SUITS[self.trump],
-            stuk=self.stuk,
-            trick=self._trick_view,
-            tricks=self._tricks,
-            lives=self.lives,
-            kip=self.kip,
-            out=self.out,
-            deal_scores=self._deal_scores,
-        )
+        """What ``seat`` knows now (KK11).
+
+        Filled without the frozen dataclass's ``__init__`` (one setattr per
+        field costs more than the rules of a decision): the fields that change
+        only with a deal or the dealer's choices are kept in :attr:`_public`
+        (every field, in field order, so that the view's dict is ordered as
+        its ``__init__`` would order it); the others are filled in after.
+        """
+        public = self._public
+        if public is None:
+            public = self._public = self._publish()
+        to_act = self.to_act
+        view = _new_view(KleintjeView)
+        fields = view.__dict__
+        fields.update(public)
+        fields["seat"] = seat
+        if seat == to_act:
+            fields["legal_actions"] = self.legal_actions()
+        fields["to_act"] = to_act
+        fields["phase"] = self.phase
+        fields["hand"] = PIQUET.names(self.hands[seat])
+        fields["skart_count"] = self.skart.bit_count()
+        known = self.skart_known_to(seat)
+        if known:
+            fields["skart"] = PIQUET.names(known)
+        fields["bids"] = self._bids
+        player = self.player
+        if player >= 0:
+            fields["player"] = player
+            fields["bid"] = self.bid
+            fields["took"] = self.took
+            trump = self.trump
+            if trump >= 0:
+                fields["trump"] = SUITS[trump]
+                fields["stuk"] = self.stuk
+        fields["trick"] = self._trick_view
+        fields["tricks"] = self._tricks
+        return view
+
+    def _publish(self) -> dict[str, object]:
+        """The view's fields that change only with a deal or the dealer's
+        choices; the others hold their values before the bidding."""
+        return {
+            "seat": 0,
+            "legal_actions": (),
+            "deal": self.deal,
+            "dealer": self.dealer,
+            "active": self.active,
+            "to_act": None,
+            "phase": "",
+            "hand": (),
+            "cards_each": self.cards_each,
+            "skart_size": self.skart_size,
+            "skart_open": self.skart_open if self._open_chosen else None,
+            "open_skart": PIQUET.names(self.open_skart),
+            "skart_count": 0,
+            "skart": (),
+            "bids": (),
+            "player": None,
+            "bid": None,
+            "took": None,
+            "trump": None,
+            "stuk": None,
+            "trick": (),
+            "tricks": (),
+            "lives": self.lives,
+            "kip": self.kip,
+            "out": self.out,
+            "deal_scores": self._deal_scores,
+        }
 
     def deck(self) -> tuple[str, ...]:
         """The 32 cards of the piquet pack."""
@@ -515,7 +600,7 @@ class KleintjeState(SkartState):
             record = self._last_tricks[-1]
             number = len(self._last_tricks)
             lines.append(f"trick {number} to seat {record[2]}: {record[3]} points")
-            lines += self._summary
+            lines += self._summary_lines(deal)
             if self._over:
                 lines.append(f"match over: seat {self._in()[0]} is the last one in")
         elif len(self._tricks) > n_tricks:
@@ -527,6 +612,18 @@ class KleintjeState(SkartState):
                     line += f"; the stuk to the {self.stuk}"
             lines.append(line)
         return lines
+
+    def _summary_lines(self, deal: int) -> list[str]:
+        (player, bid, target, took, skart, last, made), to_kip, gone = self._summary
+        return [
+            f"deal {deal}: seat {player} bid {bid}, needs {target}, took {took}"
+            + (f" (skart {skart} to seat {last})" if skart else "")
+            + (": made" if made else ": not made"),
+            "lives "
+            + "-".join(map(str, self.lives))
+            + (f"; op de kip: seat {', '.join(map(str, to_kip))}" if to_kip else "")
+            + (f"; out: seat {', '.join(map(str, gone))}" if gone else ""),
+        ]
 
     def _dealt_line(self) -> str:
         return (
@@ -706,3 +803,6 @@ class KleintjeSampler(Sampler):
 
 
 _CHOICES = (CARDS, SKART_CHOICE, OPENNESS)
+_SKART_PHASES = (SKART, TRUMP, DISCARD)
+#: The legal bids after a bid of ``10 * i``: the higher ones, then pass.
+_BID_LEGAL = tuple((*BIDS[i:], PASS) for i in range(len(BIDS) + 1))

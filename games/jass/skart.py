@@ -35,6 +35,7 @@ __all__ = [
     "TRUMP",
     "HiddenCards",
     "SkartState",
+    "deal_prefix",
 ]
 
 PLAY, PASS = "play", "pass"
@@ -43,6 +44,26 @@ TAKE, LEAVE = "take", "leave"
 SUIT_ACTIONS = ("clubs", "diamonds", "hearts", "spades")
 #: The phases of the skart, in order (the games add their own before and after).
 SKART, TRUMP, DISCARD = "skart", "trump", "discard"
+
+
+def deal_prefix(rng: random.Random, count: int) -> list[int]:
+    """The first ``count`` cards of a uniformly shuffled piquet pack.
+
+    A Fisher-Yates shuffle stopped after ``count`` steps: Kleintje Klaverjas
+    often deals a dozen cards of 32, and a deal is shuffled every 15 or so
+    decisions. ``randrange`` is inlined (as CPython's ``_randbelow``).
+    """
+    getrandbits = rng.getrandbits
+    order = list(range(32))
+    for i in range(count):
+        n = 32 - i
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        j += i
+        order[i], order[j] = order[j], order[i]
+    return order[:count]
 
 
 class SkartState(TrickState):
