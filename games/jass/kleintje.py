@@ -513,10 +513,10 @@ class KleintjeState(SkartState):
         if known:
             fields["skart"] = PIQUET.names(known)
         fields["bids"] = self._bids
+        fields["bid"] = self.bid or None
         player = self.player
         if player >= 0:
             fields["player"] = player
-            fields["bid"] = self.bid
             fields["took"] = self.took
             trump = self.trump
             if trump >= 0:
