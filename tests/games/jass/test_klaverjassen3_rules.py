@@ -112,6 +112,7 @@ def test_roem_counts_only_when_the_winner_claims_it() -> None:
     assert state.legal_actions() == ("roem", "pass")
     apply(state, "roem")
     leader, cards, winner, points, roem = state._tricks[-1]
+    assert leader == 0
     assert (cards, winner, points, roem) == (("AC", "KC", "QC"), 0, 18, 40)
     assert state.to_act == 0 and state.phase == "play"
 
