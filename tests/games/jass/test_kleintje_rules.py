@@ -95,7 +95,7 @@ def test_stuk_declared_in_hand_lowers_the_bid() -> None:
     apply(state, "stuk")
     assert state.legal_actions() == ("QH", "KH")
     assert state.target() == 50
-    apply(state, "KH JH 9H")  # 1 wins: J over K, 9 under (line 22)
+    apply(state, "KH JH 9H")  # KK5: 1 wins, J over K; 9 under-trumps (line 22)
     apply(state, "AS 7C 7S")
     apply(state, "TS AC QH")  # 0 trumps the last trick
     assert state.deal == 1
@@ -145,6 +145,15 @@ def test_first_to_zero_goes_op_de_kip() -> None:
     apply(state, "bid:70 pass pass leave hearts KH JH 9H AS 7C 7S TS AC QH")
     assert state.lives == (0, 1, 1) and state.kip == (0,) and state.out == ()
     assert 0 in state.active and not state.is_over()
+
+
+def test_several_first_to_zero_all_go_op_de_kip() -> None:
+    """KK8: seats 1 and 2 reach 0 in the same deal, both first: both on the
+    kip, no one out."""
+    state = position(Kleintje(lives=1))
+    apply(state, "bid:70 pass pass leave hearts stuk KH JH 9H AS 7C 7S TS AC QH")
+    assert state.lives == (1, 0, 0) and state.kip == (1, 2) and state.out == ()
+    assert not state.is_over()
 
 
 def test_after_the_kip_zero_is_out_and_the_last_one_wins() -> None:
