@@ -241,18 +241,23 @@ class KleintjeState(SkartState):
         """Deal as the dealer chose: ``cards_each`` to each from voorhand, then
         the skart, the rest undealt (KK1). The order is the deal's shuffle."""
         k = self.cards_each
+        active = self.active
         order = deal_prefix(
-            deal_rng(self.seed, self.deal), len(self.active) * k + self.skart_size
+            deal_rng(self.seed, self.deal), len(active) * k + self.skart_size
         )
-        for i, seat in enumerate(self.active):
+        hands = self.hands
+        dealt = 0
+        for i, seat in enumerate(active):
+            hand = 0
             for card in order[i * k : (i + 1) * k]:
-                self.hands[seat] |= 1 << card
-        start = len(self.active) * k
-        for card in order[start : start + self.skart_size]:
-            self.skart |= 1 << card
-        self.stock = PIQUET.full & ~self.skart
-        for hand in self.hands:
-            self.stock &= ~hand
+                hand |= 1 << card
+            hands[seat] = hand
+            dealt |= hand
+        skart = 0
+        for card in order[len(active) * k :]:
+            skart |= 1 << card
+        self.skart = skart
+        self.stock = PIQUET.full & ~(skart | dealt)
         if self.skart_open:
             self.open_skart = self.skart
         self.phase = BID
@@ -509,9 +514,10 @@ class KleintjeState(SkartState):
         fields["phase"] = self.phase
         fields["hand"] = PIQUET.names(self.hands[seat])
         fields["skart_count"] = self.skart.bit_count()
-        known = self.skart_known_to(seat)
-        if known:
-            fields["skart"] = PIQUET.names(known)
+        if self.skart and (
+            (self.took and seat == self.player) or (self.skart_open and not self.took)
+        ):  # skart_known_to(seat), written out: a view is built per decision
+            fields["skart"] = PIQUET.names(self.skart)
         fields["bids"] = self._bids
         fields["bid"] = self.bid or None
         player = self.player

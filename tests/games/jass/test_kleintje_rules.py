@@ -195,7 +195,7 @@ def test_a_card_is_refused_while_bidding() -> None:
 
 
 def test_sampler_keeps_the_declared_stuk_and_an_open_skart() -> None:
-    """KK11, KK12: the declared stuk's other card stays in the player's hand;
+    """KK4, KK11, KK12: the declared stuk's other card stays in the player's hand;
     an open skart the player took lies in his hand or back in the skart."""
     state = position(skart_open=True)
     apply(state, "bid:10 pass pass take hearts 7S QH")
