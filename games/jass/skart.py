@@ -20,7 +20,8 @@ import random
 from collections.abc import Mapping
 
 from games.cards import PIQUET, CardMask
-from games.jass.klaverjassen import TRUMP_TABLES
+from games.jass.klapper import SUIT_ACTIONS  # naming trump, C D H S
+from games.jass.klaverjassen import PASS, PLAY, TRUMP_TABLES
 from games.sampling import ConstrainedDealer
 from games.tricks import ROTTERDAM, TrickState
 
@@ -38,10 +39,7 @@ __all__ = [
     "deal_prefix",
 ]
 
-PLAY, PASS = "play", "pass"
 TAKE, LEAVE = "take", "leave"
-#: Naming trump, in the order C D H S (as Klapper's second round).
-SUIT_ACTIONS = ("clubs", "diamonds", "hearts", "spades")
 #: The phases of the skart, in order (the games add their own before and after).
 SKART, TRUMP, DISCARD = "skart", "trump", "discard"
 
