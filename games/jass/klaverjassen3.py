@@ -591,8 +591,6 @@ class Klaverjassen3Sampler(Sampler):
         state.hands = [0] * n
         state.hands[me] = own
         state.skart = known_skart
-        if view.took:
-            state.discarded = known_skart
         self._state = state
         others = [s for s in view.active if s != me]
         sizes = []

@@ -751,8 +751,6 @@ class KleintjeSampler(Sampler):
         state.hands = [0] * n
         state.hands[me] = own
         state.skart = known_skart
-        if view.took and me == state.player:
-            state.discarded = known_skart
         known = [0] * n
         if view.stuk == "declared":
             kq = state._stuk_cards() & ~public.seen

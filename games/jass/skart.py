@@ -92,8 +92,6 @@ class SkartState(TrickState):
     trump: int
     #: True / False once the player has taken / left the skart, else None.
     took: bool | None
-    #: The cards the player laid back so far (he alone knows them).
-    discarded: CardMask
     #: The phase: a game's own, or SKART, TRUMP, DISCARD, "play".
     phase: str
 
@@ -112,7 +110,6 @@ class SkartState(TrickState):
         self.player = -1
         self.trump = -1
         self.took = None
-        self.discarded = 0
 
     # -- the player's turn with the skart ---------------------------------------
 
@@ -158,7 +155,6 @@ class SkartState(TrickState):
             card = 1 << PIQUET.index[action]
             self.hands[self.player] ^= card
             self.skart |= card
-            self.discarded |= card
             if self.skart.bit_count() == self.skart_size:
                 self._start_play()
         return True
