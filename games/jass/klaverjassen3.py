@@ -71,6 +71,8 @@ class Deal3Summary(NamedTuple):
     deal: int
     trump: int
     player: int
+    #: The seats that played the deal, voorhand first.
+    active: tuple[int, ...]
     #: Card points per seat, the last trick's 10 and the skart included.
     points: tuple[int, ...]
     #: Roem claimed per seat.
@@ -331,6 +333,7 @@ class Klaverjassen3State(SkartState):
                 self.deal,
                 self.trump,
                 self.player,
+                self.active,
                 tuple(points),
                 tuple(roem),
                 (skart, last),
@@ -509,8 +512,9 @@ def _deal_lines(summary: Deal3Summary, totals: tuple[int, ...]) -> list[str]:
     line = (
         f"deal {summary.deal} ({SUITS[summary.trump]} trump, seat {p} plays): "
         + ", ".join(
-            f"seat {s} {pts}" + (f" + roem {r}" if r else "")
-            for s, (pts, r) in enumerate(zip(summary.points, summary.roem, strict=True))
+            f"seat {s} {summary.points[s]}"
+            + (f" + roem {summary.roem[s]}" if summary.roem[s] else "")
+            for s in sorted(summary.active)
         )
         + (": made" if summary.made else f": nat ({mine} < {TO_MAKE}), others share")
     )
