@@ -258,6 +258,7 @@ class KleintjeState(SkartState):
             skart |= 1 << card
         self.skart = skart
         self.stock = PIQUET.full & ~(skart | dealt)
+        self._public = None  # see view()
         if self.skart_open:
             self.open_skart = self.skart
         self.phase = BID
@@ -294,8 +295,6 @@ class KleintjeState(SkartState):
         if action not in (self._other_actions() if legal is None else legal):
             self._bad_action(action)
         self._legal = None
-        if phase in _CHOICES:
-            self._public = None  # see view()
         if phase == CARDS:
             self.cards_each = int(action[5:])
             self.phase = SKART_CHOICE
@@ -496,7 +495,7 @@ class KleintjeState(SkartState):
 
         Filled without the frozen dataclass's ``__init__`` (one setattr per
         field costs more than the rules of a decision): the fields that change
-        only with a deal or the dealer's choices are kept in :attr:`_public`
+        only with a deal or its dealing are kept in :attr:`_public`
         (every field, in field order, so that the view's dict is ordered as
         its ``__init__`` would order it); the others are filled in after.
         """
@@ -512,6 +511,8 @@ class KleintjeState(SkartState):
             fields["legal_actions"] = self.legal_actions()
         fields["to_act"] = to_act
         fields["phase"] = self.phase
+        fields["cards_each"] = self.cards_each
+        fields["skart_size"] = self.skart_size
         fields["hand"] = PIQUET.names(self.hands[seat])
         fields["skart_count"] = self.skart.bit_count()
         if self.skart and (
