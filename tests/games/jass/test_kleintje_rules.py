@@ -54,7 +54,7 @@ def test_the_dealer_chooses_cards_skart_and_openness() -> None:
     assert [h.bit_count() for h in state.hands] == [5, 5, 5]
     assert state.skart.bit_count() == 2 and state.stock.bit_count() == 15
     view = state.view(1)
-    assert view.open_skart == PIQUET.names(state.skart)  # type: ignore[attr-defined]
+    assert view.open_skart == PIQUET.names(state.skart)
     assert "skart" not in state.hidden_from(1) and "stock" in state.hidden_from(1)
 
 
