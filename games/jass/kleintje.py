@@ -198,6 +198,8 @@ class KleintjeState(SkartState):
         self.kip: tuple[int, ...] = ()
         self._kip_used = False
         self.out: tuple[tuple[int, int], ...] = ()
+        #: The seats not out, in seat order.
+        self._live = tuple(range(n_seats))
         self._deal_scores: tuple[tuple[int, ...], ...] = ()
         self._last_tricks: tuple[TrickRecord, ...] = ()
         self._summary: tuple[
@@ -208,10 +210,9 @@ class KleintjeState(SkartState):
         #: choices (see view()); None: to be made again.
         self._public: dict[str, object] | None = None
 
-    def _in(self) -> list[int]:
+    def _in(self) -> tuple[int, ...]:
         """The seats not out, in seat order."""
-        gone = {s for s, _ in self.out}
-        return [s for s in range(self.n_seats) if s not in gone]
+        return self._live
 
     def _start_deal(self, dealer: int) -> None:
         """Open deal ``self.deal`` for ``dealer``'s choices (line 8)."""
@@ -369,6 +370,14 @@ class KleintjeState(SkartState):
         super().legal_actions()
         return bool(self._legal_mask & kq)
 
+    def _other_legal(self) -> tuple[str, ...]:
+        """:meth:`legal_actions` while no card is played, cached likewise."""
+        legal = self._legal
+        if legal is None:
+            self._legal_mask = -1
+            legal = self._legal = self._other_actions()
+        return legal
+
     def legal_actions(self) -> tuple[str, ...]:
         """The game's actions; the player holding the stuk may say ``stuk``
         before the first of its two cards, then must play one of them (KK6)."""
@@ -384,7 +393,10 @@ class KleintjeState(SkartState):
 
     def apply(self, action: str) -> None:
         """Declare the stuk, or act as the phase wants."""
-        if self._playing and action == STUK:
+        if not self._playing:
+            self._apply_other(action)  # what TrickState.apply would call
+            return
+        if action == STUK:
             if not self._may_declare():
                 self._bad_action(action)
             self.stuk = "declared"
@@ -452,7 +464,9 @@ class KleintjeState(SkartState):
         if to_kip:
             self._kip_used = True
             self.kip += tuple(to_kip)
-        self.out += tuple((s, self.deal) for s in gone)
+        if gone:
+            self.out += tuple((s, self.deal) for s in gone)
+            self._live = tuple(s for s in self._live if s not in gone)
         self.lives = tuple(lives)
         # For narration, formatted only when asked for.
         self._summary = (
@@ -465,18 +479,15 @@ class KleintjeState(SkartState):
         self._public = None  # see view()
         self._playing = False
         self._legal = None
-        if len(self._in()) == 1:
+        live = self._live
+        if len(live) == 1:
             self._end_match()
             self.phase = "over"
         else:
             self.deal += 1
-            # The next seat still in deals.
-            n, live = self.n_seats, self._in()
-            self._start_deal(
-                next(
-                    s for s in ((self.dealer + i) % n for i in range(1, n)) if s in live
-                )
-            )
+            # The next seat still in deals: the first of this deal's seats
+            # (voorhand first, the dealer last) that is still in.
+            self._start_deal(next(s for s in self.active if s in live))
 
     def result(self) -> Result:
         """Lives per seat; ranked by the deal each went out in (KK9)."""
@@ -508,7 +519,9 @@ class KleintjeState(SkartState):
         fields.update(public)
         fields["seat"] = seat
         if seat == to_act:
-            fields["legal_actions"] = self.legal_actions()
+            fields["legal_actions"] = (
+                self.legal_actions() if self._playing else self._other_legal()
+            )
         fields["to_act"] = to_act
         fields["phase"] = self.phase
         fields["cards_each"] = self.cards_each
@@ -742,6 +755,7 @@ class KleintjeSampler(Sampler):
         state.kip = view.kip
         state._kip_used = bool(view.kip)
         state.out = view.out
+        state._live = tuple(s for s in range(n) if all(s != o for o, _ in view.out))
         state._deal_scores = view.deal_scores
         tables = TRUMP_TABLES[state.trump] if state.trump >= 0 else RULES.tables()
         public = state._restore_tricks(tables, ROTTERDAM, view.tricks, view.trick)
