@@ -181,19 +181,7 @@ class KleintjeState(SkartState):
         self.dealer = n_seats - 1
         self.to_act: int | None = 0
         self._over = False
-        self.phase = CARDS
-        self.skart = self.open_skart = 0
-        self.stock = PIQUET.full
-        self.skart_size = -1
-        self.skart_open = False
-        self._open_chosen = False
-        self.cards_each = 0
-        self._clear_skart()
-        self._bids: tuple[tuple[int, str], ...] = ()
-        self._passed: frozenset[int] = frozenset()
-        self.bid = 0
-        self.stuk: str | None = None
-        self._stuk_pending = False
+        self._reset_deal()
         self.lives: tuple[int, ...] = (game.options["lives"],) * n_seats
         self.kip: tuple[int, ...] = ()
         self._kip_used = False
@@ -210,18 +198,21 @@ class KleintjeState(SkartState):
         #: choices (see view()); None: to be made again.
         self._public: dict[str, object] | None = None
 
-    def _in(self) -> tuple[int, ...]:
-        """The seats not out, in seat order."""
-        return self._live
-
     def _start_deal(self, dealer: int) -> None:
         """Open deal ``self.deal`` for ``dealer``'s choices (line 8)."""
         n = self.n_seats
-        live = self._in()
+        live = self._live
         self.dealer = dealer
         d = live.index(dealer)
         self._set_active(tuple(live[(d + 1 + i) % len(live)] for i in range(len(live))))
         self._reset_tricks(n)
+        self._reset_deal()
+        self.to_act = self.dealer
+        self._public = None  # see view()
+
+    def _reset_deal(self) -> None:
+        """Nothing dealt, chosen or bid yet: the dealer's first choice is next."""
+        self.phase = CARDS
         self.skart = self.open_skart = 0
         self.stock = PIQUET.full
         self.skart_size = -1
@@ -229,14 +220,11 @@ class KleintjeState(SkartState):
         self._open_chosen = False
         self.cards_each = 0
         self._clear_skart()
-        self._bids = ()
-        self._passed = frozenset()
+        self._bids: tuple[tuple[int, str], ...] = ()
+        self._passed: frozenset[int] = frozenset()
         self.bid = 0
-        self.stuk = None
+        self.stuk: str | None = None
         self._stuk_pending = False
-        self.phase = CARDS
-        self.to_act = self.dealer
-        self._public = None  # see view()
 
     def _deal_cards(self) -> None:
         """Deal as the dealer chose: ``cards_each`` to each from voorhand, then
@@ -622,7 +610,7 @@ class KleintjeState(SkartState):
             lines.append(f"trick {number} to seat {record[2]}: {record[3]} points")
             lines += self._summary_lines(deal)
             if self._over:
-                lines.append(f"match over: seat {self._in()[0]} is the last one in")
+                lines.append(f"match over: seat {self._live[0]} is the last one in")
         elif len(self._tricks) > n_tricks:
             record = self._tricks[-1]
             line = f"trick {n_tricks + 1} to seat {record[2]}: {record[3]} points"
