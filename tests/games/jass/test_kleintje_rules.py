@@ -168,6 +168,19 @@ def test_after_the_kip_zero_is_out_and_the_last_one_wins() -> None:
     assert result.ranks == (1, 2, 2)
 
 
+def test_the_deal_passes_over_a_player_out() -> None:
+    """KK8: seat 1 goes out in deal 0 (dealer seat 2); seat 0 deals deal 1
+    and seat 2, the next seat still in, is voorhand."""
+    state = position(Kleintje(lives=2))
+    state.kip, state._kip_used, state.lives = (1,), True, (2, 0, 2)
+    apply(state, "bid:70 pass pass leave hearts stuk KH JH 9H AS 7C 7S TS AC QH")
+    assert state.out == ((1, 0),) and state.lives == (2, 0, 1)
+    assert state.deal == 1 and state.dealer == 0 and state.active == (2, 0)
+    apply(state, "deal:2 skart:0 bid:10 pass")
+    assert state.player == 2  # voorhand opened, seat 0 passed
+    assert [h.bit_count() for h in state.hands] == [2, 0, 2]
+
+
 def test_ranked_by_when_they_went_out() -> None:
     """KK9: later out ranks higher; the scores are the lives left."""
     state = position()
