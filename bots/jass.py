@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bots import jass_skart
 from games.cards import PIQUET, PIQUET24, SUITS, CardMask, Deck
 from games.jass import belote, klapper, klaverjassen
 from games.jass.declarations import best_declarations
@@ -50,13 +51,25 @@ class JassBot(Bot):
     """Heuristic player of the jass family's games (see the module docstring)."""
 
     name = "jass"
-    games = frozenset({"klaverjassen", "klapper", "belote"})
+    games = frozenset(
+        {
+            "klaverjassen",
+            "klapper",
+            "belote",
+            "klaverjassen-3",
+            "kleintje-klaverjas",
+        }
+    )
 
     def act(self, view: View) -> str:
         """The action the rules of thumb pick among ``view.legal_actions``."""
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if isinstance(view, jass_skart.SKART_VIEWS):
+            own = jass_skart.decide(view)  # skart, bids of points, claims
+            if own is not None:
+                return own
         hand: tuple[str, ...] = view.hand  # type: ignore[attr-defined]
         if "roem" in legal:
             if isinstance(view, belote.BeloteView) and not _belote_declare(view, hand):
@@ -119,7 +132,7 @@ class JassBot(Bot):
             c = index[card]
             if tables.beats[best] >> c & 1:
                 best_seat, best = s, c
-        last = len(trick) == 3
+        last = len(trick) == _trick_size(view) - 1
         points = tables.points
         partner_sure = teams[best_seat] == teams[seat] and (
             last or not tables.beats[best] & unseen
@@ -173,7 +186,16 @@ def _game_of(view: View) -> tuple[Deck, tuple[TrickTables, ...], tuple[int, ...]
         return PIQUET24, klapper.TRUMP_TABLES, view.teams
     if isinstance(view, belote.BeloteView):
         return PIQUET, klaverjassen.TRUMP_TABLES, tuple(range(len(view.scores)))
+    if isinstance(view, jass_skart.SKART_VIEWS):
+        return PIQUET, klaverjassen.TRUMP_TABLES, jass_skart.sides(view)
     return PIQUET, klaverjassen.TRUMP_TABLES, (0, 1, 0, 1)
+
+
+def _trick_size(view: View) -> int:
+    """Cards in a full trick: four, or one per seat playing the deal."""
+    if isinstance(view, jass_skart.SKART_VIEWS):
+        return len(view.active)
+    return 4
 
 
 def _trump(card: str, trump: int) -> int:

@@ -118,11 +118,14 @@ class PublicTricks:
     played: list[int]
     seen: CardMask
 
-    def count(self, leader: int, cards: Sequence[int]) -> None:
-        """Book one (possibly unfinished) trick led by ``leader``."""
+    def count(
+        self, leader: int, cards: Sequence[int], seats: Sequence[int] | None = None
+    ) -> None:
+        """Book one (possibly unfinished) trick led by ``leader``; ``seats``:
+        who played each card, when not every seat plays (see :func:`reveal`)."""
         n = len(self.played)
         for i, card in enumerate(cards):
-            self.played[(leader + i) % n] += 1
+            self.played[(leader + i) % n if seats is None else seats[i]] += 1
             self.seen |= 1 << card
 
 
@@ -395,6 +398,7 @@ def reveal(
     *,
     teams: Sequence[int] | None = None,
     excuse: CardMask = 0,
+    seats: Sequence[int] | None = None,
 ) -> int:
     """Add to ``forbidden[seat]`` the cards one trick proves ``seat`` lacks.
 
@@ -410,6 +414,9 @@ def reveal(
     :param forbidden: one mask per seat, updated in place; seats follow
         ``leader`` in order modulo ``len(forbidden)``.
     :param teams: the team of each seat (needed for ``partner_exempt``).
+    :param seats: the seat that played each card, when some seats sit the deal
+        out (a dealer who sits out, an eliminated player); default: ``leader``
+        and the seats after it.
     :returns: the position in ``cards`` of the best card (-1: only the excuse).
     """
     n = len(forbidden)
@@ -417,7 +424,7 @@ def reveal(
     best = -1 if excuse >> cards[0] & 1 else 0
     led_suit = deck.suit_index[cards[0]] if best == 0 else -1
     for i in range(1, len(cards)):
-        seat, card = (leader + i) % n, cards[i]
+        seat, card = (leader + i) % n if seats is None else seats[i], cards[i]
         if best < 0:  # the excuse led: this card leads in its place
             best, led_suit = i, deck.suit_index[card]
             continue
@@ -432,7 +439,8 @@ def reveal(
             exempt = (
                 duties.partner_exempt
                 and teams is not None
-                and teams[(leader + best) % n] == teams[seat]
+                and teams[(leader + best) % n if seats is None else seats[best]]
+                == teams[seat]
             )
             if suit == led_suit:
                 trump_led = bool(led & tables.trumps)
@@ -547,6 +555,9 @@ class TrickState(State):
     _card_index: dict[str, int]
     _card_names: tuple[str, ...]
     _next_seat: tuple[int, ...]
+    #: Cards in a full trick: the seat count, unless some seats sit a deal out
+    #: (then the game sets it with :attr:`_next_seat` skipping them).
+    _trick_size: int
     _names: Callable[[CardMask], tuple[str, ...]]
     _seat_cards: tuple[tuple[tuple[tuple[int, str]], ...], ...]
     _suit_names: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]
@@ -604,6 +615,7 @@ class TrickState(State):
         self._excuse = rules.excuse_mask
         self._multi_copy = rules.deck.copies > 1
         self._next_seat = (*range(1, n_seats), 0)
+        self._trick_size = n_seats
         self.teams = self.game.teams(n_seats)
         # What a card that leads sets (apply) and what the first card needs.
         self._leader = self._winner = 0
@@ -790,7 +802,7 @@ class TrickState(State):
             self._top = self._beats[card]
             if not self._led:  # the excuse led; this card sets the suit
                 self._set_lead(self._leads[card])
-        if n < self.n_seats:
+        if n < self._trick_size:
             self.to_act = self._next_seat[seat]
         else:
             self._trick_complete()
@@ -914,24 +926,38 @@ class TrickState(State):
             leader, names = record[0], record[1]
             assert isinstance(leader, int) and isinstance(names, tuple)
             cards = deck.take(names, public.seen)
+            seats = self._trick_seats(leader, len(cards))
             reveal(leader, cards, tables, duties, deck, forbidden, teams=teams,
-                   excuse=excuse)  # fmt: skip
-            public.count(leader, cards)
+                   excuse=excuse, seats=seats)  # fmt: skip
+            public.count(leader, cards, seats)
         cards = deck.take([c for _, c in trick], public.seen)
         self._trick = cards
         self._led = self._follow = 0
         if cards:
             leader = trick[0][0]
+            seats = self._trick_seats(leader, len(cards))
             best = reveal(leader, cards, tables, duties, deck, forbidden, teams=teams,
-                          excuse=excuse)  # fmt: skip
-            public.count(leader, cards)
+                          excuse=excuse, seats=seats)  # fmt: skip
+            public.count(leader, cards, seats)
             self._leader = leader
             # The first card sets the suit, or the second when the excuse led.
             first = cards[1] if best > 0 and excuse >> cards[0] & 1 else cards[0]
             self._set_lead(self._leads[first])
-            self._winner = (leader + max(best, 0)) % n
+            self._winner = (
+                (leader + max(best, 0)) % n if seats is None else seats[max(best, 0)]
+            )
             self._top = tables.beats[cards[max(best, 0)]]
         return public
+
+    def _trick_seats(self, leader: int, k: int) -> list[int] | None:
+        """The seats that play the first ``k`` cards of a trick ``leader``
+        leads, when some seats sit the deal out; ``None`` when all play."""
+        if self._trick_size == self.n_seats:
+            return None
+        seats = [leader]
+        for _ in range(k - 1):
+            seats.append(self._next_seat[seats[-1]])
+        return seats
 
     def won_cards(self) -> list[CardMask]:
         """The cards each seat has won in this deal's finished tricks."""

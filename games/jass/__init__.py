@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from games.jass.belote import Belote
 from games.jass.klapper import Klapper
 from games.jass.klaverjassen import Klaverjassen
+from games.jass.klaverjassen3 import Klaverjassen3
+from games.jass.kleintje import Kleintje
 from games.jass.smousjas import Smousjas
 from games.jass.vijfhonderden import Vijfhonderden
 from harness import Game, hookimpl
@@ -19,6 +21,8 @@ __all__ = [
     "Belote",
     "Klapper",
     "Klaverjassen",
+    "Klaverjassen3",
+    "Kleintje",
     "Smousjas",
     "Vijfhonderden",
     "troef_games",
@@ -32,6 +36,8 @@ def troef_games() -> Sequence[type[Game]]:
         Klaverjassen,
         Klapper,
         Belote,
+        Klaverjassen3,
+        Kleintje,
         Smousjas,
         Vijfhonderden,
     ]

@@ -19,7 +19,15 @@ from __future__ import annotations
 
 from games.cards import PIQUET, CardMask
 
-__all__ = ["RUN_3", "RUN_4", "STUK", "roem_parts", "trick_roem"]
+__all__ = [
+    "RUN_3",
+    "RUN_4",
+    "STUK",
+    "roem_parts",
+    "roem_parts_three",
+    "trick_roem",
+    "trick_roem_three",
+]
 
 RUN_3 = 20
 RUN_4 = 50
@@ -99,6 +107,59 @@ def roem_parts(mask: CardMask, trump: int) -> tuple[tuple[str, int], ...]:
     four = _FOURS.get(mask)
     if four is not None:
         parts.append(four)
+    stuk = _STUK_MASK[trump]
+    if mask & stuk == stuk:
+        parts.append(("stuk", STUK))
+    return tuple(parts)
+
+
+# -- tricks of three cards (Klaverjassen for 3, seed 004 lines 62-68) -----------
+
+#: Roem in a trick of three: a run of three 40, three of a kind 80, three
+#: jacks 120; the stuk 20 as above, also inside a run.
+THREE_RUN = 40
+THREE_OF_A_KIND = 80
+THREE_JACKS = 120
+#: Mask of three cards of one rank -> (name, points): 4 masks per rank.
+_THREES: dict[CardMask, tuple[str, int]] = {
+    sum(1 << (s * _N + r) for s in range(4) if s != missing): (
+        ("three jacks", THREE_JACKS)
+        if PIQUET.ranks[r] == "J"
+        else (f"three {PIQUET.ranks[r]}s", THREE_OF_A_KIND)
+    )
+    for r in range(_N)
+    for missing in range(4)
+}
+_THREE_POINTS: dict[CardMask, int] = {m: p for m, (_, p) in _THREES.items()}
+#: A run of three in one suit's byte: three consecutive bits.
+_IS_RUN3: tuple[bool, ...] = tuple(3 in _runs(b) for b in range(1 << _N))
+
+
+def trick_roem_three(mask: CardMask, trump: int) -> int:
+    """The roem in a trick of three cards (``mask``) when ``trump`` is trump."""
+    run = _IS_RUN3
+    roem = _THREE_POINTS.get(mask, 0)
+    if (
+        run[mask & 255]
+        or run[mask >> 8 & 255]
+        or run[mask >> 16 & 255]
+        or run[mask >> 24]
+    ):
+        roem += THREE_RUN
+    stuk = _STUK_MASK[trump]
+    if mask & stuk == stuk:
+        roem += STUK
+    return roem
+
+
+def roem_parts_three(mask: CardMask, trump: int) -> tuple[tuple[str, int], ...]:
+    """The combinations making up :func:`trick_roem_three`."""
+    parts: list[tuple[str, int]] = []
+    if any(_IS_RUN3[mask >> s * _N & _BYTE] for s in range(4)):
+        parts.append(("run of 3", THREE_RUN))
+    three = _THREES.get(mask)
+    if three is not None:
+        parts.append(three)
     stuk = _STUK_MASK[trump]
     if mask & stuk == stuk:
         parts.append(("stuk", STUK))

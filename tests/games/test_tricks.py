@@ -242,6 +242,19 @@ def test_reveal_worked_example() -> None:
     assert forbidden[3] == SUIT[SPADES] | SUIT[HEARTS]
 
 
+def test_reveal_with_a_seat_sitting_out() -> None:
+    """``seats=``: with seat 3 sitting the deal out (Klaverjassen for 3 played
+    by four), seat 2 leads and seat 0 plays second: seat 0 ruffed, so it
+    lacks spades; seat 3, out, learns nothing."""
+    forbidden = [0, 0, 0, 0]
+    best = reveal(
+        2, idx("AS QH 7S"), HEARTS_TRUMP, ROTTERDAM, PIQUET, forbidden, seats=[2, 0, 1]
+    )
+    assert best == 1
+    assert forbidden[0] == SUIT[SPADES]
+    assert forbidden[1] == 0 and forbidden[3] == 0
+
+
 def test_reveal_respects_partner_exemption() -> None:
     """Amsterdam: a discard while the partner wins proves nothing of trumps."""
     forbidden = [0, 0, 0, 0]
