@@ -44,7 +44,7 @@ class BeziqueBot(Bot):
         legal = view.legal_actions
         if view.phase == "meld":
             return max(legal, key=_meld_value)
-        trump = view.trump
+        trump = view.trump or ""
         if view.phase == "final":
             return self._final(view, legal, trump)
         return self._stock(view, legal, trump)

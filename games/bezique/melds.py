@@ -14,9 +14,12 @@ from dataclasses import dataclass
 
 from games.cards import SUITS, Deck
 
-__all__ = ["Kind", "bezique_kinds", "choose_cards", "face"]
+__all__ = ["Kind", "Needs", "bezique_kinds", "choose_cards", "face", "kinds", "needs"]
 
 _RANKS = "789TJQKA"
+#: Each combination name's bit in a card's history mask, the same in every game
+#: and under every trump (a trump set mid-deal, as in Rubicon, keeps histories).
+_BITS: dict[str, int] = {}
 
 
 def face(rank: str, suit: int) -> int:
@@ -38,6 +41,41 @@ class Kind:
     bit: int
 
 
+def kinds(table: Sequence[tuple[str, int, tuple[int, ...]]]) -> tuple[Kind, ...]:
+    """Kinds from ``(name, value, faces)`` rows; a name's bit is fixed for good."""
+    out = []
+    for name, value, faces in table:
+        bit = _BITS.get(name)
+        if bit is None:
+            bit = _BITS[name] = 1 << len(_BITS)
+        out.append(Kind(name, value, faces, bit))
+    return tuple(out)
+
+
+#: Per kind, ``(copies mask, copies needed)`` for each face it needs.
+Needs = tuple[tuple[Kind, tuple[tuple[int, int], ...]], ...]
+_NEEDS: dict[tuple[tuple[Kind, ...], Deck], Needs] = {}
+
+
+def needs(table: tuple[Kind, ...], deck: Deck) -> Needs:
+    """Each kind with its ``(copies mask, copies needed)`` per face, cached: a
+    quick test that a hand holds enough copies before choosing them."""
+    key = (table, deck)
+    found = _NEEDS.get(key)
+    if found is None:
+        found = _NEEDS[key] = tuple(
+            (
+                k,
+                tuple(
+                    (deck.face_masks[f], k.faces.count(f))
+                    for f in dict.fromkeys(k.faces)
+                ),
+            )
+            for k in table
+        )
+    return found
+
+
 def bezique_kinds(trump: int, hartendame: bool = False) -> tuple[Kind, ...]:
     """Bezique's combinations with suit ``trump`` as trump (seed 000 lines 114-122).
 
@@ -45,7 +83,7 @@ def bezique_kinds(trump: int, hartendame: bool = False) -> tuple[Kind, ...]:
     diamonds or spades trump, the bezique is the jack of clubs with the queen of
     hearts.
     """
-    kinds: list[tuple[str, int, tuple[int, ...]]] = [
+    rows: list[tuple[str, int, tuple[int, ...]]] = [
         ("trumps", 250, tuple(face(r, trump) for r in "ATKQJ")),
         ("aces", 100, tuple(face("A", s) for s in range(4))),
         ("kings", 80, tuple(face("K", s) for s in range(4))),
@@ -53,7 +91,7 @@ def bezique_kinds(trump: int, hartendame: bool = False) -> tuple[Kind, ...]:
         ("jacks", 40, tuple(face("J", s) for s in range(4))),
         ("stuk", 40, (face("K", trump), face("Q", trump))),
     ]
-    kinds += [
+    rows += [
         (f"marias:{SUITS[s]}", 20, (face("K", s), face("Q", s)))
         for s in range(4)
         if s != trump
@@ -62,11 +100,11 @@ def bezique_kinds(trump: int, hartendame: bool = False) -> tuple[Kind, ...]:
         jack, queen = face("J", 0), face("Q", 2)
     else:
         jack, queen = face("J", 1), face("Q", 3)
-    kinds += [
+    rows += [
         ("bezique", 40, (jack, queen)),
         ("double-bezique", 500, (jack, jack, queen, queen)),
     ]
-    return tuple(Kind(n, v, f, 1 << i) for i, (n, v, f) in enumerate(kinds))
+    return kinds(rows)
 
 
 def choose_cards(
