@@ -14,7 +14,17 @@ from dataclasses import dataclass
 
 from games.cards import SUITS, Deck
 
-__all__ = ["Kind", "Needs", "bezique_kinds", "choose_cards", "face", "kinds", "needs"]
+__all__ = [
+    "Kind",
+    "Needs",
+    "bezique_kinds",
+    "binage_kinds",
+    "choose_cards",
+    "face",
+    "kinds",
+    "marjolet_kinds",
+    "needs",
+]
 
 _RANKS = "789TJQKA"
 #: Each combination name's bit in a card's history mask, the same in every game
@@ -160,3 +170,44 @@ def choose_cards(
 def _grouped(faces: Sequence[int]) -> list[int]:
     """``faces`` without repeats, in order."""
     return list(dict.fromkeys(faces))
+
+
+def marjolet_kinds(trump: int, jack_marias: bool = False) -> tuple[Kind, ...]:
+    """Marjolet's combinations with suit ``trump`` trump (seed 000 lines 237-244).
+
+    Fours are one card of each suit (one pack); no four jacks. Each plain
+    queen makes its own marjolet with the trump jack (``marjolet:X``, ruling
+    M5). ``jack_marias``: the variant of line 257, the marias is the jack and
+    queen of a plain suit instead of the king and queen.
+    """
+    marias = "J" if jack_marias else "K"
+    rows: list[tuple[str, int, tuple[int, ...]]] = [
+        ("aces", 100, tuple(face("A", s) for s in range(4))),
+        ("tens", 80, tuple(face("T", s) for s in range(4))),
+        ("kings", 60, tuple(face("K", s) for s in range(4))),
+        ("queens", 40, tuple(face("Q", s) for s in range(4))),
+        ("stuk", 40, (face("K", trump), face("Q", trump))),
+    ]
+    plain = [s for s in range(4) if s != trump]
+    rows += [(f"marias:{SUITS[s]}", 20, (face(marias, s), face("Q", s))) for s in plain]
+    rows.append(("trump-marjolet", 40, (face("J", trump), face("Q", trump))))
+    rows += [
+        (f"marjolet:{SUITS[s]}", 20, (face("J", trump), face("Q", s))) for s in plain
+    ]
+    return kinds(rows)
+
+
+def binage_kinds(trump: int) -> tuple[Kind, ...]:
+    """Binage's combinations with suit ``trump`` trump (seed 000 lines 281-285):
+    no fours (line 266); the five highest of a plain suit are ``five:X``."""
+    rows: list[tuple[str, int, tuple[int, ...]]] = [
+        ("trumps", 250, tuple(face(r, trump) for r in "ATKQJ")),
+    ]
+    plain = [s for s in range(4) if s != trump]
+    rows += [
+        (f"five:{SUITS[s]}", 120, tuple(face(r, s) for r in "ATKQJ")) for s in plain
+    ]
+    rows.append(("stuk", 40, (face("K", trump), face("Q", trump))))
+    rows += [(f"marias:{SUITS[s]}", 20, (face("K", s), face("Q", s))) for s in plain]
+    rows.append(("binage", 40, (face("J", 1), face("Q", 3))))
+    return kinds(rows)
