@@ -82,6 +82,29 @@ PIQUET_RULES = TrickRules(
 )
 
 
+#: Per kind: the copies it needs all of (one pack: every card it needs), and
+#: ``(copies mask, copies needed)`` for the faces it needs only some copies of.
+_Checks = tuple[tuple[Kind, CardMask, tuple[tuple[CardMask, int], ...]], ...]
+#: By the id of a :func:`needs` result, which each entry keeps alive.
+_CHECKS: dict[int, tuple[Needs, _Checks]] = {}
+
+
+def _checks(kind_needs: Needs) -> _Checks:
+    """The quick test of :meth:`FamilyState._meld_options`, cached per table."""
+    cached = _CHECKS.get(id(kind_needs))
+    if cached is not None:
+        return cached[1]
+    if len(_CHECKS) > 1000:  # tables made afresh per deal: keep it small
+        _CHECKS.clear()
+    rows = []
+    for kind, faces in kind_needs:
+        must = sum(m for m, n in faces if m.bit_count() == n)
+        rows.append((kind, must, tuple(f for f in faces if f[0].bit_count() != f[1])))
+    found = tuple(rows)
+    _CHECKS[id(kind_needs)] = (kind_needs, found)
+    return found
+
+
 @dataclass(frozen=True)
 class FamilyView(View):
     """What one seat knows: perfect recall of the deal, the scores of earlier ones.
@@ -225,6 +248,7 @@ class FamilyState(TrickState):
         self._seven = -1
         self._kinds: tuple[Kind, ...] = ()
         self._kind_needs: Needs = ()
+        self._kind_checks: _Checks = ()
         self._stock: list[int] = []
         self._shown = [0, 0]
         #: Per declared card: the mask of kinds it was declared in, and the
@@ -294,6 +318,7 @@ class FamilyState(TrickState):
         self._seven = face("7", trump) if trump >= 0 else -1
         self._kinds = self._kinds_for(trump)
         self._kind_needs = needs(self._kinds, self._deck)
+        self._kind_checks = _checks(self._kind_needs)
 
     def _tables_for(self, trump: int) -> TrickTables:
         return self.RULES.tables(trump) if trump >= 0 else self.RULES.tables()
@@ -352,7 +377,9 @@ class FamilyState(TrickState):
         history, best, deck = self._history, self._best, self._deck
         reuse = self.REUSE_RULE
         options: dict[str, tuple[int, ...]] = {}
-        for kind, kind_needs in self._kind_needs:
+        for kind, must, kind_needs in self._kind_checks:
+            if pool & must != must:
+                continue
             for mask, need in kind_needs:
                 if (pool & mask).bit_count() < need:
                     break

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from games.cards import SUITS, Deck
 
@@ -64,28 +65,33 @@ def kinds(table: Sequence[tuple[str, int, tuple[int, ...]]]) -> tuple[Kind, ...]
 
 #: Per kind, ``(copies mask, copies needed)`` for each face it needs.
 Needs = tuple[tuple[Kind, tuple[tuple[int, int], ...]], ...]
-_NEEDS: dict[tuple[tuple[Kind, ...], Deck], Needs] = {}
+#: By the table's and the deck's ids; the table is kept (so its id stays its own).
+_NEEDS: dict[tuple[int, int], tuple[tuple[Kind, ...], Needs]] = {}
 
 
 def needs(table: tuple[Kind, ...], deck: Deck) -> Needs:
     """Each kind with its ``(copies mask, copies needed)`` per face, cached: a
     quick test that a hand holds enough copies before choosing them."""
-    key = (table, deck)
-    found = _NEEDS.get(key)
-    if found is None:
-        found = _NEEDS[key] = tuple(
-            (
-                k,
-                tuple(
-                    (deck.face_masks[f], k.faces.count(f))
-                    for f in dict.fromkeys(k.faces)
-                ),
-            )
-            for k in table
+    key = (id(table), id(deck))
+    cached = _NEEDS.get(key)
+    if cached is not None:
+        return cached[1]
+    if len(_NEEDS) > 1000:  # tables made afresh per deal: keep the cache small
+        _NEEDS.clear()
+    found = tuple(
+        (
+            k,
+            tuple(
+                (deck.face_masks[f], k.faces.count(f)) for f in dict.fromkeys(k.faces)
+            ),
         )
+        for k in table
+    )
+    _NEEDS[key] = (table, found)
     return found
 
 
+@cache
 def bezique_kinds(trump: int, hartendame: bool = False) -> tuple[Kind, ...]:
     """Bezique's combinations with suit ``trump`` as trump (seed 000 lines 114-122).
 
@@ -172,6 +178,7 @@ def _grouped(faces: Sequence[int]) -> list[int]:
     return list(dict.fromkeys(faces))
 
 
+@cache
 def marjolet_kinds(trump: int, jack_marias: bool = False) -> tuple[Kind, ...]:
     """Marjolet's combinations with suit ``trump`` trump (seed 000 lines 237-244).
 
@@ -197,6 +204,7 @@ def marjolet_kinds(trump: int, jack_marias: bool = False) -> tuple[Kind, ...]:
     return kinds(rows)
 
 
+@cache
 def binage_kinds(trump: int) -> tuple[Kind, ...]:
     """Binage's combinations with suit ``trump`` trump (seed 000 lines 281-285):
     no fours (line 266); the five highest of a plain suit are ``five:X``."""
