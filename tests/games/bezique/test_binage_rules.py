@@ -92,7 +92,8 @@ def test_every_combination_scores_its_value(
     hand: str, action: str, cards: tuple[str, ...], points: int
 ) -> None:
     """Seed 000 lines 278-286: after winning a trick (9S, trump, takes 7C) the
-    winner declares one combination; it scores at once, then both draw."""
+    winner declares one combination; it scores at once, then both draw. BI7:
+    the binage J♦ Q♠ holds with spades trump too; the fives are A 10 K Q J."""
     state = play(position(hand), "9S 7C")
     assert action in state.legal_actions()
     play(state, action)
