@@ -346,19 +346,30 @@ class FamilyState(TrickState):
                 self._points[leader] += self.SEVEN_PLAYED
             if answer // copies == seven:
                 self._points[1 - leader] += self.SEVEN_PLAYED
-        history, best = self._history, self._best
-        for card in (lead, answer):
-            history.pop(card, None)
-            best.pop(card, None)
-        self._shown[leader] &= ~(1 << lead)
-        self._shown[1 - leader] &= ~(1 << answer)
+        history = self._history
+        if history:  # declared cards leave their histories when played
+            best = self._best
+            for card in (lead, answer):
+                if card in history:
+                    del history[card]
+                    del best[card]
+        shown = self._shown
+        if shown[0] or shown[1]:
+            shown[leader] &= ~(1 << lead)
+            shown[1 - leader] &= ~(1 << answer)
         record = self._close_trick()
         winner = record[2]
-        self._points[winner] += record[3]
+        points = self._points
+        points[winner] += record[3]
         self.to_act = winner
-        if self.ENDS_AT_ONCE and self._reached():
-            return
-        if self._stock or (self.MELDS_IN_FINAL and self.hands[winner]):
+        if self.ENDS_AT_ONCE:
+            totals, target = self._totals, self._target
+            if (
+                totals[0] + points[0] >= target or totals[1] + points[1] >= target
+            ) and self._reached():
+                return
+        stock = self._stock
+        if stock or (self.MELDS_IN_FINAL and self.hands[winner]):
             self._turn_cards = 0
             options = self._meld_options(winner)
             if options:
@@ -366,8 +377,8 @@ class FamilyState(TrickState):
                 self._melding = True
                 self._playing = False
                 self._legal = None
-                return
-            self._after_melds(winner)
+            elif stock:
+                self._draw(winner)
         elif not self.hands[winner]:
             self._finish_deal()
 
