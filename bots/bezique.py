@@ -1,10 +1,14 @@
-"""A rule-of-thumb bot for the Bezique family (``bezique``).
+"""A rule-of-thumb bot for the Bezique family (``bezique``, ``marjolet``, ``binage``).
 
-It keeps meld material (trump cards, the bezique pair, kings and queens, aces
-and tens), declares the best combination it may, wins brisques (aces and tens)
-cheaply, and in the final phase, where the other hand is exactly the cards not
-yet seen (RULES.md R9), leads what cannot be beaten and otherwise beats as
-cheaply as it can.
+Family-generic: it reads the game's combination table
+(:meth:`games.bezique.family.FamilyGame.combinations`), card points and deck
+from the game, so a new game of the family needs only its name added to
+:attr:`BeziqueBot.games`. It keeps meld material (cards of combinations it
+half holds, weighted by their value), trumps and brisques, declares the best
+combination it may (in a game with several at once, one after another until
+none is left), wins brisques cheaply, and in the final phase, where the other
+hand is exactly the cards not yet seen (RULES.md R9), leads what cannot be
+beaten and otherwise beats as cheaply as it can.
 """
 
 from __future__ import annotations
@@ -12,100 +16,117 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from games.bezique.bezique import BeziqueView
-from games.cards import BEZIQUE
+from games.bezique.family import DIX, MELD, FamilyGame, FamilyView
+from games.bezique.melds import Kind, face
+from games.cards import SUITS
 from harness import Bot, View, hookimpl
 
 __all__ = ["BeziqueBot"]
 
 _RANKS = "789JQKTA"
-_MELD_VALUES = {
-    "trumps": 250,
-    "aces": 100,
-    "kings": 80,
-    "queens": 60,
-    "jacks": 40,
-    "stuk": 40,
-    "bezique": 40,
-    "double-bezique": 500,
-}
+#: A combination's weight in the keep value is capped: a 500 or 1500 dream
+#: must not freeze a hand.
+_CAP = 120
 
 
 class BeziqueBot(Bot):
-    """Heuristic Bezique: keep meld material, declare the best, count cards."""
+    """Heuristic Bezique-family play: keep meld material, declare the best,
+    count cards."""
 
     name = "bezique-heuristic"
-    games = frozenset({"bezique"})
+    games = frozenset({"bezique", "marjolet", "binage"})
 
     def act(self, view: View) -> str:
         """The heuristic's choice among ``view.legal_actions``."""
-        if not isinstance(view, BeziqueView):
-            raise TypeError(f"bezique-heuristic plays bezique, not {view!r}")
+        if not isinstance(view, FamilyView) or not isinstance(self.game, FamilyGame):
+            raise TypeError(f"bezique-heuristic plays the bezique family, not {view!r}")
         legal = view.legal_actions
+        trump = view.trump or ""
         if view.phase == "meld":
-            return max(legal, key=_meld_value)
-        trump = view.trump
+            values = self._values(trump)
+            return max(legal, key=lambda a: values.get(a, 0))
         if view.phase == "final":
             return self._final(view, legal, trump)
         return self._stock(view, legal, trump)
 
-    def _keep(self, card: str, trump: str, view: BeziqueView) -> int:
-        """How much a card is worth keeping in the stock phase."""
-        rank, suit = card[0], card[1]
-        value = _RANKS.index(rank)
-        if rank in "AT":
-            value += 10
-        if suit == trump:
-            value += 6
-            if rank == "7" and view.turned is not None and view.turned[0] != "7":
-                value += 8  # keep it for the dix
-        if card in _bezique_pair(self.game.options.get("variant"), trump):
-            value += 8
-        if rank in "KQ":
-            value += 3
-        return value
+    def _kinds(self, trump: str) -> tuple[Kind, ...]:
+        assert isinstance(self.game, FamilyGame)
+        return self.game.combinations(SUITS.index(trump) if trump else -1)
 
-    def _stock(self, view: BeziqueView, legal: Sequence[str], trump: str) -> str:
-        def keep(card: str) -> int:
-            return self._keep(card, trump, view)
+    def _values(self, trump: str) -> dict[str, int]:
+        """What each declaration scores, from the game's table."""
+        assert isinstance(self.game, FamilyGame)
+        values = {MELD + k.name: k.value for k in self._kinds(trump)}
+        values[DIX] = self.game.STATE.DIX_VALUE
+        return values
 
+    def _keeper(self, view: FamilyView, trump: str) -> dict[str, float]:
+        """How much each card of the hand is worth keeping in the stock phase."""
+        assert isinstance(self.game, FamilyGame)
+        state = self.game.STATE
+        points = state.RULES.plain_points
+        held = Counter(_face(c) for c in view.hand)
+        material: dict[int, float] = dict.fromkeys(range(32), 0.0)
+        for kind in self._kinds(trump):
+            need = Counter(kind.faces)
+            have = sum(min(held[f], n) for f, n in need.items())
+            if not have:
+                continue
+            weight = min(kind.value, _CAP) * have / len(kind.faces) / 6
+            for f in need:
+                material[f] += weight
+        seven = face("7", SUITS.index(trump)) if trump else -1
+        keep: dict[str, float] = {}
+        for card in dict.fromkeys(view.hand):
+            rank, suit = card[0], card[1]
+            value = float(_RANKS.index(rank) + points.get(rank, 0))
+            value += material[_face(card)]
+            if suit == trump:
+                value += 6
+                if _face(card) == seven and view.turned and state.DIX_VALUE:
+                    if _face(view.turned) != seven:
+                        value += 8  # keep it for the dix
+            keep[card] = value
+        return keep
+
+    def _stock(self, view: FamilyView, legal: Sequence[str], trump: str) -> str:
+        keep = self._keeper(view, trump)
         if not view.trick:
-            return min(legal, key=keep)
+            return min(legal, key=lambda c: keep[c])
         led = view.trick[0][1]
         winners = [c for c in legal if _beats(c, led, trump)]
         if winners:
-            best = min(winners, key=keep)
-            if led[0] in "AT" or keep(best) < 8:
+            best = min(winners, key=lambda c: keep[c])
+            if led[0] in "AT" or keep[best] < 8:
                 return best
-        return min(legal, key=keep)
+        return min(legal, key=lambda c: keep[c])
 
-    def _final(self, view: BeziqueView, legal: Sequence[str], trump: str) -> str:
+    def _final(self, view: FamilyView, legal: Sequence[str], trump: str) -> str:
         if view.trick:
             led = view.trick[0][1]
             winners = [c for c in legal if _beats(c, led, trump)]
             if winners:
                 return min(winners, key=lambda c: _strength(c, trump))
             return min(legal, key=lambda c: (c[0] in "AT", _strength(c, trump)))
-        other = _unseen(view)
+        other = self._unseen(view)
         safe = [c for c in legal if not _can_beat(other, c, trump)]
         if safe:
             return max(safe, key=lambda c: (c[0] in "AT", _strength(c, trump)))
         return min(legal, key=lambda c: (c[0] in "AT", _strength(c, trump)))
 
+    def _unseen(self, view: FamilyView) -> list[str]:
+        """The cards this seat has not seen: in the final phase, the other hand."""
+        assert isinstance(self.game, FamilyGame)
+        left = Counter(self.game.STATE.RULES.deck.cards)
+        left.subtract(view.hand)
+        for record in view.tricks:
+            left.subtract(record[1])
+        left.subtract(card for _, card in view.trick)
+        return [card for card, n in left.items() for _ in range(max(n, 0))]
 
-def _meld_value(action: str) -> int:
-    if action == "pass":
-        return 0
-    if action == "dix":
-        return 10
-    kind = action.removeprefix("meld:")
-    return _MELD_VALUES.get(kind, 20)
 
-
-def _bezique_pair(variant: object, trump: str) -> tuple[str, str]:
-    if variant == "klaverjas-hartendame" and trump in "DS":
-        return ("JC", "QH")
-    return ("JD", "QS")
+def _face(card: str) -> int:
+    return face(card[0], SUITS.index(card[1]))
 
 
 def _strength(card: str, trump: str) -> int:
@@ -124,16 +145,6 @@ def _can_beat(hand: Sequence[str], led: str, trump: str) -> bool:
     it must follow suit when it can (then only a higher card wins), else trump."""
     follow = [c for c in hand if c[1] == led[1]]
     return any(_beats(c, led, trump) for c in (follow or hand))
-
-
-def _unseen(view: BeziqueView) -> list[str]:
-    """The cards this seat has not seen: in the final phase, the other hand."""
-    left = Counter(BEZIQUE.cards)
-    left.subtract(view.hand)
-    for record in view.tricks:
-        left.subtract(record[1])
-    left.subtract(card for _, card in view.trick)
-    return [card for card, n in left.items() for _ in range(max(n, 0))]
 
 
 @hookimpl

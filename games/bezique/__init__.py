@@ -1,4 +1,4 @@
-"""The Bezique family (bezique, ...), as one troef plugin.
+"""The Bezique family (bezique, marjolet, binage, ...), as one troef plugin.
 
 Registered through the entry point ``bezique = "games.bezique"``. The family's
 rules and rulings are in ``RULES.md`` beside this file.
@@ -9,12 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.bezique.bezique import Bezique
+from games.bezique.binage import Binage
+from games.bezique.marjolet import Marjolet
 from harness import Game, hookimpl
 
-__all__ = ["Bezique", "troef_games"]
+__all__ = ["Bezique", "Binage", "Marjolet", "troef_games"]
 
 
 @hookimpl
 def troef_games() -> Sequence[type[Game]]:
     """Register the bezique family's games."""
-    return [Bezique]
+    return [
+        Bezique,
+        Marjolet,
+        Binage,
+    ]
