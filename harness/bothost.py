@@ -101,7 +101,7 @@ class Host:
         """Answer one message; ``None`` when it takes no answer."""
         kind = message.get("type")
         if kind == "act":
-            return self.act(message["view"])
+            return self.act(message["view"], message.get("seconds"))
         if kind == "start":
             return self.start(message)
         if kind == "end":
@@ -134,13 +134,21 @@ class Host:
             return _error(_tail())
         return b'{"type":"ready"}\n'
 
-    def act(self, data: dict[str, Any]) -> bytes:
-        """The bot's action for the view in ``data``, or its error."""
+    def act(self, data: dict[str, Any], seconds: float | None = None) -> bytes:
+        """The bot's action for the view in ``data``, or its error.
+
+        ``seconds`` is the decision's time limit when the request carries one:
+        the bot hears it through ``act_within`` and may stop in time.
+        """
         if self.bot is None:
             return _error("host: 'act' before a successful 'start'")
         try:
             view = self.view_cls(**{k: _tuples(v) for k, v in data.items()})
-            action = self.bot.act(view)
+            action = (
+                self.bot.act(view)
+                if not isinstance(seconds, int | float)
+                else self.bot.act_within(view, float(seconds))
+            )
         except Exception:
             return _error(_tail())
         try:

@@ -691,7 +691,7 @@ class ProcessBot(Bot):
         process = self._live()
         self._check_quiet(process)
         try:
-            process.send(encode_view_act(view), deadline)
+            process.send(encode_view_act(view, seconds), deadline)
             line = process.wait_line(
                 deadline,
                 "'action' reply"
@@ -733,15 +733,16 @@ class ProcessBot(Bot):
 
     # -- the multiplexer's side (non-blocking) ---------------------------------
 
-    def begin_act(self, view: View) -> None:
-        """Send an ``act`` request without waiting for the answer.
+    def begin_act(self, view: View, seconds: float | None = None) -> None:
+        """Send an ``act`` request without waiting for the answer (``seconds``:
+        the decision's limit, told to the bot).
 
         :raises BotFault: the bot is gone, or its input is full.
         """
         process = self._live()
         self._check_quiet(process)
         try:
-            process.send(encode_view_act(view), perf_counter())
+            process.send(encode_view_act(view, seconds), perf_counter())
         except BotFault as fault:
             self._fail(fault)
 

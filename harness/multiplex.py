@@ -225,7 +225,7 @@ class _Driver:
             if isinstance(bot, ProcessBot):
                 match.sent_at = perf_counter()
                 try:
-                    bot.begin_act(view)
+                    bot.begin_act(view, limit)
                 except BotFault as fault:
                     self.unregister_bot(match, seat)
                     answer = (None, (fault.reason, fault.detail), 0.0)

@@ -1,0 +1,203 @@
+"""What the IS-MCTS and PIMC bots share: horizons, values, policies, clocks.
+
+Both bots search through the contracts alone (``Game.sampler``,
+``State.clone``/``apply``/``legal_actions``/``result``), so any registered
+game, an outside plugin's too, gets them without a line of its own.
+
+- **Horizon.** A search looks no further than the end of the current deal (or
+  the match, if it ends first): a deal is where a game scores, and the next
+  deal is dealt from a seed the bot does not know.
+- **Value.** A finished match is worth its utility (``Result.utilities``);
+  a finished deal its margin: the seat's team's deal points against the best
+  other team's, signed by ``Game.points_higher_is_better``.
+- **Policies.** A rollout policy picks the actions of a rollout: ``random``
+  (fast), or any registered bot by name (the families' heuristic bots, or one
+  that an outside plugin registers), asked with the seat's own view.
+- **Clocks.** :class:`Deadline` turns a bot's ``seconds`` option and the
+  referee's limit (``Bot.act_within``) into the moment to stop thinking.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING
+
+from harness import Bot, Game, Option, State
+from harness.errors import OptionError
+
+if TYPE_CHECKING:
+    from harness.result import Result
+
+__all__ = [
+    "Deadline",
+    "Policy",
+    "make_policy",
+    "seat_margins",
+    "time_options",
+]
+
+#: Most seconds a bot option may ask to think per decision.
+MAX_SECONDS = 600.0
+#: The share of the referee's limit a search spends: the rest is the margin
+#: for answering (a process bot's pipe, the last iteration, a slow machine).
+LIMIT_SHARE = 0.5
+#: Seconds always kept back from the referee's limit.
+LIMIT_RESERVE = 0.02
+
+#: A rollout policy: the action the seat to act plays in ``state``.
+Policy = Callable[[State, random.Random], str]
+
+
+def time_options() -> tuple[Option, ...]:
+    """The ``seconds`` option every search bot takes (0: no time budget)."""
+    return (
+        Option(
+            "seconds",
+            0.0,
+            "seconds to think per decision (0: by the other budget alone); the "
+            "referee's time control, when shorter, wins",
+            minimum=0.0,
+            maximum=MAX_SECONDS,
+        ),
+    )
+
+
+class Deadline:
+    """When a decision must stop: the bot's own budget or the referee's limit.
+
+    Under a referee limit of ``L`` seconds the search stops after
+    ``LIMIT_SHARE * L - LIMIT_RESERVE`` (never below 0): a move clock, or the
+    rest of a match budget (the referee passes the smaller).
+    """
+
+    __slots__ = ("at",)
+
+    def __init__(self, seconds: float, limit: float | None) -> None:
+        budget = seconds if seconds > 0 else math.inf
+        if limit is not None:
+            budget = min(budget, max(0.0, LIMIT_SHARE * limit - LIMIT_RESERVE))
+        #: ``time.perf_counter()`` at which to stop; ``inf``: never.
+        self.at = time.perf_counter() + budget if budget != math.inf else math.inf
+
+    @property
+    def bounded(self) -> bool:
+        """True when there is a time at which to stop."""
+        return self.at != math.inf
+
+    def passed(self) -> bool:
+        """True once the deadline has passed."""
+        return self.at != math.inf and time.perf_counter() >= self.at
+
+
+def seat_margins(game: Game, result: Result, deal: int) -> list[float]:
+    """Each seat's deal margin in deal ``deal``: own team against the best other.
+
+    ``0`` for every seat when the deal was not scored (a match cut off).
+    """
+    n = len(result.teams)
+    if deal >= len(result.deal_points):
+        return [0.0] * n
+    points = result.deal_points[deal]
+    teams = result.teams
+    sign = 1 if game.points_higher_is_better else -1
+    out: list[float] = []
+    for seat in range(n):
+        mine = teams[seat]
+        others = [sign * p for s, p in enumerate(points) if teams[s] != mine]
+        out.append(sign * points[seat] - (max(others) if others else 0))
+    return out
+
+
+def random_policy(state: State, rng: random.Random) -> str:
+    """A uniformly random legal action (the fast default)."""
+    legal = state.legal_actions()
+    return legal[int(rng.random() * len(legal))]
+
+
+class BotPolicy:
+    """A rollout policy that asks a registered bot, one per seat, with its view.
+
+    Each seat's bot is built once per decision with a seed from the searching
+    bot's stream, so a search stays deterministic.
+    """
+
+    __slots__ = ("bot_cls", "bots", "game", "seed")
+
+    def __init__(self, bot_cls: type[Bot], game: Game, seed: int) -> None:
+        self.bot_cls = bot_cls
+        self.game = game
+        self.seed = seed
+        self.bots: dict[int, Bot] = {}
+
+    def __call__(self, state: State, rng: random.Random) -> str:
+        seat = state.to_act
+        assert seat is not None
+        bot = self.bots.get(seat)
+        if bot is None:
+            bot = self.bots[seat] = self.bot_cls(self.game, seat, self.seed + seat)
+        return bot.act(state.view(seat))
+
+
+@cache
+def _registered_bots() -> dict[str, type[Bot]]:
+    # Imported here: the registry imports this module's bots.
+    from harness.plugins import load_plugins
+
+    return load_plugins().bots
+
+
+def policy_option(default: str = "random") -> Option:
+    """The ``rollout`` option: ``random`` or the name of a registered bot."""
+    return Option(
+        "rollout",
+        default,
+        "rollout policy: 'random', or the name of a registered bot (a family's "
+        "heuristic bot, or an outside plugin's) that plays the rollouts",
+    )
+
+
+def check_policy(name: str, game: Game, owner: str) -> None:
+    """Raise :class:`OptionError` unless ``name`` is a policy for ``game``."""
+    if name == "random":
+        return
+    cls = _registered_bots().get(name)
+    if cls is None:
+        raise OptionError(
+            f"{owner}: option 'rollout' = {name!r} names no registered bot; "
+            "expected 'random' or a bot name"
+        )
+    if cls.games is not None and game.name not in cls.games:
+        raise OptionError(f"{owner}: rollout bot {name!r} does not play {game.name!r}")
+
+
+def make_policy(name: str, game: Game, seed: int) -> Policy:
+    """The rollout policy ``name`` for ``game`` (see :func:`check_policy`)."""
+    if name == "random":
+        return random_policy
+    return BotPolicy(_registered_bots()[name], game, seed)
+
+
+def rollout(
+    state: State, deal: int, policy: Policy, rng: random.Random, cap: int
+) -> None:
+    """Play ``state`` on with ``policy`` to the end of deal ``deal`` (or the match)."""
+    for _ in range(cap):
+        if state.to_act is None or state.deal != deal or state.is_over():
+            return
+        state.apply(policy(state, rng))
+
+
+def scalar_value(
+    game: Game, state: State, deal: int, seat: int, weight: float
+) -> float:
+    """``state``'s value to ``seat`` at the horizon: margin, plus the utility
+    times ``weight`` when the match is over (a match outweighs any deal)."""
+    result = state.result()
+    value = seat_margins(game, result, deal)[seat]
+    if state.is_over() and result.utilities:
+        value += weight * result.utilities[seat]
+    return value

@@ -1,0 +1,199 @@
+"""The IS-MCTS and PIMC bots (issue 18): any game through the contracts alone,
+deterministic for a fixed budget, exact endings, strategy fusion shown."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bots.ismcts import ISMCTSBot
+from bots.pimc import AlphaBeta, PIMCBot, endgame_cards, no_more_cards
+from bots.searchkit import Deadline, seat_margins
+from harness import Game, OptionError, State
+from harness.plugins import load_plugins
+from tests.plugins.fusion_game import FusionGame
+
+REGISTRY = load_plugins()
+GAMES = sorted(REGISTRY.games)
+
+
+def _walk(game: Game, n: int, seed: int, steps: int) -> State:
+    """A state ``steps`` random actions into a match (or its last before the end)."""
+    state = game.new_match(n, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = state.legal_actions()
+        if state.is_over():
+            break
+        action = rng.choice(legal)
+        probe = state.clone()
+        probe.apply(action)
+        if probe.is_over():
+            break
+        state = probe
+    return state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_both_bots_play_legal_moves_in_every_game(name: str) -> None:
+    game = REGISTRY.game_class(name).for_checks()
+    n = min(game.seat_counts)
+    for steps in (0, 7, 19):
+        state = _walk(game, n, 11, steps)
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        mcts = ISMCTSBot(game, seat, 3, {"iterations": 40})
+        assert mcts.act(view) in view.legal_actions
+        pimc = PIMCBot(game, seat, 3, {"worlds": 2, "rollouts": 1})
+        assert pimc.act(view) in view.legal_actions
+
+
+def test_ismcts_is_deterministic_for_a_fixed_iteration_budget() -> None:
+    game = REGISTRY.game("klaverjassen")
+    state = _walk(game, 4, 5, 4)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    assert len(view.legal_actions) > 1
+    picks = {ISMCTSBot(game, seat, 9, {"iterations": 300}).act(view) for _ in range(3)}
+    assert len(picks) == 1
+    bot = ISMCTSBot(game, seat, 9, {"iterations": 300})
+    bot.act(view)
+    assert bot.last_iterations == 300
+
+
+def test_ismcts_availability_counts() -> None:
+    """Every root child was available at least as often as it was chosen, and
+    the root's children share out exactly the iterations."""
+    game = REGISTRY.game("klaverjassen")
+    state = _walk(game, 4, 5, 9)  # in a trick: what may be played varies by world
+    seat = state.to_act
+    assert seat is not None
+    bot = ISMCTSBot(game, seat, 1, {"iterations": 500})
+    bot.act(state.view(seat))
+    root = bot.last_root
+    assert root is not None
+    assert sum(c.visits for c in root.children.values()) == 500
+    for child in root.children.values():
+        assert 1 <= child.visits <= child.avail <= 500
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    game = REGISTRY.game("klaverjassen")
+    state = _walk(game, 4, 5, 1)
+    seat = state.to_act
+    assert seat is not None
+    bot = ISMCTSBot(game, seat, 1, {"iterations": 10_000_000, "seconds": 0.05})
+    bot.act(state.view(seat))
+    assert 0 < bot.last_iterations < 10_000_000
+    # The referee's limit wins when it is shorter: half of it is spent.
+    bot = ISMCTSBot(game, seat, 1, {"iterations": 10_000_000})
+    bot.act_within(state.view(seat), 0.1)
+    assert 0 < bot.last_iterations < 10_000_000
+    assert Deadline(0.0, None).bounded is False
+
+
+def test_an_unknown_rollout_policy_is_refused() -> None:
+    game = REGISTRY.game("klaverjassen")
+    with pytest.raises(OptionError, match="names no registered bot"):
+        ISMCTSBot(game, 0, 1, {"rollout": "no-such-bot"})
+    with pytest.raises(OptionError, match="does not play"):
+        PIMCBot(game, 0, 1, {"rollout": "tarot"})
+
+
+def test_a_heuristic_bot_plays_the_rollouts() -> None:
+    game = REGISTRY.game("klaverjassen")
+    state = _walk(game, 4, 5, 3)
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    bot = ISMCTSBot(game, seat, 1, {"iterations": 20, "rollout": "jass"})
+    assert bot.act(view) in view.legal_actions
+    bot2 = PIMCBot(game, seat, 1, {"worlds": 2, "rollout": "jass"})
+    assert bot2.act(view) in view.legal_actions
+
+
+def _minimax(game: Game, state: State, seat: int, deal: int) -> float:
+    """Plain minimax (no pruning, no table): the reference for alpha-beta."""
+    if state.to_act is None or state.deal != deal:
+        return AlphaBeta(game, seat, deal).value(state, -1e12, 1e12)
+    teams = game.teams(state.n_seats)
+    values = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        values.append(_minimax(game, child, seat, deal))
+    return max(values) if teams[state.to_act] == teams[seat] else min(values)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_alpha_beta_with_its_table_is_exact(name: str) -> None:
+    """Over trick-play endings of every trick game: alpha-beta with the
+    transposition table = without it = plain minimax (5 cards or fewer)."""
+    game = REGISTRY.game_class(name).for_checks()
+    n = min(game.seat_counts)
+    state = game.new_match(n, 21)
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(5000):
+        if state.is_over() or checked == 2:
+            break
+        cards = endgame_cards(state)
+        if cards is not None and cards <= 6 and no_more_cards(state, rng):  # type: ignore[arg-type]
+            seat = state.to_act
+            assert seat is not None
+            with_table = AlphaBeta(game, seat, state.deal)
+            without = AlphaBeta(game, seat, state.deal, table=False)
+            a = with_table.value(state.clone(), -1e12, 1e12)
+            b = without.value(state.clone(), -1e12, 1e12)
+            assert a == b == _minimax(game, state.clone(), seat, state.deal)
+            checked += 1
+            deal = state.deal
+            while not state.is_over() and state.deal == deal:
+                state.apply(rng.choice(state.legal_actions()))
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+    if endgame_cards(game.new_match(n, 21)) is None and checked == 0:
+        pytest.skip(f"{name} reached no trick-play ending (not a trick game)")
+    assert checked > 0
+
+
+def test_pimc_searches_the_ending_exactly() -> None:
+    game = REGISTRY.game("klaverjassen")
+    state = game.new_match(4, 8)
+    rng = random.Random(8)
+    while (endgame_cards(state) or 99) > 12:
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.to_act
+    assert seat is not None
+    bot = PIMCBot(game, seat, 1, {"worlds": 3})
+    bot.act(state.view(seat))
+    assert bot.last_worlds == bot.last_exact == 3
+
+
+def test_strategy_fusion_fools_pimc_not_ismcts() -> None:
+    """The toy of docs/search-bots.md: the safe line always wins the deal, the
+    gamble needs a guess of a hidden coin. PIMC, searching each world as if
+    it saw the coin, gambles; IS-MCTS plays safe."""
+    game = FusionGame()
+    for seed in range(3):
+        view = game.new_match(2, seed).view(0)
+        pimc = PIMCBot(game, 0, seed, {"worlds": 16, "exact_nodes": 100})
+        assert pimc.act(view) == "gamble"
+        assert pimc.last_exact == 16
+        mcts = ISMCTSBot(game, 0, seed, {"iterations": 2000})
+        assert mcts.act(view) == "safe"
+
+
+def test_seat_margins_follow_the_points_order() -> None:
+    game = REGISTRY.game("klaverjassen")
+    state = game.new_match(4, 1)
+    rng = random.Random(1)
+    while state.deal == 0 and not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    result = state.result()
+    margins = seat_margins(game, result, 0)
+    assert margins[0] == -margins[1] == margins[2] == -margins[3]
+    assert seat_margins(game, result, 5) == [0.0] * 4
