@@ -21,7 +21,7 @@ team's), plus the match utility times a large weight when the match ends
 within the deal.
 
 **Known weaknesses** (Frank & Basin 1998; Long et al. 2010), which
-``docs/search-bots.md`` shows on small positions:
+``docs/SEARCH.md`` shows on a small position:
 
 - *strategy fusion*: in each world the search may play differently after the
   same public history, as if it knew which world it was in; the average of

@@ -174,7 +174,7 @@ def test_pimc_searches_the_ending_exactly() -> None:
 
 
 def test_strategy_fusion_fools_pimc_not_ismcts() -> None:
-    """The toy of docs/search-bots.md: the safe line always wins the deal, the
+    """The toy of docs/SEARCH.md: the safe line always wins the deal, the
     gamble needs a guess of a hidden coin. PIMC, searching each world as if
     it saw the coin, gambles; IS-MCTS plays safe."""
     game = FusionGame()
