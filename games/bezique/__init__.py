@@ -9,12 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.bezique.bezique import Bezique
+from games.bezique.fildinski import Fildinski
+from games.bezique.rubicon import Rubicon
 from harness import Game, hookimpl
 
-__all__ = ["Bezique", "troef_games"]
+__all__ = ["Bezique", "Fildinski", "Rubicon", "troef_games"]
 
 
 @hookimpl
 def troef_games() -> Sequence[type[Game]]:
     """Register the bezique family's games."""
-    return [Bezique]
+    return [
+        Bezique,
+        Rubicon,
+        Fildinski,
+    ]
