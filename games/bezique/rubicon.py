@@ -192,7 +192,7 @@ class Rubicon(FamilyGame):
 
     name = "rubicon"
     title = "Rubicon Bezique (2 players, 128 cards)"
-    check_options = {"target": 1500}  # noqa: RUF012 - one or two deals
+    check_options = {"target": 300}  # noqa: RUF012 - two or three deals
     STATE = RubiconState
     option_specs = (
         Option(
@@ -208,7 +208,7 @@ class Rubicon(FamilyGame):
         ),
         Option(
             "target",
-            3000,
+            1000,
             doc="the match ends after the deal in which a seat reaches this total "
             "(RU1)",
             minimum=1,

@@ -31,6 +31,8 @@ def position(
 ) -> FildinskiState:
     state = FildinskiState.from_cards(game, [seat0, seat1], stock.split())
     assert isinstance(state, FildinskiState)
+    # from_cards takes each hand's copies alone: keep the hands' faces apart.
+    assert not state.hands[0] & state.hands[1]
     return state
 
 
@@ -64,6 +66,7 @@ def test_options_are_the_variant_and_the_500_of_line_34() -> None:
 def test_a_new_match_deals_eight_each_and_turns_a_trump() -> None:
     """Line 8: eight each, the 17th card turned for trump under the stock."""
     state = GAME.new_match(2, 5)
+    assert isinstance(state, FildinskiState)
     v = view(state)
     assert v.hand_sizes == (8, 8) and v.stock == 48 and v.turned is not None
     assert v.trump == v.turned[1] and v.won == ((), ())
@@ -138,6 +141,29 @@ def test_two_combinations_at_once_from_the_two_cards_of_a_trick() -> None:
     assert view(state).points == (60, 0)
 
 
+def test_copies_of_earlier_tricks_first_leave_the_trick_free() -> None:
+    """FI4: Q♥ Q♣ Q♦ Q♠ won before (four queens passed); the trick brings K♥
+    and a second Q♥. The marias takes the old Q♥ with the new K♥, the queens
+    the new Q♥: both in the same turn, no card in two (line 18)."""
+    state = position(
+        "AH QC QD QS KH 9H TH AD",
+        "QH QH 8D 9D 7S 8S 9S 7D",
+        "7H 8H 7H 8H 9H 9S 7S 7D TD 9C",
+    )
+    play(state, "AH QH QC 8D QD 9D QS 7S")
+    assert state.legal_actions() == ("meld:queens", "pass")
+    play(state, "pass KH QH")
+    assert state.legal_actions() == ("meld:queens", "meld:marias:H", "pass")
+    play(state, "meld:marias:H")
+    assert state.legal_actions() == ("meld:queens", "pass")
+    play(state, "meld:queens")
+    melds = view(state).melds
+    assert [m[1:] for m in melds] == [
+        ("marias:H", ("KH", "QH"), 20),
+        ("queens", ("QC", "QD", "QH", "QS"), 60),
+    ]
+
+
 def test_the_same_combination_once() -> None:
     """Line 18, FI3: a card is declared at most once in a kind, so the K♥ of a
     marias does not marry a second Q♥; a second K♥ does."""
@@ -191,7 +217,7 @@ def test_klaverjas_hartendame_makes_jc_qh_the_fildinski_with_spades_trump() -> N
     game = Fildinski(variant="klaverjas-hartendame")
     state = position(
         "JC QH 8C 9H TH AH 7H AD",
-        "7D 8D 9D 8D 9D 7D 7C 8C",
+        "7D 8D 9D 8D 9D 7D 7C TC",
         "7H 8H 9H 9C 7S 8S 9S 9S",
         game,
     )
@@ -226,6 +252,7 @@ def test_the_dix_from_the_hand_with_a_combination() -> None:
 
 def test_brisques_sevens_and_the_last_trick() -> None:
     """Line 16: each ace and ten won scores 10 at once, each trump 7 played 10;
+    FI6: the winner of the last stock trick declares before the last draw;
     line 32: the last card drawn is the turned one, then follow suit and beat
     (else trump), and the last trick scores 10. A whole deal: 20-20."""
     state = position("AH TH 7C KH QH", "9H 7D 8D 9D QS", "8H 9C")
@@ -245,7 +272,7 @@ def test_brisques_sevens_and_the_last_trick() -> None:
 
 
 def test_no_melds_after_the_last_draw() -> None:
-    """Line 32: once the last card is drawn, no more combinations, though K♥
+    """Line 32, FI6: once the last card is drawn, no more combinations, though K♥
     and Q♥ lie among seat 0's won cards."""
     state = position("KH QH AH 8C", "7D 8D 9D 7H", "8C 9S")
     play(state, "KH 7D")

@@ -28,6 +28,8 @@ LOW = "7D 8D 9D 7S 8S 9S 7D 8D 9D"
 def position(seat0: str, seat1: str, stock: str, game: Rubicon = GAME) -> RubiconState:
     state = RubiconState.from_cards(game, [seat0, seat1], stock.split())
     assert isinstance(state, RubiconState)
+    # from_cards takes each hand's copies alone: keep the hands' faces apart.
+    assert not state.hands[0] & state.hands[1]
     return state
 
 
@@ -235,7 +237,7 @@ def test_carte_blanche_is_a_hand_without_court_cards() -> None:
     play(state, "AC 7D")
     assert state.legal_actions() == ("meld:carte-blanche", "pass")
     # A court card in the hand: no carte blanche.
-    state = position("AC TC 9C 8C 7C AD TD 9D JH", LOW, "7H 8S 9H 9H")
+    state = position("AC TC 9C 8C 7C AD TD 9H JH", LOW, "7H 8S 9H 9H")
     play(state, "AC 7D")
     assert "meld:carte-blanche" not in state.legal_actions()
 
@@ -266,7 +268,7 @@ def test_the_last_stock_card_is_hidden_and_nine_tricks_follow() -> None:
 def test_without_any_trump_a_void_hand_plays_any_card() -> None:
     """RU5: no marias was declared, so no suit is trump in the last tricks: a
     hand that cannot follow may play any card."""
-    state = position("AC TC 9C 8C 7C AD TD 9D JH", LOW, "7S 8S")
+    state = position("AC TC 9C 8C 7C AD TD 9H JH", LOW, "7S 8S")
     play(state, "9C 7D")
     assert state.view(0).phase == "final"
     play(state, "AC")
@@ -284,7 +286,7 @@ def test_the_last_trick_scores_50_and_the_deal_ends() -> None:
 
 
 def test_trump_queen_bezique_sets_trump_in_the_variant() -> None:
-    """Line 91: in the variant the bezique is the trump queen with the jack of
+    """Line 91, RU11: in the variant the bezique is the trump queen with the jack of
     its paired suit (diamonds-spades, clubs-hearts); without trump yet, the
     queen's suit becomes trump."""
     state = position("QH JC QS JD 9C 7C 8C 7H 8H", LOW, "7C 8C 7C 8C", QUEEN)
@@ -337,3 +339,21 @@ def test_sampled_worlds_keep_the_open_cards_and_the_trump() -> None:
                 assert world.view(1) == view
                 checked += 1
     assert checked > 20
+
+
+def test_the_match_ends_after_the_deal_that_reaches_the_target() -> None:
+    """RU1 (R1): the text sets no end; the match ends after the deal in which a
+    seat reaches the target (default 1000), and the higher total wins."""
+    assert GAME.options["target"] == 1000
+    game = Rubicon(target=150)
+    rng = random.Random(5)
+    state = game.new_match(2, 4)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    totals = [0, 0]
+    scores = state._deal_scores
+    for a, b in scores[:-1]:
+        totals = [totals[0] + a, totals[1] + b]
+        assert max(totals) < 150
+    assert max(state.result().scores) >= 150
+    assert state.result().scores == tuple(map(sum, zip(*scores, strict=True)))
