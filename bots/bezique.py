@@ -10,10 +10,11 @@ cheaply as it can.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from games.bezique.bezique import BeziqueView
-from games.cards import BEZIQUE
+from games.bezique.family import FamilyView
+from games.bezique.fildinski import FildinskiView
+from games.cards import BEZIQUE, RUBICON
 from harness import Bot, View, hookimpl
 
 __all__ = ["BeziqueBot"]
@@ -28,6 +29,14 @@ _MELD_VALUES = {
     "stuk": 40,
     "bezique": 40,
     "double-bezique": 500,
+    # Rubicon (seed 000 lines 64-77) and Fildinski (lines 28-29).
+    "highest": 150,
+    "tens": 90,
+    "triple-bezique": 1500,
+    "quadruple-bezique": 4500,
+    "carte-blanche": 50,
+    "fildinski": 40,
+    "double-fildinski": 500,
 }
 
 
@@ -35,21 +44,25 @@ class BeziqueBot(Bot):
     """Heuristic Bezique: keep meld material, declare the best, count cards."""
 
     name = "bezique-heuristic"
-    games = frozenset({"bezique"})
+    games = frozenset({"bezique", "rubicon", "fildinski"})
 
     def act(self, view: View) -> str:
         """The heuristic's choice among ``view.legal_actions``."""
-        if not isinstance(view, BeziqueView):
+        if not isinstance(view, FamilyView):
             raise TypeError(f"bezique-heuristic plays bezique, not {view!r}")
         legal = view.legal_actions
         if view.phase == "meld":
+            if self.game.name == "rubicon":
+                return _rubicon_meld(view, legal)
             return max(legal, key=_meld_value)
         trump = view.trump or ""
         if view.phase == "final":
             return self._final(view, legal, trump)
+        if isinstance(view, FildinskiView):
+            return _fildinski_stock(view, legal, trump, self.game.options)
         return self._stock(view, legal, trump)
 
-    def _keep(self, card: str, trump: str, view: BeziqueView) -> int:
+    def _keep(self, card: str, trump: str, view: FamilyView) -> int:
         """How much a card is worth keeping in the stock phase."""
         rank, suit = card[0], card[1]
         value = _RANKS.index(rank)
@@ -65,7 +78,7 @@ class BeziqueBot(Bot):
             value += 3
         return value
 
-    def _stock(self, view: BeziqueView, legal: Sequence[str], trump: str) -> str:
+    def _stock(self, view: FamilyView, legal: Sequence[str], trump: str) -> str:
         def keep(card: str) -> int:
             return self._keep(card, trump, view)
 
@@ -79,14 +92,14 @@ class BeziqueBot(Bot):
                 return best
         return min(legal, key=keep)
 
-    def _final(self, view: BeziqueView, legal: Sequence[str], trump: str) -> str:
+    def _final(self, view: FamilyView, legal: Sequence[str], trump: str) -> str:
         if view.trick:
             led = view.trick[0][1]
             winners = [c for c in legal if _beats(c, led, trump)]
             if winners:
                 return min(winners, key=lambda c: _strength(c, trump))
             return min(legal, key=lambda c: (c[0] in "AT", _strength(c, trump)))
-        other = _unseen(view)
+        other = _unseen(view, self.game.name == "rubicon")
         safe = [c for c in legal if not _can_beat(other, c, trump)]
         if safe:
             return max(safe, key=lambda c: (c[0] in "AT", _strength(c, trump)))
@@ -98,8 +111,85 @@ def _meld_value(action: str) -> int:
         return 0
     if action == "dix":
         return 10
-    kind = action.removeprefix("meld:")
+    # "marias:H", "highest:C", the variant's "bezique:S": the kind before ":".
+    kind = action.removeprefix("meld:").split(":")[0]
     return _MELD_VALUES.get(kind, 20)
+
+
+def _rubicon_meld(view: FamilyView, legal: Sequence[str]) -> str:
+    """Rubicon: declare everything, cheapest first (the re-use rule lets a card
+    climb to a dearer combination, never down: RULES.md RU6); before trump, the
+    first marias (it sets trump, RU3) in the suit the hand is longest in."""
+    melds = [a for a in legal if a != "pass"]
+    if not melds:
+        return "pass"
+    if view.trump is None:
+        setting = [a for a in melds if a.startswith(("meld:marias:", "meld:bezique:"))]
+        if setting:
+            return max(setting, key=lambda a: _suit_strength(view.hand, a[-1]))
+    return min(melds, key=_meld_value)
+
+
+def _suit_strength(hand: Sequence[str], suit: str) -> int:
+    """How good ``suit`` would be as trump for ``hand``: its cards, high ones more."""
+    return sum(1 + _RANKS.index(c[0]) // 4 for c in hand if c[1] == suit)
+
+
+def _fildinski_stock(
+    view: FildinskiView, legal: Sequence[str], trump: str, options: Mapping[str, object]
+) -> str:
+    """Fildinski's stock phase: the cards a seat wins are its meld material
+    (RULES.md FI2), so take tricks whose cards complete a combination with the
+    won cards (or are brisques), and give away cards that complete nothing of
+    the other's won cards."""
+    me = view.seat
+    mine = _pile(view.won[me])
+    theirs = _pile(view.won[1 - me])
+    variant = options.get("variant")
+    pair = _bezique_pair(variant, trump)
+
+    def gain(card: str, pile: Counter[str]) -> int:
+        return _completes(card, pile, trump, pair) + (10 if card[0] in "AT" else 0)
+
+    def give(card: str) -> int:
+        """What losing ``card`` to the other seat costs."""
+        return gain(card, theirs) + _strength(card, trump)
+
+    if view.trick:
+        led = view.trick[0][1]
+        winners = [c for c in legal if _beats(c, led, trump)]
+        if winners:
+            best = max(winners, key=lambda c: gain(c, mine) - _strength(c, trump))
+            value = gain(led, mine) + gain(best, mine) + gain(led, theirs)
+            if value > 0:
+                return best
+        return min(legal, key=give)
+    return min(legal, key=lambda c: give(c) - gain(c, mine) // 2)
+
+
+def _pile(won: Sequence[tuple[str, tuple[str, ...], str]]) -> Counter[str]:
+    """A seat's won cards by name."""
+    return Counter(card for card, _, _ in won)
+
+
+def _completes(card: str, pile: Counter[str], trump: str, pair: tuple[str, str]) -> int:
+    """The best combination ``card`` would make with the won cards ``pile``."""
+    rank, suit = card[0], card[1]
+    best = 0
+    if rank in "KQ":
+        other = ("Q" if rank == "K" else "K") + suit
+        if pile[other]:
+            best = 40 if suit == trump else 20
+    if card in pair:
+        other = pair[1] if card == pair[0] else pair[0]
+        if pile[other]:
+            best = max(best, 500 if pile[other] > 1 and pile[card] else 40)
+    if rank in "AKQJ" and all(pile[rank + s] for s in "CDHS" if s != suit):
+        best = max(best, {"A": 100, "K": 80, "Q": 60, "J": 40}[rank])
+    if suit == trump and rank in "ATKQJ":
+        if all(pile[r + suit] for r in "ATKQJ" if r != rank):
+            best = max(best, 250)
+    return best
 
 
 def _bezique_pair(variant: object, trump: str) -> tuple[str, str]:
@@ -126,9 +216,9 @@ def _can_beat(hand: Sequence[str], led: str, trump: str) -> bool:
     return any(_beats(c, led, trump) for c in (follow or hand))
 
 
-def _unseen(view: BeziqueView) -> list[str]:
+def _unseen(view: FamilyView, rubicon: bool = False) -> list[str]:
     """The cards this seat has not seen: in the final phase, the other hand."""
-    left = Counter(BEZIQUE.cards)
+    left = Counter(RUBICON.cards if rubicon else BEZIQUE.cards)
     left.subtract(view.hand)
     for record in view.tricks:
         left.subtract(record[1])
