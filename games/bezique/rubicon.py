@@ -41,6 +41,7 @@ _LEVELS = (
     ("triple-bezique", 1500),
     ("quadruple-bezique", 4500),
 )
+_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 CARTE_BLANCHE = "carte-blanche"
 #: Carte blanche scores 50 (line 77).
 CARTE_BLANCHE_VALUE = 50
@@ -137,7 +138,13 @@ class RubiconState(FamilyState):
 
     def _blank(self, game: FamilyGame, seed: int) -> None:
         self._queen_bezique = game.options["variant"] == "trump-queen"
+        #: The index in this deal's melds of the one that set trump (narration).
+        self._trump_meld = -1
         super()._blank(game, seed)
+
+    def _setup(self, hands: list[CardMask], stock: list[int], leader: int) -> None:
+        super()._setup(hands, stock, leader)
+        self._trump_meld = -1
 
     def _kinds_for(self, trump: int) -> tuple[Kind, ...]:
         """Seed 000 lines 64-77 (and the variant of line 91)."""
@@ -168,6 +175,8 @@ class RubiconState(FamilyState):
         if self.trump >= 0:
             return
         name = kind.name
+        if name.startswith("marias:") or "bezique:" in name:
+            self._trump_meld = len(self._melds) - 1
         if name.startswith("marias:"):
             self._set_trump(SUITS.index(name[-1]))
             stuk = next(k for k in self._kinds if k.name == "stuk")
@@ -177,6 +186,14 @@ class RubiconState(FamilyState):
                 best[card] = max(best[card], stuk.value)
         elif "bezique:" in name:
             self._set_trump(SUITS.index(name[-1]))
+
+    def _tell_meld(self, seat: int | None, action: str, n_melds: int) -> list[str]:
+        """A declaration, and the trump it sets (RU3, RU11)."""
+        lines = super()._tell_meld(seat, action, n_melds)
+        if n_melds == self._trump_meld:
+            suit = _SUIT_NAMES[self.trump]
+            lines.insert(1, f"{suit} is trump from now on")
+        return lines
 
     def _final_line(self) -> str:
         if self.trump < 0:
