@@ -167,9 +167,9 @@ def _fildinski_stock(
     return min(legal, key=lambda c: give(c) - gain(c, mine) // 2)
 
 
-def _pile(won: Sequence[tuple[str, tuple[str, ...], str]]) -> Counter[str]:
+def _pile(won: Sequence[str]) -> Counter[str]:
     """A seat's won cards by name."""
-    return Counter(card for card, _, _ in won)
+    return Counter(won)
 
 
 def _completes(card: str, pile: Counter[str], trump: str, pair: tuple[str, str]) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.bezique.bezique import _NAMES, _distinct_names
 from games.bezique.family import (
     DIX,
     MELD,
@@ -26,7 +27,7 @@ from games.bezique.family import (
     FamilyView,
 )
 from games.bezique.melds import Kind, bezique_kinds, kinds
-from games.cards import BEZIQUE, CardMask, iter_bits
+from games.cards import BEZIQUE, CardMask
 from games.tricks import TrickRecord, TrickRules
 from harness import Option
 
@@ -48,14 +49,46 @@ _RENAME = {"bezique": "fildinski", "double-bezique": "double-fildinski"}
 WonCard = tuple[str, tuple[str, ...], str]
 
 
+#: Per combination table (by id: the tables live for good in _TABLES), the
+#: names of the kinds in a history mask.
+_KIND_NAMES: dict[int, dict[int, tuple[str, ...]]] = {}
+#: A seat's won cards in the view: names, the declared or marked ones, and
+#: what they were built from.
+_Pile = tuple[
+    tuple[str, ...], tuple[WonCard, ...], tuple[int, int, int, int] | None, int
+]
+_NO_PILE: _Pile = ((), (), None, 0)
+_WonCache = tuple[
+    tuple[int, int, int, int, int] | None,
+    _Pile,
+    _Pile,
+    tuple[tuple[str, ...], tuple[str, ...]],
+    tuple[tuple[WonCard, ...], tuple[WonCard, ...]],
+]
+_EMPTY: _WonCache = (None, _NO_PILE, _NO_PILE, ((), ()), ((), ()))
+
+
+_TABLES: dict[tuple[int, bool], tuple[Kind, ...]] = {}
+#: Per table, per face: the kinds that hold it, with their needs (see
+#: FildinskiState._meld_options: only kinds with a card just won are tried).
+_BY_FACE: dict[tuple[int, bool], tuple[int, ...]] = {}
+
+
 def fildinski_kinds(trump: int, hartendame: bool) -> tuple[Kind, ...]:
     """Lines 21-29: Bezique's table with the bezique called fildinski (line 28)."""
-    return kinds(
-        [
-            (_RENAME.get(k.name, k.name), k.value, k.faces)
-            for k in bezique_kinds(trump, hartendame)
-        ]
-    )
+    key = (trump, hartendame)
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = kinds(
+            [
+                (_RENAME.get(k.name, k.name), k.value, k.faces)
+                for k in bezique_kinds(trump, hartendame)
+            ]
+        )
+        _BY_FACE[key] = tuple(
+            sum(1 << i for i, k in enumerate(table) if f in k.faces) for f in range(32)
+        )
+    return table
 
 
 def choose_won(
@@ -109,9 +142,12 @@ def choose_won(
 class FildinskiView(FamilyView):
     """What one Fildinski seat knows: the family's view and the won cards."""
 
-    #: Per seat, its won cards face up (line 12), in deck order, each with its
+    #: Per seat, its won cards face up (line 12), in deck order.
+    won: tuple[tuple[str, ...], tuple[str, ...]]
+    #: Per seat, those of its won cards declared in a combination or marked in
+    #: the current turn, in deck order, each with its combinations and its
     #: combinations and its note in the current turn (see :data:`WonCard`).
-    won: tuple[tuple[WonCard, ...], tuple[WonCard, ...]]
+    won_melds: tuple[tuple[WonCard, ...], tuple[WonCard, ...]]
 
 
 class FildinskiState(FamilyState):
@@ -127,21 +163,31 @@ class FildinskiState(FamilyState):
     def _blank(self, game: FamilyGame, seed: int) -> None:
         self._hartendame = game.options["variant"] == "klaverjas-hartendame"
         super()._blank(game, seed)
+        # Bezique's unrolled namers: the same pack.
+        self._names = _distinct_names
+        self._hand_names = _NAMES
         #: Per seat, the cards it has won this deal (face up before it).
         self._won = [0, 0]
         #: The cards of the trick just won, while its winner declares.
         self._new: CardMask = 0
-        self._won_key: tuple[int, ...] | None = None
-        self._won_view: tuple[tuple[WonCard, ...], ...] = ((), ())
+        #: The view's won cards and what they were built from (see view()).
+        self._won_cache: _WonCache = _EMPTY
 
     def _setup(self, hands: list[CardMask], stock: list[int], leader: int) -> None:
         super()._setup(hands, stock, leader)
         self._won = [0, 0]
         self._new = 0
+        self._won_cache = _EMPTY
+        #: The won cards declared in a combination this deal.
+        self._melded: CardMask = 0
 
     def _kinds_for(self, trump: int) -> tuple[Kind, ...]:
         """Lines 21-29 (and the variant of line 38)."""
         return fildinski_kinds(trump, self._hartendame)
+
+    def _set_kinds(self, trump: int) -> None:
+        super()._set_kinds(trump)
+        self._by_face = _BY_FACE[trump, self._hartendame]
 
     def _close_trick(self, bonus: int = 0) -> TrickRecord:
         """Lay the trick's cards face up before its winner (line 12)."""
@@ -160,7 +206,18 @@ class FildinskiState(FamilyState):
         options: dict[str, tuple[int, ...]] = {}
         if new:
             history, masks = self._history, self._deck.face_masks
-            for kind, kind_needs in self._kind_needs:
+            # Only a kind that holds a card just won can be declared (FI2).
+            by_face, rows = self._by_face, self._kind_needs
+            chosen = 0
+            bits = new
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                chosen |= by_face[(low.bit_length() - 1) >> 1]
+            while chosen:
+                low = chosen & -chosen
+                chosen ^= low
+                kind, kind_needs = rows[low.bit_length() - 1]
                 for mask, need in kind_needs:
                     if (won & mask).bit_count() < need:
                         break
@@ -175,33 +232,58 @@ class FildinskiState(FamilyState):
                 options[DIX] = ((sevens & -sevens).bit_length() - 1,)
         return options
 
+    def _declared(self, seat: int, kind: Kind, cards: tuple[int, ...]) -> None:
+        for card in cards:
+            self._melded |= 1 << card
+
     def _lay_open(self, seat: int, cards: CardMask) -> None:
         """The combination lies among the won cards: nothing leaves the hand."""
 
     def view(self, seat: int) -> FildinskiView:
-        """The family's view and the won cards (rebuilt only when they change)."""
+        """The family's view and the won cards (a seat's pile rebuilt only when
+        it, the histories or the notes change)."""
         view = super().view(seat)
-        assert isinstance(view, FildinskiView)
         melding = self._melding
         used = self._turn_cards if melding else 0
-        key = (*self._won, self._version, used, melding)
-        if key != self._won_key:
-            self._won_key = key
-            history, names, table = self._history, self._card_names, self._kinds
-            new = self._new if melding else 0
-            self._won_view = tuple(
-                tuple(
-                    (
-                        names[c],
-                        tuple(k.name for k in table if history.get(c, 0) & k.bit),
-                        _note(new >> c & 1, used >> c & 1),
-                    )
-                    for c in iter_bits(won)
-                )
-                for won in self._won
-            )
-        view.__dict__["won"] = self._won_view
-        return view
+        new = self._new if melding else 0
+        won0, won1 = self._won
+        key = (won0, won1, self._version, used, new)
+        cache = self._won_cache
+        if key != cache[0]:
+            p0 = self._pile(won0, used, new, cache[1])
+            p1 = self._pile(won1, used, new, cache[2])
+            cache = self._won_cache = (key, p0, p1, (p0[0], p1[0]), (p0[1], p1[1]))
+        fields = view.__dict__
+        fields["won"] = cache[3]
+        fields["won_melds"] = cache[4]
+        return view  # type: ignore[return-value]
+
+    def _pile(self, won: CardMask, used: CardMask, new: CardMask, old: _Pile) -> _Pile:
+        """One seat's won cards, those with a combination or a note, and what
+        the latter were built from (kept while only plain cards are added)."""
+        marked = used | new
+        key = ((self._melded | marked) & won, self._version, used & won, new & won)
+        names = old[0] if won == old[3] else self._hand_names(won)
+        if key == old[2]:
+            return (names, old[1], key, won)
+        history, card_names = self._history, self._card_names
+        special = key[0]
+        pile: list[WonCard] = []
+        while special:
+            low = special & -special
+            special ^= low
+            c = low.bit_length() - 1
+            note = _note(new >> c & 1, used >> c & 1)
+            pile.append((card_names[c], self._kind_names(history.get(c, 0)), note))
+        return (names, tuple(pile), key, won)
+
+    def _kind_names(self, bits: int) -> tuple[str, ...]:
+        """The names of the kinds in history mask ``bits``, in table order."""
+        named = _KIND_NAMES.setdefault(id(self._kinds), {})
+        found = named.get(bits)
+        if found is None:
+            found = named[bits] = tuple(k.name for k in self._kinds if bits & k.bit)
+        return found
 
     def clone(self) -> FildinskiState:
         twin = super().clone()
@@ -254,7 +336,7 @@ class FildinskiSampler(FamilySampler):
         bits = {k.name: k for k in state._kinds}
         masks, index, copies = deck.face_masks, deck.index, deck.copies
         new = used = 0
-        for s, pile in enumerate(view.won):
+        for s, pile in enumerate(view.won_melds):
             left = won[s]
             for name, named, note in pile:
                 held = left & masks[index[name] // copies]
@@ -268,6 +350,7 @@ class FildinskiSampler(FamilySampler):
                 if "used" in note:
                     used |= 1 << card
         state._won = won
+        state._melded = sum(1 << c for c in state._history)
         state._new = new
         state._turn_cards = used
 

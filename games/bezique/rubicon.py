@@ -49,6 +49,32 @@ CARTE_BLANCHE_VALUE = 50
 COURTS: CardMask = sum(RUBICON.face_masks[face(r, s)] for r in "KQJ" for s in range(4))
 
 
+_CHUNKS = RUBICON.name_chunks
+#: The chunks without repeats: a byte holds the four copies of two cards.
+_DISTINCT = tuple(
+    tuple(tuple(dict.fromkeys(names)) for names in chunk) for chunk in _CHUNKS
+)
+
+
+def _names(mask: CardMask) -> tuple[str, ...]:
+    """``RUBICON.names(mask)``, byte by byte: a hand of nine among 128 cards
+    leaves most bytes empty, so this beats the deck's general namer."""
+    out: tuple[str, ...] = ()
+    for chunk, byte in zip(_CHUNKS, mask.to_bytes(16, "little"), strict=True):
+        if byte:
+            out += chunk[byte]
+    return out
+
+
+def _distinct_names(mask: CardMask) -> tuple[str, ...]:
+    """The distinct names of ``mask`` in deck order: the legal card actions."""
+    out: tuple[str, ...] = ()
+    for chunk, byte in zip(_DISTINCT, mask.to_bytes(16, "little"), strict=True):
+        if byte:
+            out += chunk[byte]
+    return out
+
+
 def rubicon_kinds(trump: int, queen_bezique: bool) -> tuple[Kind, ...]:
     """Rubicon's whole table with suit ``trump`` trump (-1: none yet; lines 64-77).
 
@@ -141,6 +167,9 @@ class RubiconState(FamilyState):
         #: The index in this deal's melds of the one that set trump (narration).
         self._trump_meld = -1
         super()._blank(game, seed)
+        # The engine names a hand's legal cards with this when any card goes.
+        self._names = _distinct_names
+        self._hand_names = _names
 
     def _setup(self, hands: list[CardMask], stock: list[int], leader: int) -> None:
         super()._setup(hands, stock, leader)

@@ -49,7 +49,16 @@ def view(state: FildinskiState, seat: int = 0) -> FildinskiView:
 
 
 def won(state: FildinskiState, seat: int) -> dict[str, tuple[str, ...]]:
-    return {card: kinds for card, kinds, _ in view(state).won[seat]}
+    """A seat's won cards, each with the combinations it was declared in."""
+    v = view(state)
+    cards: dict[str, tuple[str, ...]] = dict.fromkeys(v.won[seat], ())
+    cards.update((card, kinds) for card, kinds, _ in v.won_melds[seat])
+    return cards
+
+
+def notes(state: FildinskiState, seat: int) -> dict[str, str]:
+    """The won cards marked in the current turn (FI7) and their notes."""
+    return {card: note for card, _, note in view(state).won_melds[seat] if note}
 
 
 def test_plugin_registers_fildinski() -> None:
@@ -83,12 +92,7 @@ def test_won_cards_lie_face_up_and_combinations_come_from_them() -> None:
     assert "KH" not in view(state).hand  # won cards are no longer played
     play(state, "QH 8D")
     assert state.legal_actions() == ("meld:marias:H", "pass")
-    assert {c: n for c, _, n in view(state).won[0]} == {
-        "7D": "",
-        "8D": "new",
-        "KH": "",
-        "QH": "new",
-    }
+    assert notes(state, 0) == {"8D": "new", "QH": "new"}
     play(state, "meld:marias:H")
     assert won(state, 0)["KH"] == ("marias:H",)
     assert won(state, 0)["QH"] == ("marias:H",)
@@ -135,8 +139,8 @@ def test_two_combinations_at_once_from_the_two_cards_of_a_trick() -> None:
     play(state, "JD 7D KH 8D QS QH")
     assert state.legal_actions() == ("meld:marias:H", "meld:fildinski", "pass")
     play(state, "meld:marias:H")
-    notes = {c: n for c, _, n in view(state).won[0]}
-    assert (notes["QH"], notes["KH"], notes["QS"]) == ("new used", "used", "new")
+    marked = notes(state, 0)
+    assert (marked["QH"], marked["KH"], marked["QS"]) == ("new used", "used", "new")
     play(state, "meld:fildinski")
     assert view(state).points == (60, 0)
 

@@ -14,7 +14,14 @@ import random
 import pytest
 
 from games.bezique import Rubicon, troef_games
-from games.bezique.rubicon import RubiconState, declarable, rubicon_kinds
+from games.bezique.rubicon import (
+    RubiconState,
+    _distinct_names,
+    _names,
+    declarable,
+    rubicon_kinds,
+)
+from games.cards import RUBICON
 from harness import IllegalActionError, InvalidActionError, OptionError
 
 GAME = Rubicon()
@@ -357,3 +364,12 @@ def test_the_match_ends_after_the_deal_that_reaches_the_target() -> None:
         assert max(totals) < 150
     assert max(state.result().scores) >= 150
     assert state.result().scores == tuple(map(sum, zip(*scores, strict=True)))
+
+
+def test_the_byte_namers_agree_with_the_deck() -> None:
+    """The view's and the legal actions' namers are the deck's, faster."""
+    rng = random.Random(7)
+    for _ in range(200):
+        mask = sum(1 << c for c in rng.sample(range(128), rng.randrange(0, 40)))
+        assert _names(mask) == RUBICON.names(mask)
+        assert _distinct_names(mask) == tuple(dict.fromkeys(RUBICON.names(mask)))
