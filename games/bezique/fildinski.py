@@ -54,9 +54,7 @@ WonCard = tuple[str, tuple[str, ...], str]
 _KIND_NAMES: dict[int, dict[int, tuple[str, ...]]] = {}
 #: A seat's won cards in the view: names, the declared or marked ones, and
 #: what they were built from.
-_Pile = tuple[
-    tuple[str, ...], tuple[WonCard, ...], tuple[int, int, int, int] | None, int
-]
+_Pile = tuple[tuple[str, ...], tuple[WonCard, ...], tuple[int, int, int] | None, int]
 _NO_PILE: _Pile = ((), (), None, 0)
 _WonCache = tuple[
     tuple[int, int, int, int, int] | None,
@@ -262,7 +260,9 @@ class FildinskiState(FamilyState):
         """One seat's won cards, those with a combination or a note, and what
         the latter were built from (kept while only plain cards are added)."""
         marked = used | new
-        key = ((self._melded | marked) & won, self._version, used & won, new & won)
+        # A declaration marks its cards used, so the key sees every change of
+        # this pile's histories (another seat's declarations leave it alone).
+        key = ((self._melded | marked) & won, used & won, new & won)
         names = old[0] if won == old[3] else self._hand_names(won)
         if key == old[2]:
             return (names, old[1], key, won)
@@ -273,7 +273,7 @@ class FildinskiState(FamilyState):
             low = special & -special
             special ^= low
             c = low.bit_length() - 1
-            note = _note(new >> c & 1, used >> c & 1)
+            note = _NOTES[(new >> c & 1) | (used >> c & 1) << 1]
             pile.append((card_names[c], self._kind_names(history.get(c, 0)), note))
         return (names, tuple(pile), key, won)
 
@@ -309,11 +309,8 @@ class FildinskiState(FamilyState):
         )
 
 
-def _note(new: int, used: int) -> str:
-    """A won card's note in the view (see :data:`WonCard`)."""
-    return ("new" if new else "") + (
-        " used" if used and new else "used" if used else ""
-    )
+#: A won card's note in the view (see :data:`WonCard`), by ``new | used << 1``.
+_NOTES = ("", "new", "used", "new used")
 
 
 class FildinskiSampler(FamilySampler):
