@@ -1,4 +1,4 @@
-"""The Bezique family (bezique, ...), as one troef plugin.
+"""The Bezique family (bezique, marjolet, binage, ...), as one troef plugin.
 
 Registered through the entry point ``bezique = "games.bezique"``. The family's
 rules and rulings are in ``RULES.md`` beside this file.
@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.bezique.bezique import Bezique
+from games.bezique.binage import Binage
 from games.bezique.fildinski import Fildinski
+from games.bezique.marjolet import Marjolet
 from games.bezique.rubicon import Rubicon
 from harness import Game, hookimpl
 
-__all__ = ["Bezique", "Fildinski", "Rubicon", "troef_games"]
+__all__ = ["Bezique", "Binage", "Fildinski", "Marjolet", "Rubicon", "troef_games"]
 
 
 @hookimpl
@@ -21,6 +23,8 @@ def troef_games() -> Sequence[type[Game]]:
     """Register the bezique family's games."""
     return [
         Bezique,
+        Marjolet,
+        Binage,
         Rubicon,
         Fildinski,
     ]

@@ -69,14 +69,9 @@ class BeziqueState(FamilyState):
 
     def _blank(self, game: FamilyGame, seed: int) -> None:
         super()._blank(game, seed)
-        self._hartendame = game.options["variant"] == "klaverjas-hartendame"
         # The engine names a hand's legal cards with this when any card goes.
         self._names = _distinct_names
         self._hand_names = _NAMES
-
-    def _kinds_for(self, trump: int) -> tuple[Kind, ...]:
-        """Seed 000 lines 114-122 (and the variant of line 139)."""
-        return bezique_kinds(trump, self._hartendame)
 
 
 # -- the game -------------------------------------------------------------------
@@ -107,3 +102,7 @@ class Bezique(FamilyGame):
             minimum=1,
         ),
     )
+
+    def combinations(self, trump: int) -> tuple[Kind, ...]:
+        """Seed 000 lines 114-122 (and the variant of line 139)."""
+        return bezique_kinds(trump, self.options["variant"] == "klaverjas-hartendame")

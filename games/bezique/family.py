@@ -32,10 +32,10 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, NoReturn
+from typing import ClassVar, NoReturn, Self
 
 from games.bezique.melds import Kind, Needs, choose_cards, face, needs
-from games.cards import SUITS, CardMask, Deck, iter_bits
+from games.cards import PIQUET, SUITS, CardMask, Deck, iter_bits
 from games.sampling import ConstrainedDealer
 from games.tricks import (
     BEAT_LED,
@@ -59,6 +59,7 @@ __all__ = [
     "DIX",
     "MELD",
     "PASS",
+    "PIQUET_RULES",
     "FamilyGame",
     "FamilySampler",
     "FamilyState",
@@ -69,6 +70,39 @@ PASS, DIX = "pass", "dix"
 MELD = "meld:"
 
 _new_view = object.__new__
+
+#: The one-pack games (Marjolet, Binage): ranks A 10 K Q J 9 8 7 in every suit,
+#: brisques (each ace and ten won scores 10), 10 for the last trick.
+PIQUET_RULES = TrickRules(
+    PIQUET,
+    plain_order="789JQKTA",
+    trump_order="789JQKTA",
+    plain_points={"A": 10, "T": 10},
+    last_trick=10,
+)
+
+
+#: Per kind: the copies it needs all of (one pack: every card it needs), and
+#: ``(copies mask, copies needed)`` for the faces it needs only some copies of.
+_Checks = tuple[tuple[Kind, CardMask, tuple[tuple[CardMask, int], ...]], ...]
+#: By the id of a :func:`needs` result, which each entry keeps alive.
+_CHECKS: dict[int, tuple[Needs, _Checks]] = {}
+
+
+def _checks(kind_needs: Needs) -> _Checks:
+    """The quick test of :meth:`FamilyState._meld_options`, cached per table."""
+    cached = _CHECKS.get(id(kind_needs))
+    if cached is not None:
+        return cached[1]
+    if len(_CHECKS) > 1000:  # tables made afresh per deal: keep it small
+        _CHECKS.clear()
+    rows = []
+    for kind, faces in kind_needs:
+        must = sum(m for m, n in faces if m.bit_count() == n)
+        rows.append((kind, must, tuple(f for f in faces if f[0].bit_count() != f[1])))
+    found = tuple(rows)
+    _CHECKS[id(kind_needs)] = (kind_needs, found)
+    return found
 
 
 @dataclass(frozen=True)
@@ -144,6 +178,10 @@ class FamilyState(TrickState):
     REUSE_RULE: ClassVar[bool] = True
     #: Whether the winner of a trick of the final phase may declare too.
     MELDS_IN_FINAL: ClassVar[bool] = False
+    #: Whether the match ends the moment a seat's total (earlier deals and this
+    #: deal's points so far) reaches the target ("who first reaches 500 wins"),
+    #: else after the deal in which a seat reaches it (Bezique's R1).
+    ENDS_AT_ONCE: ClassVar[bool] = False
     #: The view class the game's seats receive.
     VIEW: ClassVar[type[FamilyView]] = FamilyView
 
@@ -156,8 +194,9 @@ class FamilyState(TrickState):
     # -- the game's own parts (override) -------------------------------------------
 
     def _kinds_for(self, trump: int) -> tuple[Kind, ...]:
-        """The game's combinations with suit ``trump`` trump (-1: none yet)."""
-        raise NotImplementedError
+        """The game's combinations with suit ``trump`` trump (-1: none yet):
+        by default :meth:`FamilyGame.combinations`."""
+        return self.game.combinations(trump)
 
     def _meld_pool(self, seat: int) -> tuple[CardMask, CardMask]:
         """``(cards, open cards)`` ``seat`` may form combinations from: its hand
@@ -209,6 +248,7 @@ class FamilyState(TrickState):
         self._seven = -1
         self._kinds: tuple[Kind, ...] = ()
         self._kind_needs: Needs = ()
+        self._kind_checks: _Checks = ()
         self._stock: list[int] = []
         self._shown = [0, 0]
         #: Per declared card: the mask of kinds it was declared in, and the
@@ -228,6 +268,8 @@ class FamilyState(TrickState):
         self._deal_scores: tuple[tuple[int, int], ...] = ()
         self._totals = (0, 0)
         self._final_trick: TrickRecord = (0, (), 0, 0, 0)
+        #: While :meth:`narrate` applies an action: what hooks tell (bonuses).
+        self._notes: list[str] | None = None
 
     def _start_deal(self) -> None:
         """Shuffle and deal deal ``self.deal`` from ``deal_rng(seed, deal)`` alone."""
@@ -249,6 +291,8 @@ class FamilyState(TrickState):
         ):
             # A turned 7 scores for the dealer (seed 000 lines 8, 101, 224, 268).
             self._points[self.dealer] += self.TURNED_SEVEN
+            if self.ENDS_AT_ONCE:
+                self._reached()
 
     def _setup(self, hands: list[CardMask], stock: list[int], leader: int) -> None:
         """Start the play of a deal with these hands and stock (drawn from the end)."""
@@ -274,6 +318,7 @@ class FamilyState(TrickState):
         self._seven = face("7", trump) if trump >= 0 else -1
         self._kinds = self._kinds_for(trump)
         self._kind_needs = needs(self._kinds, self._deck)
+        self._kind_checks = _checks(self._kind_needs)
 
     def _tables_for(self, trump: int) -> TrickTables:
         return self.RULES.tables(trump) if trump >= 0 else self.RULES.tables()
@@ -311,6 +356,8 @@ class FamilyState(TrickState):
         winner = record[2]
         self._points[winner] += record[3]
         self.to_act = winner
+        if self.ENDS_AT_ONCE and self._reached():
+            return
         if self._stock or (self.MELDS_IN_FINAL and self.hands[winner]):
             self._turn_cards = 0
             options = self._meld_options(winner)
@@ -330,7 +377,9 @@ class FamilyState(TrickState):
         history, best, deck = self._history, self._best, self._deck
         reuse = self.REUSE_RULE
         options: dict[str, tuple[int, ...]] = {}
-        for kind, kind_needs in self._kind_needs:
+        for kind, must, kind_needs in self._kind_checks:
+            if pool & must != must:
+                continue
             for mask, need in kind_needs:
                 if (pool & mask).bit_count() < need:
                     break
@@ -368,6 +417,8 @@ class FamilyState(TrickState):
         else:
             self._bad_action(action)
         self._legal = None
+        if action != PASS and self.ENDS_AT_ONCE and self._reached():
+            return
         if self.SEVERAL and action != PASS:
             options = self._meld_options(seat)
             if options:
@@ -449,8 +500,36 @@ class FamilyState(TrickState):
             # No more melds (unless the game allows them); follow and beat.
             self._set_duties(BEAT_LED)
             self._last_draw(winner)
+            if self.ENDS_AT_ONCE and self._reached():
+                return
         self.to_act = winner
         self._legal = None
+
+    def _reached(self) -> bool:
+        """End the match if a seat's total with this deal's points so far has
+        reached the target (:attr:`ENDS_AT_ONCE`); the deal so far is scored."""
+        a = self._totals[0] + self._points[0]
+        b = self._totals[1] + self._points[1]
+        if max(a, b) < self._target:
+            return False
+        if self._tricks:
+            self._final_trick = self._tricks[-1]
+        seats = [s for s, total in enumerate((a, b)) if total >= self._target]
+        self._note(
+            f"seat {' and '.join(map(str, seats))} reached {self._target}: the "
+            "match ends at once"
+        )
+        self._deal_scores += ((self._points[0], self._points[1]),)
+        self._totals = (a, b)
+        self._melding = False
+        self._options = {}
+        self._end_match()
+        return True
+
+    def _note(self, line: str) -> None:
+        """Tell ``line`` in the narration of the action being applied."""
+        if self._notes is not None:
+            self._notes.append(line)
 
     def _finish_deal(self) -> None:
         self._deal_bonus()
@@ -583,7 +662,13 @@ class FamilyState(TrickState):
         full = len(self._deck.cards) - 2 * self.HAND
         first = deal == 0 and stock_before == full and not n_tricks and not trick
         opening = self.opening_line() if first else ""
-        self.apply(action)
+        n_deals = len(self._deal_scores)
+        notes: list[str] = []
+        self._notes = notes
+        try:
+            self.apply(action)
+        finally:
+            self._notes = None
         new_deal = self.deal != deal or self._over
         lines: list[str] = []
         if first:
@@ -605,11 +690,13 @@ class FamilyState(TrickState):
                         if card == seven:
                             line += f"; trump 7 by seat {who}: {self.SEVEN_PLAYED}"
                 lines[-1] = line
+        lines += notes
         if new_deal:
-            a, b = self._deal_scores[-1]
-            lines.append(
-                f"deal {deal} scores {a}-{b}; match {self._totals[0]}-{self._totals[1]}"
-            )
+            for k, (a, b) in enumerate(self._deal_scores[n_deals:], deal):
+                lines.append(
+                    f"deal {k} scores {a}-{b}; match "
+                    f"{self._totals[0]}-{self._totals[1]}"
+                )
             if self._over:
                 a, b = self._totals
                 lines.append(
@@ -678,7 +765,7 @@ class FamilyState(TrickState):
         *,
         deal: int = 0,
         seed: int = 0,
-    ) -> FamilyState:
+    ) -> Self:
         """A state at the first card of deal ``deal``, for worked examples.
 
         ``hands`` are two strings of cards (seat 0 first); ``stock`` is the
@@ -701,7 +788,8 @@ class FamilyState(TrickState):
 
 
 class FamilyGame(Game):
-    """A Bezique-family game for two: its State class says the rules."""
+    """A Bezique-family game for two: its State class says the rules, and
+    :meth:`combinations` its table of combinations (bots read it too)."""
 
     seat_counts = frozenset({2})
     #: The game's State class.
@@ -709,6 +797,11 @@ class FamilyGame(Game):
     #: The game's sampler class (a game with more public places subclasses
     #: :class:`FamilySampler` and extends its ``__init__``).
     SAMPLER: ClassVar[type[FamilySampler]]
+
+    def combinations(self, trump: int) -> tuple[Kind, ...]:
+        """The combinations with suit ``trump`` trump (-1: none yet), under
+        this game's options."""
+        raise NotImplementedError
 
     def new_match(self, n_seats: int, seed: int) -> FamilyState:
         """The first deal of a match for two, dealt from ``seed``."""

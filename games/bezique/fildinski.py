@@ -179,10 +179,6 @@ class FildinskiState(FamilyState):
         #: The won cards declared in a combination this deal.
         self._melded: CardMask = 0
 
-    def _kinds_for(self, trump: int) -> tuple[Kind, ...]:
-        """Lines 21-29 (and the variant of line 38)."""
-        return fildinski_kinds(trump, self._hartendame)
-
     def _set_kinds(self, trump: int) -> None:
         super()._set_kinds(trump)
         self._by_face = _BY_FACE[trump, self._hartendame]
@@ -379,3 +375,7 @@ class Fildinski(FamilyGame):
             minimum=1,
         ),
     )
+
+    def combinations(self, trump: int) -> tuple[Kind, ...]:
+        """Seed 000 lines 21-29 (and the variant of line 38)."""
+        return fildinski_kinds(trump, self.options["variant"] == "klaverjas-hartendame")

@@ -18,8 +18,9 @@ declared under the current trump is its declarable part (:meth:`_set_kinds`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from games.bezique.family import MELD, FamilyGame, FamilyState, FamilyView
+from games.bezique.family import MELD, FamilyGame, FamilyState, FamilyView, _checks
 from games.bezique.melds import Kind, face, kinds, needs
 from games.cards import RUBICON, SUITS, CardMask, iter_bits
 from games.tricks import TrickRules
@@ -75,6 +76,7 @@ def _distinct_names(mask: CardMask) -> tuple[str, ...]:
     return out
 
 
+@cache
 def rubicon_kinds(trump: int, queen_bezique: bool) -> tuple[Kind, ...]:
     """Rubicon's whole table with suit ``trump`` trump (-1: none yet; lines 64-77).
 
@@ -87,8 +89,7 @@ def rubicon_kinds(trump: int, queen_bezique: bool) -> tuple[Kind, ...]:
     if trump >= 0:
         rows.append(("trumps", 250, tuple(face(r, trump) for r in "ATKQJ")))
     rows += [
-        (f"highest:{SUITS[s]}", 150, tuple(face(r, s) for r in "ATKQJ"))
-        for s in range(4)
+        (f"five:{SUITS[s]}", 150, tuple(face(r, s) for r in "ATKQJ")) for s in range(4)
     ]
     rows += [
         (name, value, tuple(face(rank, s) for s in range(4)))
@@ -120,6 +121,7 @@ def rubicon_kinds(trump: int, queen_bezique: bool) -> tuple[Kind, ...]:
     return kinds(rows)
 
 
+@cache
 def declarable(table: tuple[Kind, ...], trump: int) -> tuple[Kind, ...]:
     """The kinds of ``table`` that may be declared with suit ``trump`` trump.
 
@@ -134,7 +136,7 @@ def declarable(table: tuple[Kind, ...], trump: int) -> tuple[Kind, ...]:
     out = []
     for k in table:
         name = k.name
-        if not k.faces or name in (f"highest:{letter}", f"marias:{letter}"):
+        if not k.faces or name in (f"five:{letter}", f"marias:{letter}"):
             continue
         if "bezique:" in name and name[-1] != letter:
             continue
@@ -163,7 +165,6 @@ class RubiconState(FamilyState):
     game: Rubicon
 
     def _blank(self, game: FamilyGame, seed: int) -> None:
-        self._queen_bezique = game.options["variant"] == "trump-queen"
         #: The index in this deal's melds of the one that set trump (narration).
         self._trump_meld = -1
         super()._blank(game, seed)
@@ -175,14 +176,11 @@ class RubiconState(FamilyState):
         super()._setup(hands, stock, leader)
         self._trump_meld = -1
 
-    def _kinds_for(self, trump: int) -> tuple[Kind, ...]:
-        """Seed 000 lines 64-77 (and the variant of line 91)."""
-        return rubicon_kinds(trump, self._queen_bezique)
-
     def _set_kinds(self, trump: int) -> None:
         """The whole table names histories; only its declarable part is tried."""
         super()._set_kinds(trump)
         self._kind_needs = needs(declarable(self._kinds, trump), self._deck)
+        self._kind_checks = _checks(self._kind_needs)
         self._blanche = next(k for k in self._kinds if k.name == CARTE_BLANCHE)
 
     def _meld_options(self, seat: int) -> dict[str, tuple[int, ...]]:
@@ -260,3 +258,8 @@ class Rubicon(FamilyGame):
             minimum=1,
         ),
     )
+
+    def combinations(self, trump: int) -> tuple[Kind, ...]:
+        """Seed 000 lines 64-77 (and the variant of line 91); the whole table,
+        of which :func:`declarable` says what may be declared under ``trump``."""
+        return rubicon_kinds(trump, self.options["variant"] == "trump-queen")

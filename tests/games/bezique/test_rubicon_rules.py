@@ -170,12 +170,12 @@ def test_four_tens_and_the_five_highest_of_a_plain_suit() -> None:
     state = position("TC TD TH TS AC KC QC JC 9H", LOW, "7C 8C 7C 8C")
     play(state, "9H 7D")
     assert state.legal_actions() == (
-        "meld:highest:C",
+        "meld:five:C",
         "meld:tens",
         "meld:marias:C",
         "pass",
     )
-    play(state, "meld:tens meld:highest:C")
+    play(state, "meld:tens meld:five:C")
     view = state.view(0)
     assert view.points == (240, 0) and view.trump is None
 
@@ -313,14 +313,14 @@ def test_trump_queen_bezique_sets_trump_in_the_variant() -> None:
 def test_the_table_names_every_kind_and_each_trump_declares_its_own() -> None:
     """Lines 64-77: the values of the table."""
     table = {k.name: k.value for k in rubicon_kinds(2, False)}
-    assert table["trumps"] == 250 and table["highest:C"] == 150
+    assert table["trumps"] == 250 and table["five:C"] == 150
     assert (table["aces"], table["tens"], table["kings"]) == (100, 90, 80)
     assert (table["queens"], table["jacks"], table["stuk"]) == (60, 40, 40)
     assert table["marias:C"] == 20 and table["bezique"] == 40
     assert table["double-bezique"] == 500 and table["triple-bezique"] == 1500
     assert table["quadruple-bezique"] == 4500 and table["carte-blanche"] == 50
     names = {k.name for k in declarable(rubicon_kinds(2, False), 2)}
-    assert "marias:H" not in names and "highest:H" not in names
+    assert "marias:H" not in names and "five:H" not in names
     assert "stuk" in names and "marias:S" in names
     assert not any(
         k.name in ("trumps", "stuk") for k in declarable(rubicon_kinds(-1, False), -1)
