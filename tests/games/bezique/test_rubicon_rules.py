@@ -222,6 +222,22 @@ def test_a_played_combination_is_refilled_and_scores_again() -> None:
     assert [m[1] for m in view.melds] == ["kings", "kings"]
 
 
+def test_a_fifth_king_beside_four_open_kings_scores_them_again() -> None:
+    """RU8 (R4): four kings declared; a fifth king, drawn, makes four kings
+    with three of the open ones: a combination not yet declared, so 80 again,
+    though no king was played."""
+    state = position(
+        "KC KD KH KS 9C 7C 8C 7H 8H",
+        "7D 8D 9D 7S 8S 9S 7D 8D 9D",
+        "KC 7S 8S 9S",
+    )
+    play(state, "9C 7D meld:kings")
+    play(state, "7C 8D")  # no king played; seat 0 holds a fifth, the KC drawn
+    assert state.legal_actions() == ("meld:kings", "pass")
+    play(state, "meld:kings")
+    assert state.view(0).points == (160, 0)
+
+
 def test_carte_blanche_is_a_hand_without_court_cards() -> None:
     """Line 77, RU7: a hand without king, queen or jack is a carte blanche
     (50), declared after a trick won; its cards are then known to both. It
