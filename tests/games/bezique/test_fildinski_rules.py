@@ -168,6 +168,47 @@ def test_copies_of_earlier_tricks_first_leave_the_trick_free() -> None:
     ]
 
 
+def test_stuk_then_the_five_trumps_from_won_trumps() -> None:
+    """Lines 21 and 26: with clubs trump, K♣ won and Q♣ won now make the stuk
+    (40); J♣ won later with A♣ 10♣ K♣ Q♣ won before makes the five trumps
+    (250; FI3: no re-use rule bars the stuk's cards). The ace and ten of
+    trump won are brisques (line 16)."""
+    state = position(
+        "AC TC KC QC JC TH 9H AD",
+        "7D 8D 9D 7S 8S 9S 8D 8S",
+        "7H 8H 7H 8H 7D 9D 9S 7S JD 9C",
+    )
+    play(state, "AC 7D TC 8D KC 9D QC 7S")
+    assert state.legal_actions() == ("meld:stuk", "pass")
+    play(state, "meld:stuk JC 8S")
+    assert state.legal_actions() == ("meld:trumps", "pass")
+    play(state, "meld:trumps")
+    assert view(state).points == (10 + 10 + 40 + 250, 0)
+
+
+def test_four_aces_won_and_four_jacks_won() -> None:
+    """Line 22: four aces 100, each ace won also a brisque (line 16); line 25:
+    four jacks 40."""
+    state = position(
+        "AC AD AH AS 9H TH KD QD",
+        "7D 8D 9D 7S 8S 9S 8D 8S",
+        "7H 8H 7H 8H 7D 9D 7S 9C",
+    )
+    play(state, "AD 8D AH 9S AS 7S AC 9D")
+    assert state.legal_actions() == ("meld:aces", "pass")
+    play(state, "meld:aces")
+    assert view(state).points == (40 + 100, 0)
+    state = position(
+        "JC JD JH JS 9H TH KD QD",
+        "7D 8D 9D 7S 8S 9S 8D 8S",
+        "7H 8H 7H 8H 7D 9D 7S 9C",
+    )
+    play(state, "JD 8D JH 9S JS 7S JC 9D")
+    assert state.legal_actions() == ("meld:jacks", "pass")
+    play(state, "meld:jacks")
+    assert view(state).points == (40, 0)
+
+
 def test_the_same_combination_once() -> None:
     """Line 18, FI3: a card is declared at most once in a kind, so the K♥ of a
     marias does not marry a second Q♥; a second K♥ does."""

@@ -389,3 +389,24 @@ def test_the_byte_namers_agree_with_the_deck() -> None:
         mask = sum(1 << c for c in rng.sample(range(128), rng.randrange(0, 40)))
         assert _names(mask) == RUBICON.names(mask)
         assert _distinct_names(mask) == tuple(dict.fromkeys(RUBICON.names(mask)))
+
+
+def test_four_queens_four_jacks_and_a_bezique_in_the_right_order() -> None:
+    """Lines 69-70, 73 and the re-use rule (line 61): four queens 60, four
+    jacks 40, J♦ Q♠ 40. Jacks, then the bezique, then the queens scores all
+    three (each card climbs or stays); the queens first would bar the Q♠ from
+    the cheaper bezique."""
+    hand = "QC QD QH QS JC JD JH JS 9C"
+    state = position(hand, LOW, "7C 8C 7C 8C")
+    play(state, "9C 7D")
+    assert state.legal_actions() == (
+        "meld:queens",
+        "meld:jacks",
+        "meld:bezique",
+        "pass",
+    )
+    play(state, "meld:jacks meld:bezique meld:queens")
+    assert state.view(0).points == (140, 0)
+    state = position(hand, LOW, "7C 8C 7C 8C")
+    play(state, "9C 7D meld:queens")
+    assert state.legal_actions() == ("meld:jacks", "pass")
