@@ -56,14 +56,12 @@ _KIND_NAMES: dict[int, dict[int, tuple[str, ...]]] = {}
 #: what they were built from.
 _Pile = tuple[tuple[str, ...], tuple[WonCard, ...], tuple[int, int, int] | None, int]
 _NO_PILE: _Pile = ((), (), None, 0)
-_WonCache = tuple[
-    tuple[int, int, int, int, int] | None,
-    _Pile,
-    _Pile,
+#: The view's two won fields: per seat the names, and the declared or marked.
+_WonFields = tuple[
     tuple[tuple[str, ...], tuple[str, ...]],
     tuple[tuple[WonCard, ...], tuple[WonCard, ...]],
 ]
-_EMPTY: _WonCache = (None, _NO_PILE, _NO_PILE, ((), ()), ((), ()))
+_NO_FIELDS: _WonFields = (((), ()), ((), ()))
 
 
 _TABLES: dict[tuple[int, bool], tuple[Kind, ...]] = {}
@@ -169,13 +167,20 @@ class FildinskiState(FamilyState):
         #: The cards of the trick just won, while its winner declares.
         self._new: CardMask = 0
         #: The view's won cards and what they were built from (see view()).
-        self._won_cache: _WonCache = _EMPTY
+        #: Per seat, its won cards as the view shows them, and the two fields.
+        self._won_piles = (_NO_PILE, _NO_PILE)
+        self._won_fields: _WonFields = _NO_FIELDS
+        #: Bit s: seat s's pile in the view must be rebuilt (a trick won, a
+        #: declaration, the end of a turn of declarations).
+        self._dirty = 3
 
     def _setup(self, hands: list[CardMask], stock: list[int], leader: int) -> None:
         super()._setup(hands, stock, leader)
         self._won = [0, 0]
         self._new = 0
-        self._won_cache = _EMPTY
+        self._won_piles = (_NO_PILE, _NO_PILE)
+        self._won_fields = _NO_FIELDS
+        self._dirty = 3
         #: The won cards declared in a combination this deal.
         self._melded: CardMask = 0
 
@@ -190,6 +195,7 @@ class FildinskiState(FamilyState):
         cards = 1 << a | 1 << b
         self._won[record[2]] |= cards
         self._new = cards
+        self._dirty |= 1 << record[2]
         return record
 
     def _meld_options(self, seat: int) -> dict[str, tuple[int, ...]]:
@@ -229,27 +235,35 @@ class FildinskiState(FamilyState):
     def _declared(self, seat: int, kind: Kind, cards: tuple[int, ...]) -> None:
         for card in cards:
             self._melded |= 1 << card
+        self._dirty |= 1 << seat
+
+    def _after_melds(self, seat: int) -> None:
+        # The turn's notes (new, used) leave the view.
+        self._dirty |= 1 << seat
+        super()._after_melds(seat)
 
     def _lay_open(self, seat: int, cards: CardMask) -> None:
         """The combination lies among the won cards: nothing leaves the hand."""
 
     def view(self, seat: int) -> FildinskiView:
         """The family's view and the won cards (a seat's pile rebuilt only when
-        it, the histories or the notes change)."""
+        it, its histories or its notes change: :attr:`_dirty`)."""
         view = super().view(seat)
-        melding = self._melding
-        used = self._turn_cards if melding else 0
-        new = self._new if melding else 0
-        won0, won1 = self._won
-        key = (won0, won1, self._version, used, new)
-        cache = self._won_cache
-        if key != cache[0]:
-            p0 = self._pile(won0, used, new, cache[1])
-            p1 = self._pile(won1, used, new, cache[2])
-            cache = self._won_cache = (key, p0, p1, (p0[0], p1[0]), (p0[1], p1[1]))
+        dirty = self._dirty
+        if dirty:
+            self._dirty = 0
+            melding = self._melding
+            used = self._turn_cards if melding else 0
+            new = self._new if melding else 0
+            p0, p1 = self._won_piles
+            if dirty & 1:
+                p0 = self._pile(self._won[0], used, new, p0)
+            if dirty & 2:
+                p1 = self._pile(self._won[1], used, new, p1)
+            self._won_piles = (p0, p1)
+            self._won_fields = ((p0[0], p1[0]), (p0[1], p1[1]))
         fields = view.__dict__
-        fields["won"] = cache[3]
-        fields["won_melds"] = cache[4]
+        fields["won"], fields["won_melds"] = self._won_fields
         return view  # type: ignore[return-value]
 
     def _pile(self, won: CardMask, used: CardMask, new: CardMask, old: _Pile) -> _Pile:

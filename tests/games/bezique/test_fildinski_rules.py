@@ -352,3 +352,21 @@ def test_an_illegal_meld_is_named() -> None:
     state = GAME.new_match(2, 1)
     with pytest.raises(IllegalActionError, match="may not"):
         state.apply("meld:fildinski")
+
+
+def test_the_cached_won_cards_equal_a_fresh_view() -> None:
+    """The view rebuilds a seat's won cards only when they change (a trick won,
+    a declaration, the end of a turn): at every decision of real matches, both
+    seats' views equal those of a copy whose caches are emptied."""
+    rng = random.Random(11)
+    for seed in range(6):
+        state = GAME.new_match(2, seed)
+        assert isinstance(state, FildinskiState)
+        while not state.is_over():
+            for seat in (0, 1):
+                fresh = state.clone()
+                fresh._won_piles = (((), (), None, -1), ((), (), None, -1))
+                fresh._dirty = 3
+                fresh._shown_key = None
+                assert fresh.view(seat) == state.view(seat)
+            state.apply(rng.choice(state.legal_actions()))
