@@ -50,6 +50,7 @@ __all__ = [
     "RatingFit",
     "RatingFlag",
     "aggregate",
+    "bootstrap_plackett_luce",
     "bootstrap_ratings",
     "fit_plackett_luce",
     "fit_ratings",
@@ -1314,12 +1315,8 @@ def _tie_events(
                 yield [*subset, *below], c, share
 
 
-def _choices(
-    rankings: Sequence[Ranking],
-    index: Mapping[str, int],
-    regularise: Sequence[int],
-    prior_draws: float,
-) -> _Choices:
+def _choices(rankings: Sequence[Ranking], index: Mapping[str, int]) -> _Choices:
+    """The choice events of the rankings (no virtual ones)."""
     from scipy import sparse
 
     n = len(index)
@@ -1347,17 +1344,6 @@ def _choices(
                 chosen.append(c)
                 weight.append(share)
                 cluster.append(unit)
-    real = len(chosen)
-    for k in regularise:  # one virtual draw against the pool average
-        unit = len(units)
-        units[("virtual", k)] = unit
-        for c in (k, n):
-            e = len(chosen)
-            rows.extend([e, e])
-            cols.extend([k, n])
-            chosen.append(c)
-            weight.append(prior_draws / 2)
-            cluster.append(unit)
     present = sparse.csr_matrix(
         (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))),
         shape=(len(chosen), n + 1),
@@ -1369,7 +1355,36 @@ def _choices(
         np.array(weight, np.float64),
         np.array(cluster, np.int64),
         len(units),
-        real,
+        len(chosen),
+    )
+
+
+def _with_virtual(
+    choices: _Choices, regularise: Sequence[int], prior_draws: float
+) -> _Choices:
+    """``choices`` plus one virtual draw (two half-weight choices) of each entrant
+    in ``regularise`` against the virtual entrant n, each draw its own cluster.
+    """
+    from scipy import sparse
+
+    if not regularise:
+        return choices
+    n, events = choices.n, len(choices.chosen)
+    who = np.repeat(np.asarray(regularise, np.int64), 2)
+    extra = len(who)
+    rows = np.repeat(np.arange(extra), 2)
+    cols = np.column_stack([who, np.full(extra, n)]).ravel()
+    block = sparse.csr_matrix((np.ones(2 * extra), (rows, cols)), shape=(extra, n + 1))
+    chosen = who.copy()
+    chosen[1::2] = n
+    return _Choices(
+        n,
+        sparse.vstack([choices.present, block], format="csr"),
+        np.concatenate([choices.chosen, chosen]),
+        np.concatenate([choices.weight, np.full(extra, prior_draws / 2)]),
+        np.concatenate([choices.cluster, choices.clusters + np.arange(extra) // 2]),
+        choices.clusters + extra // 2,
+        events,
     )
 
 
@@ -1385,7 +1400,7 @@ def _pl_layout(choices: _Choices, played: NDArray[np.bool_]) -> tuple[Any, Any]:
     n = choices.n
     coo = choices.present[: choices.real, :n].tocoo()
     src = choices.chosen[: choices.real][coo.row]
-    keep = src != coo.col
+    keep = (src != coo.col) & (choices.weight[: choices.real][coo.row] > 0)
     graph = sparse.coo_matrix(
         (np.ones(int(keep.sum())), (src[keep], coo.col[keep])), shape=(n, n)
     )
@@ -1472,6 +1487,31 @@ def _pl_information(
     return info, meat, ll
 
 
+def _pl_solve(
+    data: _Choices, played: NDArray[np.bool_], prior_draws: float, max_iter: int
+) -> tuple[_Choices, FloatArray, list[list[int]], set[int], int, bool]:
+    """Components, regularisation and the MM fit of the events ``data``.
+
+    :returns: the events with the virtual ones, gamma (natural units, entrant n the
+        virtual one), components, regularised component indices, iterations,
+        converged.
+    """
+    weak, strong = _pl_layout(data, played)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for found in np.flatnonzero(played):
+        groups[int(weak[found])].append(int(found))
+    components = sorted(groups.values(), key=lambda c: (-len(c), c[0]))
+    regularised = {
+        c
+        for c, members in enumerate(components)
+        if len({int(strong[k]) for k in members}) > 1
+    }
+    virtual = [k for c in sorted(regularised) for k in components[c]]
+    choices = _with_virtual(data, virtual, prior_draws)
+    gamma, iterations, converged = _pl_mm(choices, components, regularised, max_iter)
+    return choices, gamma, components, regularised, iterations, converged
+
+
 def fit_plackett_luce(
     rankings: Iterable[Ranking],
     *,
@@ -1506,20 +1546,9 @@ def fit_plackett_luce(
     played = np.zeros(n, bool)
     for r in rankings:
         played[[index[e] for e in r.entrants]] = True
-    probe = _choices(rankings, index, (), prior_draws)
-    weak, strong = _pl_layout(probe, played)
-    groups: dict[int, list[int]] = defaultdict(list)
-    for found in np.flatnonzero(played):
-        groups[int(weak[found])].append(int(found))
-    components = sorted(groups.values(), key=lambda c: (-len(c), c[0]))
-    regularised = {
-        c
-        for c, members in enumerate(components)
-        if len({int(strong[k]) for k in members}) > 1
-    }
-    virtual = [k for c in sorted(regularised) for k in components[c]]
-    choices = _choices(rankings, index, virtual, prior_draws) if virtual else probe
-    gamma, iterations, converged = _pl_mm(choices, components, regularised, max_iter)
+    data = _choices(rankings, index)
+    solved = _pl_solve(data, played, prior_draws, max_iter)
+    choices, gamma, components, regularised, iterations, converged = solved
     info, meat, ll = _pl_information(choices, gamma)
     layout = _Layout(components, regularised, set(), played)
     # Free parameters: all played entrants but one per unregularised component.
@@ -1636,3 +1665,97 @@ def _as_matches(
             ),
             r.group,
         )
+
+
+def bootstrap_plackett_luce(
+    rankings: Sequence[Ranking],
+    *,
+    rounds: int = 1000,
+    seed: int,
+    anchor: str | None = None,
+    anchor_rating: float = 0.0,
+    confidence: float = 0.95,
+    entrants: Iterable[str] = (),
+    prior_draws: float = 1.0,
+) -> BootstrapFit:
+    """Cluster-bootstrap percentile intervals for :func:`fit_plackett_luce`.
+
+    As :func:`bootstrap_ratings`: each round draws G duplicate groups (a match
+    without a group is one) out of G with ``numpy.random.default_rng(seed)``
+    and refits, here by reweighting each group's choice events by how often it
+    was drawn; ratings are anchored as in the full fit.
+    """
+    _check_options("half", confidence)
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, got {rounds!r}")
+    rankings = list(rankings)
+    fit = fit_plackett_luce(
+        rankings,
+        anchor=anchor,
+        anchor_rating=anchor_rating,
+        confidence=confidence,
+        entrants=entrants,
+        prior_draws=prior_draws,
+    )
+    names = fit.names
+    n = len(names)
+    data = _choices(rankings, {name: k for k, name in enumerate(names)})
+    rng = np.random.default_rng(seed)
+    samples = np.full((rounds, n), np.nan)
+    failures = 0
+    coo = data.present[:, :n].tocoo()
+    anchor_index = names.index(anchor) if anchor is not None else -1
+    for r in range(rounds):
+        multiplicity = np.bincount(
+            rng.integers(0, data.clusters, data.clusters), minlength=data.clusters
+        ).astype(np.float64)
+        weight = data.weight * multiplicity[data.cluster]
+        replicate = _Choices(
+            n, data.present, data.chosen, weight, data.cluster, data.clusters, data.real
+        )
+        played = np.zeros(n, bool)
+        played[coo.col[weight[coo.row] > 0]] = True
+        _, gamma, components, _, _, _ = _pl_solve(
+            replicate, played, prior_draws, 100_000
+        )
+        if len(components) > 1 or (anchor is not None and not played[anchor_index]):
+            failures += 1
+        for members in components:
+            idx = np.array(members)
+            base = gamma[anchor_index] if anchor_index in members else gamma[idx].mean()
+            samples[r, idx] = (gamma[idx] - base) / ELO_TO_NATURAL + anchor_rating
+    lo_q, hi_q = 0.5 - confidence / 2, 0.5 + confidence / 2
+    lines = []
+    for k, name in enumerate(names):
+        ok = samples[:, k][~np.isnan(samples[:, k])]
+        lo, hi = np.quantile(ok, [lo_q, hi_q]) if len(ok) else (math.nan, math.nan)
+        lines.append(
+            BootstrapRating(
+                name,
+                fit[name].rating,
+                float(lo),
+                float(hi),
+                float(ok.std(ddof=1)) if len(ok) > 1 else math.nan,
+            )
+        )
+    order = {line.entrant: p for p, line in enumerate(fit.ratings)}
+    lines.sort(key=lambda line: order[line.entrant])
+    notes = []
+    if failures:
+        notes.append(
+            f"{failures} of {rounds} rounds drew a pool that was not connected (or "
+            "lacked the anchor); their ratings were anchored per component"
+        )
+    return BootstrapFit(
+        ratings=tuple(lines),
+        rounds=rounds,
+        seed=seed,
+        confidence=confidence,
+        groups=data.clusters,
+        seat_advantage=None,
+        seat_advantage_interval=None,
+        fit=fit,
+        notes=tuple(notes),
+        samples=samples,
+        names=names,
+    )
