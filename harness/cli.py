@@ -221,6 +221,12 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--seed", type=int, default=1, help="bootstrap seed (default 1)"
     )
+    report.add_argument(
+        "--model",
+        choices=rt.MODELS,
+        help="rating model: pairwise results weighted 1/(k-1), or Plackett-Luce "
+        "on whole rankings (default: the config's rating_model, else pairwise)",
+    )
     report.set_defaults(run=_cmd_report)
 
     compare = sub.add_parser(
@@ -559,6 +565,12 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
             f"--anchor {args.anchor!r}: no such entrant; "
             f"{close_names(args.anchor, entrants)}"
         )
+    model = args.model or snapshot.get("rating_model", "pairwise")
+    if model == "plackett-luce" and args.seat_advantage:
+        raise ConfigError(
+            "--seat-advantage: the Plackett-Luce model fits no seat advantage; "
+            "accepted with --model pairwise"
+        )
     report = build_report(
         title,
         matches,
@@ -568,6 +580,7 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         seat_advantage=args.seat_advantage,
         bootstrap=args.bootstrap,
         seed=args.seed,
+        model=model,
     )
     print(render(report, args.format))
     return 0

@@ -53,6 +53,8 @@ __all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
 #: The tournament formats and what each needs.
 FORMATS = ("round-robin", "gauntlet", "sprt", "ladder")
 EXECUTORS = ("process", "inline")
+#: How ``troef report`` rates (harness.ratings.MODELS; not imported: numpy).
+RATING_MODELS = ("pairwise", "plackett-luce")
 
 _TOP_KEYS = {
     "name": "a label for the tournament (default: the file's name)",
@@ -77,6 +79,9 @@ _TOP_KEYS = {
     ),
     "in_flight": "matches a worker keeps in flight when bots run in processes (>= 1)",
     "ladder": "the [ladder] table of an Elo-rated ladder (k, initial, explore, ...)",
+    "rating_model": (
+        'how "troef report" rates: "pairwise" (default) or "plackett-luce"'
+    ),
 }
 _SPRT_KEYS = {
     "elo0": "Elo difference of H0 (e.g. 0)",
@@ -197,6 +202,8 @@ class TournamentConfig:
     candidates: tuple[str, ...] = ()
     sprt: SprtSettings | None = None
     ladder: LadderSettings | None = None
+    #: The report's rating model: "pairwise" or "plackett-luce".
+    rating_model: str = "pairwise"
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -229,6 +236,8 @@ class TournamentConfig:
             snapshot["sprt"] = dataclasses.asdict(self.sprt)
         if self.ladder is not None:
             snapshot["ladder"] = dataclasses.asdict(self.ladder)
+        if self.rating_model != "pairwise":  # older databases stay equal
+            snapshot["rating_model"] = self.rating_model
         return snapshot
 
     def snapshot_json(self) -> str:
@@ -407,6 +416,16 @@ class _Validator:
                 "", "database", f"{database!r} is not allowed; expected a file path"
             )
 
+        rating_model = self.get(
+            "rating_model", str, "pairwise", f"one of {', '.join(RATING_MODELS)}"
+        )
+        if rating_model not in RATING_MODELS:
+            raise self.error(
+                "",
+                "rating_model",
+                f"unknown rating model {rating_model!r}; "
+                f"{close_names(rating_model, RATING_MODELS)}",
+            )
         ladder = self.ladder_settings(fmt)
         entrants = self.entrants(registry, game_name, allow_few=ladder is not None)
         candidates = self.candidates(fmt, entrants)
@@ -432,6 +451,7 @@ class _Validator:
             candidates=candidates,
             sprt=sprt,
             ladder=ladder,
+            rating_model=rating_model,
             in_flight=self.in_flight(),
             time_control=self.time_control(
                 "time_control", self.data.get("time_control")

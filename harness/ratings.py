@@ -1455,7 +1455,8 @@ def _pl_information(
 
     Per event, with p_i = present_ei·w_i/S_e: the score is weight·(1[i chosen] -
     p_i) and the information weight·(diag p - p pᵀ). The meat sums the outer
-    products of the score summed per cluster (a match, or a duplicate group).
+    products of the score summed per cluster (a match, or a duplicate group),
+    times G/(G-1) for G clusters.
     """
     from scipy import sparse
 
@@ -1479,7 +1480,10 @@ def _pl_information(
         shape=(choices.clusters, events),
     )
     u = (by_cluster @ score).toarray()
-    meat = u.T @ u
+    # G/(G-1): the usual small-sample factor of a cluster sandwich (CR1), which
+    # matters when a few duplicate groups hold all the matches.
+    g = choices.clusters
+    meat = u.T @ u * (g / (g - 1) if g > 1 else 1.0)
     real = slice(0, choices.real)
     ll = float(
         choices.weight[real] @ (gamma[choices.chosen[real]] - np.log(totals[real]))
