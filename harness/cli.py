@@ -617,7 +617,7 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
 def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
     data = read_results(args.file)
     fit = rt.fit_ratings(
-        data.results,
+        data.table(),
         anchor=args.anchor,
         anchor_rating=args.anchor_rating,
         seat_advantage=args.seat_advantage,
@@ -652,7 +652,7 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
             b = boot[line.entrant]
             row.insert(4, f"[{b.lower:.1f}, {b.upper:.1f}]")
         rows.append(row)
-    print(f"{args.file}: {len(data.results)} games ({data.skipped} skipped)")
+    print(f"{args.file}: {len(data)} games ({data.skipped} skipped)")
     print(tabulate(rows, headers=headers))
     if fit.seat_advantage is not None and fit.seat_advantage_interval is not None:
         lo, hi = fit.seat_advantage_interval

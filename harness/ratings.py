@@ -57,6 +57,7 @@ __all__ = [
     "pair_results_from_matches",
     "pair_results_from_stored",
     "rankings_from_matches",
+    "table_from_columns",
 ]
 
 #: Natural units per Elo point: gamma = R · ELO_TO_NATURAL.
@@ -213,14 +214,34 @@ def _aggregate(
     """The table, and for every result the row it went to."""
     names = tuple(sorted({*entrants, *(r.a for r in results), *(r.b for r in results)}))
     index = {name: k for k, name in enumerate(names)}
-    ia, ib, score, weight, side = _columns(results, index)
+    return table_from_columns(names, *_columns(results, index))
+
+
+def table_from_columns(
+    names: tuple[str, ...],
+    ia: NDArray[np.integer[Any]],
+    ib: NDArray[np.integer[Any]],
+    score: FloatArray,
+    weight: FloatArray,
+    side: NDArray[np.integer[Any]],
+) -> tuple[PairTable, IntArray]:
+    """:func:`aggregate` on columns: entrant indices into ``names`` (sorted), a's
+    score, weight, and side (+1 a sat first, -1 b did, 0 unknown), one per
+    result. Returns the table and, for every result, the row it went to.
+    """
     swap = ia > ib
     lo, hi = np.where(swap, ib, ia), np.where(swap, ia, ib)
     score = np.where(swap, 1.0 - score, score)
     side = np.where(swap, -side, side)
     n = max(len(names), 1)
-    key = (lo * n + hi) * 3 + (side + 1)
-    keys, inverse = np.unique(key, return_inverse=True)
+    key = (lo.astype(np.int64) * n + hi) * 3 + (side + 1)
+    if 3 * n * n <= 4 * len(key) + 1024:
+        # Few possible keys: count them directly (no sort of a million keys).
+        present = np.bincount(key, minlength=3 * n * n) > 0
+        keys = np.flatnonzero(present)
+        inverse = (np.cumsum(present) - 1)[key]
+    else:
+        keys, inverse = np.unique(key, return_inverse=True)
     rows = len(keys)
 
     def total(mask: NDArray[np.bool_]) -> FloatArray:
