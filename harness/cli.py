@@ -13,7 +13,7 @@ from typing import Any
 from tabulate import tabulate
 
 from harness import ratings as rt
-from harness.config import MAX_WORKERS, load_config
+from harness.config import MAX_WORKERS, RATING_MODELS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
 from harness.game import Game
@@ -223,7 +223,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--model",
-        choices=rt.MODELS,
+        choices=RATING_MODELS,
         help="rating model: pairwise results weighted 1/(k-1), or Plackett-Luce "
         "on whole rankings (default: the config's rating_model, else pairwise)",
     )
