@@ -615,7 +615,7 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
-    data = read_results(args.file)
+    data = read_results(args.file, groups=args.bootstrap > 0)
     fit = rt.fit_ratings(
         data.table(),
         anchor=args.anchor,

@@ -222,8 +222,12 @@ def _pair(
 CHUNK = 1 << 20
 
 
-def read_csv(path: str | Path) -> ResultsFile:
+def read_csv(path: str | Path, *, groups: bool = True) -> ResultsFile:
     """Read ``white,black,result[,group]`` rows (blank lines are skipped).
+
+    ``groups=False`` leaves the group column unread (every game its own group):
+    only the bootstrap needs it, and a million distinct group names cost more
+    memory than all the other columns.
 
     Lines are split in chunks of about a MiB with ``str.split`` and names
     interned to integers, so no object is made per game; a chunk with quotes,
@@ -253,7 +257,7 @@ def read_csv(path: str | Path) -> ResultsFile:
             f"{path}:1: header {','.join(header or [])!r} lacks {', '.join(missing)}; "
             "expected: white,black,result (optionally group)"
         )
-    reader = _CsvColumns(path, columns)
+    reader = _CsvColumns(path, columns, groups)
     pos = cut + 1
     if '"' in text:  # quoted fields (maybe spanning lines): the csv module
         reader.slow(text[pos:end_of_text].split("\n"), 2)
@@ -280,13 +284,13 @@ def read_csv(path: str | Path) -> ResultsFile:
 class _CsvColumns:
     """Accumulates the columns of a CSV body, chunk by chunk."""
 
-    def __init__(self, path: Path, columns: list[str]) -> None:
+    def __init__(self, path: Path, columns: list[str], groups: bool) -> None:
         self.path = path
         self.width = len(columns)
         self.w, self.b, self.r = (
             columns.index(c) for c in ("white", "black", "result")
         )
-        self.g = columns.index("group") if "group" in columns else None
+        self.g = columns.index("group") if groups and "group" in columns else None
         self.names = _Interner()
         self.groups = _Groups()
         self.white: list[IntArray] = []
@@ -439,12 +443,12 @@ def read_pgn(path: str | Path) -> ResultsFile:
     return ResultsFile.of_results(path, out, skipped)
 
 
-def read_results(path: str | Path) -> ResultsFile:
-    """Read a ``.csv`` or ``.pgn`` file by its suffix."""
+def read_results(path: str | Path, *, groups: bool = True) -> ResultsFile:
+    """Read a ``.csv`` or ``.pgn`` file by its suffix (``groups``: see read_csv)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        return read_csv(path)
+        return read_csv(path, groups=groups)
     if suffix == ".pgn":
         return read_pgn(path)
     raise ResultsFileError(
