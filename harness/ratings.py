@@ -1598,8 +1598,7 @@ def fit_plackett_luce(
     sd = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     z = float(NormalDist().inv_cdf(0.5 + confidence / 2))
     component_of = {k: c for c, members in enumerate(ordered) for k in members}
-    pairwise = aggregate(pair_results_from_matches(_as_matches(rankings)), names)
-    stats = _entrant_totals(pairwise)
+    stats = _pairwise_totals(rankings, index)
     matches = np.zeros(n)
     for r in rankings:
         for seen in {index[e] for e in r.entrants}:
@@ -1673,23 +1672,29 @@ def fit_plackett_luce(
     )
 
 
-def _as_matches(
-    rankings: Sequence[Ranking],
-) -> Iterator[tuple[tuple[str, ...], Result, str | None]]:
-    """Rankings back as one-seat-per-team matches (for the pairwise score column)."""
+def _pairwise_totals(
+    rankings: Sequence[Ranking], index: Mapping[str, int]
+) -> dict[str, FloatArray]:
+    """Weighted pairwise points and games per entrant, as the pairwise model
+    counts them (``pair_results_from_matches``, weighting "entrant"), for the
+    score column: 1 / ½ / 0 per other team of another entrant, weight 1/(k-1).
+    """
+    points = np.zeros(len(index))
+    weight = np.zeros(len(index))
     for r in rankings:
         k = len(r.entrants)
-        yield (
-            r.entrants,
-            Result(
-                scores=(0,) * k,
-                ranks=r.ranks,
-                teams=tuple(range(k)),
-                deal_points=(),
-                utilities=(0.0,) * k,
-            ),
-            r.group,
-        )
+        share = 1.0 / (k - 1) if k > 2 else 1.0
+        items = [index[e] for e in r.entrants]
+        for p, (a, ra) in enumerate(zip(items, r.ranks, strict=True)):
+            for b, rb in zip(items[p + 1 :], r.ranks[p + 1 :], strict=True):
+                if a == b:
+                    continue
+                score = 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+                points[a] += share * score
+                points[b] += share * (1.0 - score)
+                weight[a] += share
+                weight[b] += share
+    return {"points": points, "weight": weight}
 
 
 def bootstrap_plackett_luce(

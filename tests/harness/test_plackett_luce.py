@@ -25,6 +25,7 @@ from harness.ratings import (
     bootstrap_plackett_luce,
     fit_plackett_luce,
     fit_ratings,
+    pair_results_from_matches,
     rankings_from_matches,
 )
 from harness.result import Result
@@ -320,3 +321,22 @@ def test_report_uses_the_configs_model_and_model_overrides_it(
     assert "bootstrap (20 × sets)" in out
     assert main(["report", database, "--seat-advantage"]) == 2
     assert "fits no seat advantage" in capsys.readouterr().err
+
+
+def test_games_count_matches_and_the_score_is_the_pairwise_one() -> None:
+    results = [
+        Result(scores=(3, 2, 1), ranks=(1, 2, 3), teams=(0, 1, 2), deal_points=()),
+        Result(scores=(2, 2, 1), ranks=(1, 1, 3), teams=(0, 1, 2), deal_points=()),
+        Result(scores=(1, 3, 2), ranks=(3, 1, 2), teams=(0, 1, 2), deal_points=()),
+        Result(
+            scores=(1, 3, 1, 3), ranks=(3, 1, 3, 1), teams=(0, 1, 0, 1), deal_points=()
+        ),
+    ]
+    seatings = [("a", "b", "c"), ("c", "a", "b"), ("b", "c", "a"), ("a", "c", "a", "c")]
+    matches = [(s, r, None) for s, r in zip(seatings, results, strict=True)]
+    pl = fit_plackett_luce(rankings_from_matches(matches))
+    bt = fit_ratings(pair_results_from_matches(matches))
+    for name in "abc":
+        assert pl[name].score == pytest.approx(bt[name].score)
+        assert pl[name].weight == pytest.approx(bt[name].weight)
+    assert pl["a"].games == 4 and pl["b"].games == 3

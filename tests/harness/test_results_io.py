@@ -215,3 +215,11 @@ def test_errors_in_a_later_chunk_name_their_line(
     path.write_text("\n".join(lines))
     with pytest.raises(ResultsFileError, match=message):
         read_csv(path)
+
+
+def test_the_group_column_can_be_left_unread(tmp_path: Path) -> None:
+    path = tmp_path / "games.csv"
+    path.write_text(many_games(20))
+    plain = read_csv(path, groups=False)
+    assert {r.group for r in plain.results} == {None}
+    assert [r.score for r in plain.results] == [r.score for r in read_csv(path).results]
