@@ -223,3 +223,24 @@ def test_the_group_column_can_be_left_unread(tmp_path: Path) -> None:
     plain = read_csv(path, groups=False)
     assert {r.group for r in plain.results} == {None}
     assert [r.score for r in plain.results] == [r.score for r in read_csv(path).results]
+
+
+def test_troef_rate_reads_groups_only_to_bootstrap_and_refuses_an_empty_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness.cli import main
+
+    path = tmp_path / "games.csv"
+    path.write_text(many_games(200))
+    assert main(["rate", str(path)]) == 0
+    plain = capsys.readouterr().out
+    assert "games.csv: 200 games (0 skipped)" in plain
+    assert main(["rate", str(path), "--bootstrap", "30"]) == 0
+    boot = capsys.readouterr().out
+    assert "bootstrap (30)" in boot
+    # The same fit either way: only the bootstrap column is added.
+    first = plain.splitlines()[3].split()[:3]
+    assert boot.splitlines()[3].split()[:3] == first
+    path.write_text("white,black,result\n")
+    assert main(["rate", str(path)]) == 2
+    assert "games.csv:2: no games after the header" in capsys.readouterr().err
