@@ -128,15 +128,14 @@ def build_report(
         raise ValueError(f"model {model!r} unknown; accepted: {', '.join(rt.MODELS)}")
     matches = list(matches)
     results = rt.pair_results_from_matches(matches)
+    rankings = rt.rankings_from_matches(matches) if model == "plackett-luce" else []
     if model == "plackett-luce":
         if seat_advantage:
             raise ValueError(
                 "the Plackett-Luce model does not fit a seat advantage; "
                 "use the pairwise model for it"
             )
-        fit = rt.fit_plackett_luce(
-            rt.rankings_from_matches(matches), anchor=anchor, entrants=entrants
-        )
+        fit = rt.fit_plackett_luce(rankings, anchor=anchor, entrants=entrants)
     else:
         fit = rt.fit_ratings(
             results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage
@@ -151,7 +150,7 @@ def build_report(
     boot = None
     if bootstrap and model == "plackett-luce":
         boot = rt.bootstrap_plackett_luce(
-            rt.rankings_from_matches(matches),
+            rankings,
             rounds=bootstrap,
             seed=seed,
             anchor=anchor,
