@@ -1337,20 +1337,32 @@ def _tie_events(
 
 
 def _choices(rankings: Sequence[Ranking], index: Mapping[str, int]) -> _Choices:
-    """The choice events of the rankings (no virtual ones)."""
+    """The choice events of the rankings (no virtual ones).
+
+    Rankings without ties (the common case) are laid out with numpy, all
+    rankings of one size at once; rankings with ties go through
+    :func:`_tie_events` one by one.
+    """
     from scipy import sparse
 
     n = len(index)
-    rows: list[int] = []
-    cols: list[int] = []
-    chosen: list[int] = []
-    weight: list[float] = []
-    cluster: list[int] = []
+    rows: list[Any] = []
+    cols: list[Any] = []
+    chosen: list[Any] = []
+    weight: list[Any] = []
+    cluster: list[Any] = []
+    events = 0
     units: dict[object, int] = {}
+    strict: dict[int, tuple[list[list[int]], list[int]]] = defaultdict(lambda: ([], []))
     for k, ranking in enumerate(rankings):
         key: object = ("group", ranking.group) if ranking.group else ("single", k)
         unit = units.setdefault(key, len(units))
         items = [index[e] for e in ranking.entrants]
+        if len(set(ranking.ranks)) == len(items):  # no tie: finishing order
+            order, of = strict[len(items)]
+            order.append([x for _, x in sorted(zip(ranking.ranks, items, strict=True))])
+            of.append(unit)
+            continue
         levels = sorted(set(ranking.ranks))
         blocks = [
             [items[p] for p, r in enumerate(ranking.ranks) if r == level]
@@ -1359,24 +1371,43 @@ def _choices(rankings: Sequence[Ranking], index: Mapping[str, int]) -> _Choices:
         for b, block in enumerate(blocks):
             below = [x for later in blocks[b + 1 :] for x in later]
             for present, c, share in _tie_events(block, below):
-                e = len(chosen)
-                rows.extend([e] * len(present))
-                cols.extend(present)
-                chosen.append(c)
-                weight.append(share)
-                cluster.append(unit)
+                rows.append(np.full(len(present), events))
+                cols.append(np.array(present))
+                chosen.append(np.array([c]))
+                weight.append(np.array([share]))
+                cluster.append(np.array([unit]))
+                events += 1
+    for k, (order, of) in strict.items():
+        # Ranking r's choice s (0 .. k-2): order[r, s] out of order[r, s:].
+        table = np.array(order, np.int64)
+        m = len(table)
+        first = events + np.arange(m) * (k - 1)
+        for s_ in range(k - 1):
+            for t in range(s_, k):
+                rows.append(first + s_)
+                cols.append(table[:, t])
+        chosen.append(table[:, : k - 1].ravel())
+        weight.append(np.ones(m * (k - 1)))
+        cluster.append(np.repeat(np.array(of, np.int64), k - 1))
+        events += m * (k - 1)
+
+    # Events are numbered in the order their arrays were appended; chosen,
+    # weight and cluster are appended in that same order.
+    def joined(parts: list[Any], dtype: Any) -> Any:
+        return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
+
+    row, col = joined(rows, np.int64), joined(cols, np.int64)
     present = sparse.csr_matrix(
-        (np.ones(len(rows)), (np.array(rows, np.int64), np.array(cols, np.int64))),
-        shape=(len(chosen), n + 1),
+        (np.ones(len(row)), (row, col)), shape=(events, n + 1)
     )  # duplicate (row, column) pairs are summed: an item present twice counts 2
     return _Choices(
         n,
         present,
-        np.array(chosen, np.int64),
-        np.array(weight, np.float64),
-        np.array(cluster, np.int64),
+        joined(chosen, np.int64),
+        joined(weight, np.float64),
+        joined(cluster, np.int64),
         len(units),
-        len(chosen),
+        events,
     )
 
 
