@@ -397,13 +397,15 @@ class BotProcess:
         )
 
 
-def die_with_parent(parent: int) -> None:
-    """Have Linux kill this process when its parent ``parent`` dies.
+def die_with_parent(parent: int, signum: int = signal.SIGKILL) -> None:
+    """Have Linux send ``signum`` to this process when its parent ``parent`` dies.
 
     For worker processes: a ``troef run`` killed with SIGKILL must not leave
-    its pool behind. If the parent died before this took effect, exit now.
+    its pool behind. A worker asks for SIGTERM, whose handler ends its bots
+    and their descendants first (a SIGKILLed run cannot do that itself). If
+    the parent died before this took effect, exit now.
     """
-    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    _libc.prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
 

@@ -103,9 +103,10 @@ def init_worker(
     """
     global _registry, _channel
     if parent is not None:
-        die_with_parent(parent)
-        become_subreaper()
+        # The handler first: the parent's death then always ends the bots too.
         signal.signal(signal.SIGTERM, _leave_now)
+        become_subreaper()
+        die_with_parent(parent, signal.SIGTERM)
         # Pool workers leave by os._exit: atexit never runs, these finalizers do.
         util.Finalize(None, _leave, exitpriority=100)
     if ignore_sigint:
