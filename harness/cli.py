@@ -263,6 +263,20 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--seed", type=int, default=1, help="bootstrap seed (default 1)"
     )
+    report.add_argument(
+        "--html",
+        metavar="DIR",
+        help="also write a self-contained HTML report into DIR (index.html with "
+        "plots, and a replay viewer for matches recorded with keep_logs)",
+    )
+    report.add_argument(
+        "--replays",
+        type=int,
+        default=20,
+        metavar="N",
+        help="with --html: replay the first N matches recorded with logs "
+        "(default 20; -1 for all)",
+    )
     report.set_defaults(run=_cmd_report)
 
     compare = sub.add_parser(
@@ -925,6 +939,9 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         seed=args.seed,
     )
+    if args.html is not None:
+        index = _write_html(args, report, snapshot, forfeits, thinking, monitor)
+        print(f"HTML report: {index}", file=sys.stderr)
     print(render(report, args.format, args.table))
     if args.format in ("text", "markdown"):
         if monitor is not None:
@@ -937,6 +954,37 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
             print()
             print(thinking_table(thinking, args.format))
     return 0
+
+
+def _write_html(
+    args: argparse.Namespace,
+    report: Any,
+    snapshot: dict[str, Any],
+    forfeits: list[tuple[str, str, int]],
+    thinking: list[tuple[str, int, float, float]],
+    monitor: Any,
+) -> Path:
+    """``troef report --html DIR``: the report, its plots and replays, in DIR."""
+    from harness.html_report import HtmlInputs, write_html_report
+    from harness.store import Store
+
+    with Store.existing(args.database) as store:
+        stored = list(store.matches())
+    plugins = snapshot.get("plugins", [])
+    reg = load_plugins(
+        files=[p for p in plugins if p.endswith(".py")],
+        modules=[p for p in plugins if not p.endswith(".py")],
+    )
+    inputs = HtmlInputs(
+        snapshot=snapshot,
+        matches=stored,
+        forfeits=forfeits,
+        thinking=thinking,
+        sprt=None if monitor is None else monitor.verdict().describe(),
+        game_of=lambda job: reg.game(job["game"], job["options"]),
+        replays=None if args.replays < 0 else args.replays,
+    )
+    return write_html_report(Path(args.html), report, inputs)
 
 
 def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
