@@ -158,7 +158,9 @@ def _crosstable_plot(go: Any, data: Mapping[str, Any]) -> str:
             score = None if r is None else _num(r["score"])
             z[-1].append(None if score is None else 100 * score)
             text[-1].append(
-                "" if r is None or score is None else f"{100 * score:.0f}% ({r['games']})"
+                ""
+                if r is None or score is None
+                else f"{100 * score:.0f}% ({r['games']})"
             )
     fig = go.Figure(
         go.Heatmap(
@@ -200,7 +202,9 @@ def _significance_plot(go: Any, data: Mapping[str, Any]) -> str:
                 verdict = 1.0 if better > 0 else -1.0
             z[index[a]][index[b]] = verdict
             text[index[a]][index[b]] = (
-                "p n/a" if holm is None else f"p={holm:.3g}{'*' if p['significant'] else ''}"
+                "p n/a"
+                if holm is None
+                else f"p={holm:.3g}{'*' if p['significant'] else ''}"
             )
     fig = go.Figure(
         go.Heatmap(
@@ -224,7 +228,9 @@ def _significance_plot(go: Any, data: Mapping[str, Any]) -> str:
     return _figure_html(fig, "plot-significance")
 
 
-def _score_plot(go: Any, data: Mapping[str, Any], matches: Sequence[StoredMatch]) -> str:
+def _score_plot(
+    go: Any, data: Mapping[str, Any], matches: Sequence[StoredMatch]
+) -> str:
     scores: dict[str, list[int]] = {e: [] for e in _order(data)}
     for m in matches:
         for seat, entrant in enumerate(m.job["seating"]):
@@ -277,9 +283,9 @@ def _thinking_plot(go: Any, thinking: Sequence[tuple[str, int, float, float]]) -
     return _figure_html(fig, "plot-thinking")
 
 
-def _ladder_history(snapshot: Mapping[str, Any], matches: Sequence[StoredMatch]) -> (
-    dict[str, list[float]]
-):
+def _ladder_history(
+    snapshot: Mapping[str, Any], matches: Sequence[StoredMatch]
+) -> dict[str, list[float]]:
     """Each entrant's online Elo after every match, replayed in plan order."""
     from harness.standings import pairwise_outcomes
 
@@ -302,7 +308,9 @@ def _ladder_history(snapshot: Mapping[str, Any], matches: Sequence[StoredMatch])
 def _ladder_plot(go: Any, history: Mapping[str, list[float]]) -> str:
     fig = go.Figure(
         [
-            go.Scatter(y=values, x=list(range(1, len(values) + 1)), name=e, mode="lines")
+            go.Scatter(
+                y=values, x=list(range(1, len(values) + 1)), name=e, mode="lines"
+            )
             for e, values in history.items()
         ]
     )
@@ -446,11 +454,14 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
             (
                 "seat-advantage",
                 "Seat advantage",
-                f"<p>The first seat is worth {data['seat_advantage']:.0f} Elo{extra}.</p>",
+                f"<p>The first seat is worth {data['seat_advantage']:.0f} Elo"
+                f"{extra}.</p>",
             )
         )
     if inputs.forfeits:
-        rows = [{"entrant": e, "reason": r, "matches": n} for e, r, n in inputs.forfeits]
+        rows = [
+            {"entrant": e, "reason": r, "matches": n} for e, r, n in inputs.forfeits
+        ]
         sections.append(
             (
                 "forfeits",
@@ -600,12 +611,12 @@ _REPLAY = """<p>{shown}. A seat's view is the View that seat's bot received
 <label>view <select id="replay-seat"></select></label>
 </div>
 <div class="controls">
-<button id="prev-deal">&#x23EE; deal</button>
+<button id="prev-deal">&laquo; deal</button>
 <button id="prev-trick">&#x25C0;&#x25C0; trick</button>
 <button id="prev-step">&#x25C0; step</button>
 <button id="next-step">step &#x25B6;</button>
 <button id="next-trick">trick &#x25B6;&#x25B6;</button>
-<button id="next-deal">deal &#x23ED;</button>
+<button id="next-deal">deal &raquo;</button>
 <input id="replay-slider" type="range" min="0" max="0" value="0">
 <span id="replay-position"></span>
 </div>
@@ -698,7 +709,8 @@ window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
         if (i === step && !now) now = p;
       }
     });
-    if (now) now.scrollIntoView({block: "nearest"}); else log.scrollTop = log.scrollHeight;
+    // Scroll the log box only, never the page: the viewer may be off screen.
+    log.scrollTop = now ? now.offsetTop - log.offsetTop - 40 : log.scrollHeight;
     const rows = match.result.deal_points;
     const done = f.o ? rows.length : Math.min(f.d, rows.length);
     const t = el("table");
@@ -708,7 +720,10 @@ window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
     const total = match.seating.map(() => 0);
     rows.slice(0, done).forEach((r, k) => {
       const tr = el("tr"); tr.append(el("td", "", String(k)));
-      r.forEach((x, i) => { total[i] += x; tr.append(el("td", "", x + " (" + total[i] + ")")); });
+      r.forEach((x, i) => {
+        total[i] += x;
+        tr.append(el("td", "", x + " (" + total[i] + ")"));
+      });
       t.append(tr);
     });
     $("replay-scores").replaceChildren(t);
@@ -750,7 +765,10 @@ window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
     document.body.append(s);
   }
   $("replay-match").addEventListener("change", (e) => load(e.target.value));
-  $("replay-seat").addEventListener("change", (e) => { seat = e.target.value; show(); });
+  $("replay-seat").addEventListener("change", (e) => {
+    seat = e.target.value;
+    show();
+  });
   $("prev-step").addEventListener("click", () => go(step - 1));
   $("next-step").addEventListener("click", () => go(step + 1));
   $("prev-trick").addEventListener("click", () => seek(-1, (k) => fr(k).t));

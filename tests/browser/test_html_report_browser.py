@@ -37,7 +37,9 @@ def _need_browser() -> str:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        why = "the Python package playwright is not installed (pip install -e '.[test]')"
+        why = (
+            "the Python package playwright is not installed (pip install -e '.[test]')"
+        )
     browser = _chromium()
     if why is None and browser is None:
         why = "no Chromium on PATH (Debian: apt-get install chromium; .ci/run does)"
