@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from harness.config import MAX_WORKERS, load_config
+from harness.config import MAX_WORKERS, RATING_MODELS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
 from harness.plugins import Registry, load_plugins
@@ -276,6 +276,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="with --html: replay the first N matches recorded with logs "
         "(default 20; -1 for all)",
+    )
+    report.add_argument(
+        "--model",
+        choices=RATING_MODELS,
+        help="rating model: pairwise results weighted 1/(k-1), or Plackett-Luce "
+        "on whole rankings (default: the config's rating_model, else pairwise)",
     )
     report.set_defaults(run=_cmd_report)
 
@@ -929,6 +935,12 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
             f"--anchor {args.anchor!r}: no such entrant; "
             f"{close_names(args.anchor, entrants)}"
         )
+    model = args.model or snapshot.get("rating_model", "pairwise")
+    if model == "plackett-luce" and args.seat_advantage:
+        raise ConfigError(
+            "--seat-advantage: the Plackett-Luce model fits no seat advantage; "
+            "accepted with --model pairwise"
+        )
     report = build_report(
         title,
         matches,
@@ -938,6 +950,7 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         seat_advantage=args.seat_advantage,
         bootstrap=args.bootstrap,
         seed=args.seed,
+        model=model,
     )
     if args.html is not None:
         index = _write_html(args, report, snapshot, forfeits, thinking, monitor)
@@ -1035,9 +1048,9 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness import ratings as rt
     from harness.results_io import read_results
 
-    data = read_results(args.file)
+    data = read_results(args.file, groups=args.bootstrap > 0)
     fit = rt.fit_ratings(
-        data.results,
+        data.table(),
         anchor=args.anchor,
         anchor_rating=args.anchor_rating,
         seat_advantage=args.seat_advantage,
@@ -1072,7 +1085,7 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
             b = boot[line.entrant]
             row.insert(4, f"[{b.lower:.1f}, {b.upper:.1f}]")
         rows.append(row)
-    print(f"{args.file}: {len(data.results)} games ({data.skipped} skipped)")
+    print(f"{args.file}: {len(data)} games ({data.skipped} skipped)")
     print(tabulate(rows, headers=headers))
     if fit.seat_advantage is not None and fit.seat_advantage_interval is not None:
         lo, hi = fit.seat_advantage_interval

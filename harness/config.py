@@ -53,6 +53,8 @@ __all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
 #: The tournament formats and what each needs.
 FORMATS = ("round-robin", "gauntlet", "sprt", "ladder")
 EXECUTORS = ("process", "inline")
+#: How ``troef report`` rates (harness.ratings.MODELS; not imported: numpy).
+RATING_MODELS = ("pairwise", "plackett-luce")
 
 _TOP_KEYS = {
     "name": "a label for the tournament (default: the file's name)",
@@ -81,6 +83,9 @@ _TOP_KEYS = {
     ),
     "in_flight": "matches a worker keeps in flight when bots run in processes (>= 1)",
     "ladder": "the [ladder] table of an Elo-rated ladder (k, initial, explore, ...)",
+    "rating_model": (
+        'how "troef report" rates: "pairwise" (default) or "plackett-luce"'
+    ),
 }
 _SPRT_KEYS = {
     "elo0": "Elo difference of H0 (e.g. 0)",
@@ -203,6 +208,8 @@ class TournamentConfig:
     candidates: tuple[str, ...] = ()
     sprt: SprtSettings | None = None
     ladder: LadderSettings | None = None
+    #: The report's rating model: "pairwise" or "plackett-luce".
+    rating_model: str = "pairwise"
     #: Plugin names not to load (``troef --block``); never part of the snapshot,
     #: since a run that succeeds with them blocked plays the same games and bots.
     blocked: tuple[str, ...] = ()
@@ -251,6 +258,8 @@ class TournamentConfig:
             snapshot["ladder"] = dataclasses.asdict(self.ladder)
         if self.max_actions is not None:
             snapshot["max_actions"] = self.max_actions
+        if self.rating_model != "pairwise":  # older databases stay equal
+            snapshot["rating_model"] = self.rating_model
         return snapshot
 
     def snapshot_json(self) -> str:
@@ -460,6 +469,16 @@ class _Validator:
                 "", "database", f"{database!r} is not allowed; expected a file path"
             )
 
+        rating_model = self.get(
+            "rating_model", str, "pairwise", f"one of {', '.join(RATING_MODELS)}"
+        )
+        if rating_model not in RATING_MODELS:
+            raise self.error(
+                "",
+                "rating_model",
+                f"unknown rating model {rating_model!r}; "
+                f"{close_names(rating_model, RATING_MODELS)}",
+            )
         ladder = self.ladder_settings(fmt)
         entrants = self.entrants(registry, game_name, allow_few=ladder is not None)
         candidates = self.candidates(fmt, entrants)
@@ -485,6 +504,7 @@ class _Validator:
             candidates=candidates,
             sprt=sprt,
             ladder=ladder,
+            rating_model=rating_model,
             blocked=self.blocked,
             warnings=tuple(registry.warnings),
             in_flight=self.in_flight(),

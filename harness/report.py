@@ -119,13 +119,30 @@ def build_report(
     seat_advantage: bool = False,
     bootstrap: int = 0,
     seed: int = 1,
+    model: str = "pairwise",
 ) -> Report:
-    """Fit ratings and test every pair over ``(seating, result, group)`` triples."""
+    """Fit ratings and test every pair over ``(seating, result, group)`` triples.
+
+    :param model: ``"pairwise"`` (each match split into pair results weighted
+        1/(k-1)) or ``"plackett-luce"`` (each match one ranking of its teams);
+        the crosstable and pairwise tests are the same for both.
+    """
+    if model not in rt.MODELS:
+        raise ValueError(f"model {model!r} unknown; accepted: {', '.join(rt.MODELS)}")
     matches = list(matches)
     results = rt.pair_results_from_matches(matches)
-    fit = rt.fit_ratings(
-        results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage
-    )
+    rankings = rt.rankings_from_matches(matches) if model == "plackett-luce" else []
+    if model == "plackett-luce":
+        if seat_advantage:
+            raise ValueError(
+                "the Plackett-Luce model does not fit a seat advantage; "
+                "use the pairwise model for it"
+            )
+        fit = rt.fit_plackett_luce(rankings, anchor=anchor, entrants=entrants)
+    else:
+        fit = rt.fit_ratings(
+            results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage
+        )
     paired = stats.paired_differences(matches) if duplicate else None
     pairs = tuple(stats.pair_statistics(results, paired=paired))
     order = [line.entrant for line in fit.ratings]
@@ -133,17 +150,23 @@ def build_report(
     los_next: dict[str, float | None] = {}
     for here, below in zip(order, [*order[1:], None], strict=True):
         los_next[here] = None if below is None else _los(fit, here, below)
-    boot = (
-        rt.bootstrap_ratings(
+    boot = None
+    if bootstrap and model == "plackett-luce":
+        boot = rt.bootstrap_plackett_luce(
+            rankings,
+            rounds=bootstrap,
+            seed=seed,
+            anchor=anchor,
+            entrants=entrants,
+        )
+    elif bootstrap:
+        boot = rt.bootstrap_ratings(
             results,
             rounds=bootstrap,
             seed=seed,
             anchor=anchor,
             seat_advantage=seat_advantage,
         )
-        if bootstrap
-        else None
-    )
     return Report(title, len(matches), fit, pairs, tiers, los_next, duplicate, boot)
 
 
@@ -326,9 +349,14 @@ def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
     )
     conf = f"{100 * fit.confidence:.0f}%"
     heading = "## " if fmt == "markdown" else ""
+    kind = (
+        "Plackett-Luce ratings (Elo scale)"
+        if fit.model == "plackett-luce"
+        else "Elo ratings"
+    )
     out = [
         f"{heading}{report.title}: {report.matches} matches; "
-        f"Elo ratings, {anchor}, {conf} intervals",
+        f"{kind}, {anchor}, {conf} intervals",
         "",
     ]
     rows = [
@@ -461,6 +489,7 @@ def _as_json(report: Report) -> dict[str, Any]:
     data: dict[str, Any] = {
         "title": report.title,
         "matches": report.matches,
+        "model": fit.model,
         "anchor": fit.anchor,
         "anchor_rating": fit.anchor_rating,
         "confidence": fit.confidence,
