@@ -31,7 +31,7 @@ from harness.elo import OnlineElo
 from harness.errors import TroefError
 from harness.game import Game
 from harness.narration import Narrator
-from harness.report import Report, _as_json
+from harness.report import Report, report_model
 from harness.store import StoredMatch
 
 __all__ = ["HtmlInputs", "replay_frames", "write_html_report"]
@@ -413,7 +413,8 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "plotly.min.js").write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
-    data = _as_json(report)
+    model = report_model(report)
+    data = model.as_json()
     sections: list[tuple[str, str, str]] = []
 
     standings = [{**r, "flags": r["flags"]} for r in data["standings"]]
@@ -448,7 +449,7 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
         ("scores", "Score distributions", _score_plot(go, data, inputs.matches))
     )
     if data["seat_advantage"] is not None:
-        interval = report.fit.seat_advantage_interval
+        interval = model.seat_advantage_interval
         extra = "" if interval is None else f" ({interval[0]:.0f} to {interval[1]:.0f})"
         sections.append(
             (

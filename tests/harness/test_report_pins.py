@@ -76,3 +76,19 @@ def test_every_format_is_byte_identical_to_its_pin(case: str) -> None:
         if os.environ.get("TROEF_WRITE_PINS") == "1":
             pin.write_text(text, encoding="utf-8")
         assert pin.read_text(encoding="utf-8") == text, pin.name
+
+
+def test_a_new_format_is_one_more_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.report import RENDERERS, ReportModel
+
+    def names(model: ReportModel, table: str | None) -> str:
+        return " ".join(r["entrant"] for r in model.standings)
+
+    monkeypatch.setitem(RENDERERS, "names", names)
+    report = build_report("extra", _matches(2), entrants=sorted(SKILL))
+    assert render(report, "names") == "alpha bravo delta charlie"
+    assert render(report, "text") == (PINS / "two-seats.text.txt").read_text().replace(
+        "pinned two-seats", "extra", 1
+    )
+    with pytest.raises(ValueError, match="format 'yaml'"):
+        render(report, "yaml")
