@@ -97,3 +97,42 @@ def test_ladder_history_replays_the_online_elo(gin: Path) -> None:
         "search": elo.rating("search"),
     }
     assert all(len(h) == len(matches) for h in history.values())
+
+
+def test_every_registered_game_replays_step_by_step() -> None:
+    """The viewer's data for a short random match of every game: narrated steps,
+    JSON views of every seat, and the referee's cards."""
+    import json
+
+    from harness.referee import make_bot, play_match
+
+    registry = load_plugins()
+    for name in sorted(registry.games):
+        game = registry.game(name, {}).with_max_actions(60)
+        seats = min(game.seat_counts)
+        bots = [
+            make_bot(game, registry.bot_class("random", name), s, 11, {})
+            for s in range(seats)
+        ]
+        result = play_match(game, bots, 11, keep_log=True)
+        job = {"id": name, "seed": 11, "seating": [f"r{s}" for s in range(seats)]}
+        data = replay_frames(game, StoredMatch(job, result))
+        assert result.log is not None
+        assert len(data["frames"]) == len(result.log) + 1, name
+        assert all(f["l"] for f in data["frames"][1:]), name  # every step is told
+        for frame in data["frames"]:
+            assert [v["seat"] for v in frame["v"]] == list(range(seats))
+            # The viewer draws a string as a card when it is in the deck.
+            placed = {c for cards in frame["p"].values() for c in cards}
+            assert placed == set(data["deck"]), name
+        json.dumps(data)
+
+
+def test_the_seat_advantage_is_shown_when_fitted(gin: Path, tmp_path: Path) -> None:
+    db = gin.parent.parent / "results.sqlite"
+    out = tmp_path / "html"
+    args = ["report", str(db), "--html", str(out), "--seat-advantage", "--replays", "0"]
+    assert main(args) == 0
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "<section id='seat-advantage'>" in page
+    assert "The first seat is worth" in page
