@@ -18,7 +18,8 @@ import pytest
 
 from tests.reportdata import html_report
 
-pytestmark = pytest.mark.browser
+# Marked slow too: a browser start and a tournament take several seconds.
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 #: The system's Chromium (Debian package ``chromium``): no browser download.
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
