@@ -88,9 +88,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("game", help="registry name of the game (see 'troef games')")
     play.add_argument(
         "--bots",
-        required=True,
         metavar="A,B,...",
-        help="one bot per seat in playing order, comma-separated: a bot name, "
+        help="one bot per seat in playing order (with --human, per other seat; "
+        "default random), comma-separated: a bot name, "
         "with options as NAME:KEY=VALUE[:KEY=VALUE] (e.g. search:samples=8), "
         "or a program speaking the bot protocol as 'cmd:COMMAND LINE' "
         "(e.g. 'cmd:node bot.js')",
@@ -111,6 +111,13 @@ def _parser() -> argparse.ArgumentParser:
         "--show-hands",
         action="store_true",
         help="print every seat's hand at the start of each deal",
+    )
+    play.add_argument(
+        "--human",
+        type=int,
+        metavar="SEAT",
+        help="a person plays this seat (counted from 0) at the terminal: the hand "
+        "sorted by suit, the trick, the table, the legal moves numbered",
     )
     play.set_defaults(run=_cmd_play)
 
@@ -255,6 +262,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--seed", type=int, default=1, help="bootstrap seed (default 1)"
+    )
+    report.add_argument(
+        "--html",
+        metavar="DIR",
+        help="also write a self-contained HTML report into DIR (index.html with "
+        "plots, and a replay viewer for matches recorded with keep_logs)",
+    )
+    report.add_argument(
+        "--replays",
+        type=int,
+        default=20,
+        metavar="N",
+        help="with --html: replay the first N matches recorded with logs "
+        "(default 20; -1 for all)",
     )
     report.add_argument(
         "--model",
@@ -448,15 +469,45 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
 
     game = registry.game(args.game, _parse_options(args.option))
     game = game.with_max_actions(args.max_actions)
-    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if args.bots is None and args.human is None:
+        raise ConfigError("play: give --bots (one per seat), or --human SEAT")
+    specs = [b.strip() for b in (args.bots or "").split(",") if b.strip()]
+    human = args.human
+    if human is not None:
+        if args.show_hands:
+            raise ConfigError("play: --show-hands would show the person every hand")
+        if args.bots is None:
+            specs = ["random"] * (min(game.seat_counts) - 1)
+        if not 0 <= human <= len(specs):
+            raise ConfigError(
+                f"--human {human}: no such seat at a table of {len(specs) + 1}; "
+                f"expected 0 to {len(specs)}"
+            )
+        specs.insert(human, _HUMAN)
     game.check_seats(len(specs))
     names = [_spec_name(spec) for spec in specs]
+    labels = seat_labels(names)
     pool = ProcessPool(max_idle=0)  # a command bot's process ends with the match
-    bots = _play_bots(game, specs, args.seed, registry, pool)
-    narrator = Narrator(game, args.seed, seat_labels(names), show_hands=args.show_hands)
+    others = [spec if spec != _HUMAN else "random" for spec in specs]
+    bots = _play_bots(game, others, args.seed, registry, pool)
+    if human is not None:
+        from harness.human import HumanBot
+
+        bots[human] = HumanBot(game, human, args.seed, labels=labels)
+    narrator = Narrator(game, args.seed, labels, show_hands=args.show_hands)
+    deck = frozenset(narrator.state.deck())
 
     def tell(action: str) -> None:
-        for line in narrator.tell(action):
+        if human is None:
+            lines = narrator.tell(action)
+        else:  # only what the person at the table saw
+            from harness.human import redact, visible_cards
+
+            before = visible_cards(narrator.state, human)
+            lines = narrator.tell(action)
+            after = visible_cards(narrator.state, human)
+            lines = redact(lines, before, after, deck)
+        for line in lines:
             print(line, flush=True)
 
     if not args.quiet:
@@ -479,6 +530,7 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
 
 
 _COMMAND_BOT = "cmd:"
+_HUMAN = "human"
 
 
 def _spec_name(spec: str) -> str:
@@ -900,6 +952,9 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         seed=args.seed,
         model=model,
     )
+    if args.html is not None:
+        index = _write_html(args, report, snapshot, forfeits, thinking, monitor)
+        print(f"HTML report: {index}", file=sys.stderr)
     print(render(report, args.format, args.table))
     if args.format in ("text", "markdown"):
         if monitor is not None:
@@ -912,6 +967,37 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
             print()
             print(thinking_table(thinking, args.format))
     return 0
+
+
+def _write_html(
+    args: argparse.Namespace,
+    report: Any,
+    snapshot: dict[str, Any],
+    forfeits: list[tuple[str, str, int]],
+    thinking: list[tuple[str, int, float, float]],
+    monitor: Any,
+) -> Path:
+    """``troef report --html DIR``: the report, its plots and replays, in DIR."""
+    from harness.html_report import HtmlInputs, write_html_report
+    from harness.store import Store
+
+    with Store.existing(args.database) as store:
+        stored = list(store.matches())
+    plugins = snapshot.get("plugins", [])
+    reg = load_plugins(
+        files=[p for p in plugins if p.endswith(".py")],
+        modules=[p for p in plugins if not p.endswith(".py")],
+    )
+    inputs = HtmlInputs(
+        snapshot=snapshot,
+        matches=stored,
+        forfeits=forfeits,
+        thinking=thinking,
+        sprt=None if monitor is None else monitor.verdict().describe(),
+        game_of=lambda job: reg.game(job["game"], job["options"]),
+        replays=None if args.replays < 0 else args.replays,
+    )
+    return write_html_report(Path(args.html), report, inputs)
 
 
 def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
