@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import io
+import dataclasses
 import json
 import shlex
 import signal
@@ -20,6 +19,13 @@ from harness.config import MAX_WORKERS, RATING_MODELS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
 from harness.plugins import Registry, load_plugins
+from harness.tables import (
+    FORMATS,
+    forfeit_table,
+    format_table,
+    notes,
+    thinking_table,
+)
 
 if TYPE_CHECKING:
     from harness.bot import Bot
@@ -188,6 +194,7 @@ def _parser() -> argparse.ArgumentParser:
         "status", help="progress and standings of a results database"
     )
     status.add_argument("database", help="a tournament's SQLite file")
+    _format_argument(status, "with csv: the standings table")
     status.set_defaults(run=_cmd_status)
 
     replay_cmd = sub.add_parser(
@@ -302,7 +309,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OLD=NEW",
         help="treat entrant NEW of the later databases as OLD (a new version of a bot)",
     )
-    compare.add_argument("--format", choices=("text", "markdown"), default="text")
+    _format_argument(compare)
     compare.add_argument(
         "--any-game",
         action="store_true",
@@ -334,6 +341,7 @@ def _parser() -> argparse.ArgumentParser:
         "--bootstrap", type=int, default=0, metavar="N", help="also N bootstrap rounds"
     )
     rate.add_argument("--seed", type=int, default=1, help="bootstrap seed")
+    _format_argument(rate, "with csv: the ratings table")
     rate.set_defaults(run=_cmd_rate)
 
     ladder = sub.add_parser(
@@ -358,6 +366,7 @@ def _parser() -> argparse.ArgumentParser:
     lrun.set_defaults(run=_cmd_ladder_run)
     lstand = lsub.add_parser("standings", help="online Elo standings")
     lstand.add_argument("config", help="ladder config (TOML)")
+    _format_argument(lstand)
     lstand.set_defaults(run=_cmd_ladder_standings)
     for command in [*sub.choices.values(), *lsub.choices.values()]:
         if command is not ladder:
@@ -406,6 +415,15 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
 
 
 _NEEDS_REGISTRY = {"games", "bots", "play", "check"}
+
+
+def _format_argument(parser: argparse.ArgumentParser, more: str = "") -> None:
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help=f"output format (default text){'; ' + more if more else ''}",
+    )
 
 
 def _option_argument(parser: argparse.ArgumentParser, what: str) -> None:
@@ -745,80 +763,46 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
         if monitor is not None and monitor.done():
             # A decided SPRT plays no more: its plan is a bound, not a target.
             planned = done
-        print(
-            f"{store.meta('name')}: {done} of {planned} matches recorded, "
-            f"{store.forfeit_count()} forfeits"
-        )
+        name = store.meta("name")
+        forfeit_count = store.forfeit_count()
         forfeits = store.forfeits()
         thinking = store.thinking()
-    _print_standings(args.database)
+    fmt = args.format
+    headers, rows = _standings_rows(args.database, raw=fmt in ("json", "csv"))
+    if fmt == "json":
+        print(
+            json.dumps(
+                {
+                    "name": name,
+                    "recorded": done,
+                    "planned": planned,
+                    "forfeits": forfeit_count,
+                    "standings": [dict(zip(headers, r, strict=True)) for r in rows],
+                    "sprt": None
+                    if monitor is None
+                    else dataclasses.asdict(monitor.verdict()),
+                    "forfeits_by_reason": json.loads(forfeit_table(forfeits, fmt)),
+                    "thinking": json.loads(thinking_table(thinking, fmt)),
+                },
+                default=str,
+            )
+        )
+        return 0
+    if fmt == "csv":
+        print(format_table(headers, rows, fmt))
+        return 0
+    print(f"{name}: {done} of {planned} matches recorded, {forfeit_count} forfeits")
+    print(format_table(headers, rows, fmt, colalign=_STANDINGS_ALIGN))
     if monitor is not None:
         print()
         print(monitor.verdict().describe())
     if forfeits:
         print()
-        print(forfeit_table(forfeits))
+        print(forfeit_table(forfeits, fmt))
     if thinking:
         print()
-        print(thinking_table(thinking))
+        print(thinking_table(thinking, fmt))
     return 0
-
-
-def thinking_table(
-    thinking: Sequence[tuple[str, int, float, float]], fmt: str = "text"
-) -> str:
-    """Each entrant's thinking time per move, as the referee measured it."""
-    if fmt in ("json", "csv"):
-        rows: list[list[Any]] = [list(row) for row in thinking]
-        headers = ["entrant", "moves", "total seconds", "longest move seconds"]
-        return _table(headers, rows, fmt)
-    rows = [
-        [
-            entrant,
-            decisions,
-            _duration(total / decisions) if decisions else "-",
-            _duration(longest),
-            _duration(total),
-        ]
-        for entrant, decisions, total, longest in thinking
-    ]
-    headers = ["entrant", "moves", "mean per move", "longest move", "total"]
-    heading = "## " if fmt == "markdown" else ""
-    title = f"{heading}Thinking time, as the referee measured it\n\n"
-    return title + _table(headers, rows, fmt)
-
-
-def _duration(seconds: float) -> str:
-    """Seconds for a person: 7 µs, 1.25 ms, 3.40 s."""
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.3g} ms"
-    return f"{seconds:.2f} s"
-
-
-def forfeit_table(forfeits: Sequence[tuple[str, str, int]], fmt: str = "text") -> str:
-    """Forfeits by entrant and reason; 'troef matches --forfeits' has the details."""
-    table = _table(["entrant", "forfeit reason", "matches"], forfeits, fmt)
-    if fmt in ("json", "csv"):
-        return table
-    heading = "## " if fmt == "markdown" else ""
-    return f"{heading}Forfeits (details: troef matches DATABASE --forfeits)\n\n{table}"
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str) -> str:
-    """A table in one of the formats of ``--format``."""
-    if fmt == "json":
-        return json.dumps([dict(zip(headers, row, strict=True)) for row in rows])
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows(rows)
-        return out.getvalue().rstrip("\n")
-    return tabulate(
-        rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple"
-    )
 
 
 def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -856,12 +840,18 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
     if not rows and args.format == "text":
         print("no recorded match is selected")
         return 0
-    print(_table(headers, rows, args.format))
+    print(format_table(headers, rows, args.format))
     return 0
 
 
-def _print_standings(database: str | Path) -> None:
-    from harness.report import standings_table
+_STANDINGS_ALIGN = ("right", "left", *["right"] * 6)
+
+
+def _standings_rows(
+    database: str | Path, *, raw: bool = False
+) -> tuple[list[str], list[list[Any]]]:
+    """The quick standings of a database: counted, not fitted (see report)."""
+    from harness.report import standings_rows
     from harness.standings import standings
     from harness.store import Store
 
@@ -870,7 +860,12 @@ def _print_standings(database: str | Path) -> None:
         rows = standings(
             entrants, ((m.job["seating"], m.result) for m in store.matches())
         )
-    print(standings_table(rows))
+    return standings_rows(rows, raw=raw)
+
+
+def _print_standings(database: str | Path) -> None:
+    headers, rows = _standings_rows(database)
+    print(format_table(headers, rows, colalign=_STANDINGS_ALIGN))
 
 
 def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -1085,16 +1080,56 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
             b = boot[line.entrant]
             row.insert(4, f"[{b.lower:.1f}, {b.upper:.1f}]")
         rows.append(row)
+    if args.format in ("json", "csv"):
+        headers = ["rank", "name", "elo", "lower", "upper", "games", "score", "flags"]
+        rows = [
+            [
+                rank,
+                line.entrant,
+                line.rating,
+                line.lower,
+                line.upper,
+                line.games,
+                line.score,
+                ";".join(f.value for f in line.flags),
+            ]
+            for rank, line in enumerate(fit.ratings, 1)
+        ]
+        if boot is not None:
+            headers += ["bootstrap_lower", "bootstrap_upper"]
+            for row, line in zip(rows, fit.ratings, strict=True):
+                row += [boot[line.entrant].lower, boot[line.entrant].upper]
+    if args.format == "json":
+        advantage = None
+        if fit.seat_advantage is not None and fit.seat_advantage_interval:
+            lo, hi = fit.seat_advantage_interval
+            advantage = {"elo": fit.seat_advantage, "lower": lo, "upper": hi}
+        print(
+            json.dumps(
+                {
+                    "file": str(args.file),
+                    "games": len(data),
+                    "skipped": data.skipped,
+                    "ratings": json.loads(format_table(headers, rows, "json")),
+                    "first_seat_advantage": advantage,
+                    "notes": list(fit.notes),
+                }
+            )
+        )
+        return 0
+    if args.format == "csv":
+        print(format_table(headers, rows, "csv"))
+        return 0
     print(f"{args.file}: {len(data)} games ({data.skipped} skipped)")
-    print(tabulate(rows, headers=headers))
+    print(format_table(headers, rows, args.format))
     if fit.seat_advantage is not None and fit.seat_advantage_interval is not None:
         lo, hi = fit.seat_advantage_interval
         print(
             f"first seat (White) advantage: {fit.seat_advantage:+.1f} "
             f"[{lo:+.1f}, {hi:+.1f}]"
         )
-    for note in fit.notes:
-        print(f"note: {note}")
+    for note in notes(fit.notes):
+        print(note)
     return 0
 
 
@@ -1135,11 +1170,11 @@ def _cmd_ladder_standings(registry: Registry | None, args: argparse.Namespace) -
     from harness.ladder import Ladder
 
     with Ladder(_config(args)) as ladder:
-        _print_ladder(ladder)
+        _print_ladder(ladder, args.format)
     return 0
 
 
-def _print_ladder(ladder: Ladder) -> None:
+def _print_ladder(ladder: Ladder, fmt: str = "text") -> None:
     elo = ladder.ratings()
     labels = sorted(
         (e.label for e in ladder.entrants()), key=lambda x: (-elo.rating(x), x)
@@ -1147,5 +1182,6 @@ def _print_ladder(ladder: Ladder) -> None:
     rows = [
         [i, x, f"{elo.rating(x):.0f}", elo.games(x)] for i, x in enumerate(labels, 1)
     ]
-    print(f"{ladder.config.name}: {ladder.rounds_played()} rounds")
-    print(tabulate(rows, headers=["#", "entrant", "elo", "games"]))
+    if fmt in ("text", "markdown"):
+        print(f"{ladder.config.name}: {ladder.rounds_played()} rounds")
+    print(format_table(["#", "entrant", "elo", "games"], rows, fmt))

@@ -15,7 +15,6 @@ import dataclasses
 import io
 import json
 import math
-import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -25,9 +24,10 @@ import numpy as np
 from tabulate import tabulate
 
 from harness import ratings as rt
-from harness import stats
+from harness import stats, tables
 from harness.result import Result
 from harness.standings import Standing
+from harness.tables import format_table
 
 __all__ = [
     "FORMATS",
@@ -40,17 +40,31 @@ __all__ = [
     "render",
     "report_model",
     "result_table",
+    "standings_rows",
     "standings_table",
 ]
 
 
-def standings_table(rows: Sequence[Standing]) -> str:
+def standings_rows(
+    rows: Sequence[Standing], *, raw: bool = False
+) -> tuple[list[str], list[list[Any]]]:
     """Rank, entrant, matches, pairwise score %, wins, mean score and utility, forfeits.
 
     The mean score is the game's own count (fewer may be better); the mean
-    utility is higher-is-better in every game.
+    utility is higher-is-better in every game. ``raw``: numbers as they are
+    (for JSON and CSV), not rounded for a person.
     """
-    body = [
+    if raw:
+        headers = ["rank", "entrant", "matches", "score", "wins", "mean_score"]
+        headers += ["mean_utility", "forfeits"]
+        return headers, [
+            [
+                *(i, s.entrant, s.matches, s.score, s.wins),
+                *(s.mean_score, s.mean_utility, s.forfeits),
+            ]
+            for i, s in enumerate(rows, 1)
+        ]
+    body: list[list[Any]] = [
         [
             i,
             s.entrant,
@@ -63,20 +77,23 @@ def standings_table(rows: Sequence[Standing]) -> str:
         ]
         for i, s in enumerate(rows, 1)
     ]
-    return tabulate(
-        body,
-        headers=[
-            "#",
-            "entrant",
-            "matches",
-            "score %",
-            "wins",
-            "mean score",
-            "mean utility",
-            "forfeits",
-        ],
-        colalign=("right", "left", *["right"] * 6),
-    )
+    headers = [
+        "#",
+        "entrant",
+        "matches",
+        "score %",
+        "wins",
+        "mean score",
+        "mean utility",
+        "forfeits",
+    ]
+    return headers, body
+
+
+def standings_table(rows: Sequence[Standing], fmt: str = "text") -> str:
+    """:func:`standings_rows` as a table."""
+    headers, body = standings_rows(rows)
+    return format_table(headers, body, fmt, colalign=("right", "left", *["right"] * 6))
 
 
 def result_table(result: Result, names: Sequence[str]) -> str:
@@ -324,8 +341,6 @@ def _pair_rows(report: Report) -> list[dict[str, Any]]:
 
 #: The tables of a report, one per CSV export (``troef report --table``).
 TABLES = ("standings", "pairs", "crosstable")
-#: Notes are wrapped to this width, below the tables they explain.
-NOTE_WIDTH = 100
 
 
 @dataclass(frozen=True)
@@ -509,7 +524,7 @@ def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
             f"\nseat advantage (first seat): {model.seat_advantage:+.1f} "
             f"[{lo:+.1f}, {hi:+.1f}]"
         )
-    out += _notes(model.notes)
+    out += tables.notes(model.notes)
     out += ["", f"{heading}Crosstable (row's score against column, pairwise games)", ""]
     grid_headers, body = model.crosstable_grid
     headers = ["entrant", *grid_headers[1:]]
@@ -554,7 +569,7 @@ def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
             tablefmt=table_fmt,
         )
     )
-    out += _notes(model.small_sample_notes)
+    out += tables.notes(model.small_sample_notes)
     tiers = "  >  ".join("{" + ", ".join(t) + "}" for t in model.tiers)
     out += ["", f"tiers (statistically tied within braces): {tiers}"]
     return "\n".join(out)
@@ -569,15 +584,6 @@ RENDERERS: dict[str, Renderer] = {
 }
 #: The formats of ``troef report --format``.
 FORMATS = tuple(RENDERERS)
-
-
-def _notes(notes: Iterable[str]) -> list[str]:
-    return [
-        textwrap.fill(
-            note, NOTE_WIDTH, initial_indent="note: ", subsequent_indent="      "
-        )
-        for note in notes
-    ]
 
 
 def _small_sample_notes(report: Report) -> list[str]:
@@ -686,6 +692,10 @@ def comparison_table(
     """
     z = float(NormalDist().inv_cdf(0.975))
     changes = compare_fits(fits, entrants)
+    if fmt in ("json", "csv"):
+        keys = list(changes[0]) if changes else ["entrant"]
+        plain = [[c[k] for k in keys] for c in changes]
+        return format_table(keys, plain, fmt)
     rows = []
     for e in entrants:
         mine = [c for c in changes if c["entrant"] == e]
@@ -701,6 +711,4 @@ def comparison_table(
     headers = ["entrant", base_label]
     for label, _ in fits[1:]:
         headers += [label, "change (95%)", "p"]
-    return tabulate(
-        rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple"
-    )
+    return format_table(headers, rows, fmt)

@@ -243,6 +243,12 @@ def read_csv(path: str | Path, *, groups: bool = True) -> ResultsFile:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise ResultsFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise ResultsFileError(
+            f"{path}:{line}: not UTF-8 text (byte {exc.start}); expected a CSV "
+            "with the header white,black,result"
+        ) from None
     # Positions into the text, not slices of it: a copy of a large file's text
     # costs as much memory as the columns of all its games.
     end_of_text = len(text) - 1 if text.endswith("\n") else len(text)
