@@ -6,6 +6,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import shlex
 import signal
 import sys
@@ -586,9 +587,7 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.plan import plan
     from harness.scheduler import Interrupted, Progress, run_tournament
-    from harness.sprt import SprtMonitor
 
     config = _config(args)
     if config.ladder is not None:
@@ -596,7 +595,6 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
         )
     progress = None if args.quiet else Progress()
-    monitor = SprtMonitor(config, plan(config)) if config.sprt is not None else None
     if not config.database.parent.exists():
         # Ruling: a missing folder is made (owner-only), and said, not refused.
         print(f"troef: creating the folder {config.database.parent} for the database")
@@ -606,7 +604,6 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             workers=args.workers,
             fresh=args.fresh,
             progress=progress,
-            monitor=monitor,
         )
     except Interrupted as exc:
         # Leaving: a further Ctrl-C must not turn the exit into a traceback.
@@ -614,6 +611,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print(f"troef: {exc}", file=sys.stderr)
         return 130
+    from harness.sprt import SprtMonitor
+
+    monitor = summary.monitor if isinstance(summary.monitor, SprtMonitor) else None
     if summary.played == 0:
         print(
             f"nothing left to play: {summary.already_done} matches are recorded in "
@@ -670,11 +670,65 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  candidates {', '.join(config.candidates)}")
     print(f"  plan       {planned} matches in {groups} groups")
     print(f"  database   {config.database}")
+    print(f"  seed       {_seed_note(config)}")
+    for line in isolation_notes(config):
+        print(f"  isolation  {line}")
     if args.probe:
         probe_entrants(config)
         probed = sum(e.process is not None for e in config.entrants)
         print(f"  probe      {probed} process bots started and answered 'ready'")
     return 0
+
+
+def _seed_note(config: TournamentConfig) -> str:
+    if not config.seed_given:
+        return "random (63 bits, drawn when the database is created and kept in it)"
+    note = str(config.seed)
+    if config.untrusted:
+        small = " small and" if abs(config.seed) < 2**40 else ""
+        print(
+            f"troef: warning: {config.path}: seed = {config.seed} is{small} written "
+            "in the config: a process-isolated (untrusted) bot that knows or guesses "
+            "it can compute every deal from the public recipe; leave 'seed' out for "
+            "a random secret one, or keep the config private",
+            file=sys.stderr,
+        )
+    return note
+
+
+def isolation_notes(config: TournamentConfig) -> list[str]:
+    """What each process-isolated entrant's setting protects (for ``validate``)."""
+    notes = []
+    for e in config.entrants:
+        if e.process is None:
+            notes.append(
+                f"{e.label}: in-process: trusted code; it can read the referee's "
+                "State, the seeds and every file the harness can"
+            )
+            continue
+        p = e.process
+        user = p.user or ("(harness user)" if os.geteuid() != 0 else "root")
+        parts = [f"{e.label}: own process as {user}"]
+        if os.geteuid() == 0 and p.user in (None, "root"):
+            parts.append(
+                "AS ROOT: it can read the harness's memory and files through /proc"
+            )
+        elif p.user is None:
+            parts.append(
+                "same user: it can signal the harness and read files the user can "
+                "(the config, plugin files; the database is owner-only)"
+            )
+        else:
+            parts.append(
+                "another user: it cannot signal or trace the harness, nor read its "
+                "owner-only files"
+            )
+        parts.append(
+            "sandbox prefix: "
+            + (" ".join(p.prefix[:3]) + " ..." if p.prefix else "none")
+        )
+        notes.append("; ".join(parts))
+    return notes
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:

@@ -65,7 +65,10 @@ _TOP_KEYS = {
         "most actions a match may take before the referee stops it as a draw "
         "(an integer from 1 to the game's own cap; default: the game's cap)"
     ),
-    "seed": "the master seed (an integer)",
+    "seed": (
+        "the master seed (an integer; default: a random 63-bit seed drawn when "
+        "the database is created, and kept in it)"
+    ),
     "duplicate": "play each seed once per seat rotation (true/false)",
     "database": "path of the results database (SQLite)",
     "keep_logs": "store every match's action log (true/false)",
@@ -203,6 +206,10 @@ class TournamentConfig:
     candidates: tuple[str, ...] = ()
     sprt: SprtSettings | None = None
     ladder: LadderSettings | None = None
+    #: False when the config gives no ``seed``: the store then draws a random
+    #: master seed once and keeps it (``Store.master_seed``); ``seed`` is 0
+    #: until :func:`harness.store.Store.resolve` sets it.
+    seed_given: bool = True
     #: Plugin names not to load (``troef --block``); never part of the snapshot,
     #: since a run that succeeds with them blocked plays the same games and bots.
     blocked: tuple[str, ...] = ()
@@ -218,6 +225,11 @@ class TournamentConfig:
             files=tuple(p for p in self.plugins if p.endswith(".py")),
             blocked=self.blocked,
         )
+
+    @property
+    def untrusted(self) -> bool:
+        """True when any entrant runs in its own process (code not trusted)."""
+        return any(e.process is not None for e in self.entrants)
 
     @property
     def sides(self) -> int:
@@ -238,7 +250,7 @@ class TournamentConfig:
             "seats": self.seats,
             "format": self.format,
             "matches": self.matches,
-            "seed": self.seed,
+            "seed": self.seed if self.seed_given else None,
             "duplicate": self.duplicate,
             "keep_logs": self.keep_logs,
             "plugins": list(self.plugins),
@@ -424,7 +436,7 @@ class _Validator:
             raise self.error(
                 "", "matches", f"{matches} is not allowed; expected an integer >= 1"
             )
-        seed = self.get("seed", int, 1, "an integer")
+        seed = self.get("seed", int, None, "an integer")
         max_actions = self.get(
             "max_actions", int, None, f"an integer from 1 to {game.max_actions}"
         )
@@ -473,7 +485,8 @@ class _Validator:
             teams=teams,
             format=fmt,
             matches=matches,
-            seed=seed,
+            seed=0 if seed is None else seed,
+            seed_given=seed is not None,
             duplicate=duplicate,
             database=(self.base / database),
             keep_logs=keep_logs,

@@ -131,7 +131,7 @@ def _leave_now(signum: int, frame: FrameType | None) -> None:
 
 
 def run_jobs(
-    jobs: Sequence[Job], keep_logs: bool, in_flight: int = 4
+    jobs: Sequence[Job], keep_logs: bool, in_flight: int = 4, secret: bytes = b""
 ) -> list[tuple[str, Result]]:
     """Play ``jobs``; return (job id, Result) for each, in order.
 
@@ -141,6 +141,7 @@ def run_jobs(
 
     When any bot runs in its own process, up to ``in_flight`` matches are
     interleaved so that the worker never idles waiting on one bot's pipe.
+    Bot seeds are keyed with the tournament's ``secret`` (``bot_seed``).
     """
     if _registry is None:
         raise RuntimeError("run_jobs called in a process whose plugins are not loaded")
@@ -151,7 +152,7 @@ def run_jobs(
         for job in jobs:
             if channel is not None and channel.stop.is_set():
                 return
-            yield _spec(registry, job, keep_logs)
+            yield _spec(registry, job, keep_logs, secret)
 
     def stream(index: int, result: Result) -> None:
         if channel is not None:
@@ -178,13 +179,15 @@ def _game(registry: Registry, job: Job) -> Game:
     return game
 
 
-def _spec(registry: Registry, job: Job, keep_logs: bool) -> MatchSpec:
+def _spec(
+    registry: Registry, job: Job, keep_logs: bool, secret: bytes = b""
+) -> MatchSpec:
     """The match of ``job`` with a factory per seat (bots are built when it starts)."""
     game = _game(registry, job)
     n_seats = len(job.bots)
     factories: list[Callable[[], Bot]] = []
     for seat, (name, options) in enumerate(job.bots):
-        seed = bot_seed(job.seed, seat)
+        seed = bot_seed(job.seed, seat, secret)
         process = job.process[seat] if job.process else None
         if process is not None:
             factories.append(

@@ -61,9 +61,9 @@ class Ladder:
             raise ConfigError(
                 f'{config.path}: not a ladder config; set format = "ladder"'
             )
-        self.config = config
         self.settings = config.ladder
         self.store = Store.open(config.database, config)
+        self.config = config = self.store.resolve(config)
         self.store.db.executescript(_ENTRANTS_TABLE)
         known = {e.label for e in self.entrants()}
         for entrant in config.entrants:
@@ -192,6 +192,9 @@ class Ladder:
                 chunk=self.config.chunk,
                 keep_logs=self.config.keep_logs,
                 matches_in_flight=self.config.in_flight,
+                secret=self.store.bot_secret(
+                    create=any(any(job.process) for job in jobs)
+                ),
             )
         tables = tuple(dict.fromkeys(tuple(sorted(set(j.seating))) for j in jobs))
         return LadderRound(number, tables, tracker.summary.played)

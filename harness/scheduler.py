@@ -69,6 +69,8 @@ class RunSummary:
     forfeits: int = 0
     seconds: float = 0.0
     pool_restarts: int = 0
+    #: The monitor that watched the run (an SPRT's), if any.
+    monitor: Monitor | None = None
 
 
 @dataclass
@@ -173,6 +175,7 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
         end_descendants,
     )
     from harness.plugins import load_plugins
+    from harness.seeding import new_master_seed
 
     die_with_parent(parent)
     become_subreaper()
@@ -188,7 +191,8 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
             bot = entrant.process.bot(
                 game,
                 0,
-                config.seed,
+                # Never the master seed: a probed bot must learn nothing of the deals.
+                new_master_seed(),
                 entrant.options_dict(),
                 bot_name=entrant.bot,
                 source=registry.source,
@@ -232,16 +236,20 @@ def run_tournament(
     """
     if config.ladder is not None:
         raise TroefError(f"{config.path} is a ladder; play it with 'troef ladder run'")
-    jobs = plan(config)
-    if monitor is None and config.sprt is not None:
-        from harness.sprt import SprtMonitor
-
-        monitor = SprtMonitor(config, jobs)
     with (
         run_lock(config.database),
         _sigterm_as_interrupt(),
         Store.open(config.database, config, fresh=fresh) as store,
     ):
+        # The master seed may be the store's (drawn once); bot seeds are keyed
+        # with the store's secret when any entrant is untrusted.
+        config = store.resolve(config)
+        secret = store.bot_secret(create=config.untrusted)
+        jobs = plan(config)
+        if monitor is None and config.sprt is not None:
+            from harness.sprt import SprtMonitor
+
+            monitor = SprtMonitor(config, jobs)
         store.add_jobs(jobs)
         tracker = _Tracker(
             [e.label for e in config.entrants],
@@ -254,6 +262,7 @@ def run_tournament(
         done = store.done_ids()
         pending = [job for job in jobs if job.id not in done]
         summary = tracker.summary
+        summary.monitor = monitor
         if not pending or tracker.stopped():
             return summary
         probe_entrants(config)
@@ -269,6 +278,7 @@ def run_tournament(
                 chunk=config.chunk or (2 if config.sprt is not None else None),
                 keep_logs=config.keep_logs,
                 matches_in_flight=config.in_flight,
+                secret=secret,
             )
         except KeyboardInterrupt:
             raise Interrupted(
@@ -386,6 +396,7 @@ def execute(
     chunk: int | None,
     keep_logs: bool,
     matches_in_flight: int = 4,
+    secret: bytes = b"",
 ) -> None:
     """Play ``pending`` on an executor and hand each result to ``tracker``.
 
@@ -415,6 +426,7 @@ def execute(
                 matches_in_flight,
                 breaks,
                 tmpdir,
+                secret,
             )
     finally:
         if tmpdir is not None:
@@ -445,6 +457,7 @@ def _run_queue(
     matches_in_flight: int,
     breaks: dict[str, int],
     tmpdir: str | None,
+    secret: bytes = b"",
 ) -> None:
     while queue and not tracker.stopped():
         pool, channel = make_executor(executor, workers, source, tmpdir=tmpdir)
@@ -461,7 +474,7 @@ def _run_queue(
                         # Taken off the queue only once submitted: a pool that
                         # broke meanwhile raises in submit; the chunk is kept.
                         future = pool.submit(
-                            run_jobs, queue[0], keep_logs, matches_in_flight
+                            run_jobs, queue[0], keep_logs, matches_in_flight, secret
                         )
                         flight.add(future, queue.pop(0))
                     if not flight.chunks:

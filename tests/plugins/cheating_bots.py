@@ -215,6 +215,44 @@ class ProcThief(Thief):
         return None, "proc", probe_parent()
 
 
+class SeedCracker(Bot):
+    """Searches master seeds 0..``seeds`` and match indexes 0..``indexes`` with
+    the public recipe (``plan``: match seed = derive_seed("match", master, m))
+    for the one whose ``bot_seed`` is its own; found, it could deal every hand.
+
+    Appends one JSON line per match to ``report``: ``{"found": [master, m] or
+    null, "tried": n}``. Plays the first legal action.
+    """
+
+    name = "seed-cracker"
+    option_specs = (
+        Option("report", "", "file for the findings"),
+        Option("seeds", 64, "master seeds to try"),
+        Option("indexes", 16, "match indexes to try"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from harness.seeding import derive_seed
+
+        found = None
+        tried = 0
+        for master in range(self.options["seeds"]):
+            for m in range(self.options["indexes"]):
+                tried += 1
+                match_seed = derive_seed("match", master, m)
+                if bot_seed(match_seed, self.seat) == self.seed:
+                    found = [master, m]
+                    break
+            if found:
+                break
+        with open(self.options["report"], "a") as f:
+            f.write(json.dumps({"found": found, "tried": tried}) + "\n")
+
+    def act(self, view: View) -> str:
+        return view.legal_actions[0]
+
+
 @hookimpl
 def troef_bots() -> Sequence[type[Bot]]:
-    return [GcThief, FrameThief, ConfigThief, ProcThief]
+    return [GcThief, FrameThief, ConfigThief, ProcThief, SeedCracker]
