@@ -35,6 +35,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import json
+import mmap
 import os
 import pwd
 import resource
@@ -68,7 +69,15 @@ if TYPE_CHECKING:
     from harness.result import Result
     from harness.view import View
 
-__all__ = ["Launch", "ProcessBot", "ProcessPool", "ProcessSettings", "default_pool"]
+__all__ = [
+    "Launch",
+    "ProcessBot",
+    "ProcessPool",
+    "ProcessSettings",
+    "Watch",
+    "default_pool",
+    "set_watch",
+]
 
 #: Environment variables a bot inherits from the harness; every other one is
 #: dropped (paths, tokens and a tournament's settings live in environments).
@@ -606,6 +615,7 @@ class ProcessBot(Bot):
         hang_timeout: float | None = 60.0,
         max_line: int = MAX_REPLY_LINE,
         pool: ProcessPool | None = None,
+        tag: str = "",
     ) -> None:
         # Not Bot.__init__: the options belong to the program, which checks them.
         self.game, self.seat, self.seed = game, seat, seed
@@ -620,6 +630,8 @@ class ProcessBot(Bot):
         )
         self.startup_timeout = startup_timeout
         self.hang_timeout = hang_timeout
+        #: "job-id seat": what the worker's :class:`Watch` names while it waits.
+        self.tag = tag
         self.pool = default_pool if pool is None else pool
         self._options_key = json.dumps(self.options, sort_keys=True, default=repr)
         self._fault: BotFault | None = None
@@ -640,6 +652,7 @@ class ProcessBot(Bot):
             bot_options=self.options,
             seed=seed,
         )
+        self._awaiting()
         try:
             process.send(message, perf_counter() + startup_timeout)
         except BotFault as fault:
@@ -678,6 +691,7 @@ class ProcessBot(Bot):
             self._fail(fault)
         self._accept(line, "ready")
         self._awaiting_ready = False
+        self._answered()
 
     def act(self, view: View) -> str:
         """The bot's action for ``view``, waiting at most ``hang_timeout``."""
@@ -690,6 +704,7 @@ class ProcessBot(Bot):
         deadline = None if limit is None else perf_counter() + limit
         process = self._live()
         self._check_quiet(process)
+        self._awaiting()
         try:
             process.send(encode_view_act(view), deadline)
             line = process.wait_line(
@@ -700,10 +715,13 @@ class ProcessBot(Bot):
             )
         except BotFault as fault:
             self._fail(fault)
-        return self._accept(line, "action")  # type: ignore[no-any-return]
+        action = self._accept(line, "action")
+        self._answered()
+        return action  # type: ignore[no-any-return]
 
     def match_over(self, result: Result) -> None:
         """Tell the bot the result; keep its process for the next match."""
+        self._answered()
         process, self._process = self._process, None
         if process is None or process.closed:
             return
@@ -727,6 +745,7 @@ class ProcessBot(Bot):
 
     def abandon(self) -> None:
         """Kill the bot program: its match ended by an error outside the bot."""
+        self._answered()
         process, self._process = self._process, None
         if process is not None:
             process.kill()
@@ -740,6 +759,7 @@ class ProcessBot(Bot):
         """
         process = self._live()
         self._check_quiet(process)
+        self._awaiting()
         try:
             process.send(encode_view_act(view), perf_counter())
         except BotFault as fault:
@@ -762,11 +782,15 @@ class ProcessBot(Bot):
         if self._awaiting_ready:
             self._accept(line, "ready")
             self._awaiting_ready = False
+            self._answered()
             return None
-        return self._accept(line, "action")
+        action = self._accept(line, "action")
+        self._answered()
+        return action
 
     def expire(self, waiting_for: str) -> BotFault:
         """The deadline passed: kill the bot; the TIMEOUT fault to record."""
+        self._answered()
         process = self._live()
         fault = process.timeout_fault(waiting_for)
         self._fault, self._process = fault, None
@@ -819,8 +843,17 @@ class ProcessBot(Bot):
         self._record(fault)
         raise fault
 
+    def _awaiting(self) -> None:
+        if _watch is not None and self.tag:
+            _watch.mark(id(self), self.tag)
+
+    def _answered(self) -> None:
+        if _watch is not None and self.tag:
+            _watch.clear(id(self))
+
     def _record(self, fault: BotFault) -> None:
         """Record ``fault`` and kill the process: a fresh one serves the next match."""
+        self._answered()
         self._fault = fault
         process, self._process = self._process, None
         if process is not None:
@@ -828,6 +861,68 @@ class ProcessBot(Bot):
 
 
 NOTHING = _NOTHING
+
+
+class Watch:
+    """Which bots this worker is waiting on, in a small file its parent can read.
+
+    A bot that kills its worker (``os.kill(os.getppid(), 9)``) leaves the
+    worker no chance to say anything: so the worker keeps, at every moment,
+    the tag (``"job-id seat"``) of each bot whose answer it awaits in a
+    memory-mapped file of the run folder (a memory write, no system call), and
+    the scheduler reads what the dead worker last wrote.
+    """
+
+    SIZE = 4096
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.ftruncate(fd, self.SIZE)
+            self._map = mmap.mmap(fd, self.SIZE)
+        finally:
+            os.close(fd)
+        self._awaited: dict[int, str] = {}
+
+    def mark(self, key: int, tag: str) -> None:
+        """Waiting on the bot ``key`` (tagged ``tag``) from now on."""
+        self._awaited[key] = tag
+        self._write()
+
+    def clear(self, key: int) -> None:
+        """No longer waiting on bot ``key``."""
+        if self._awaited.pop(key, None) is not None:
+            self._write()
+
+    def _write(self) -> None:
+        data = "\n".join(self._awaited.values()).encode()[: self.SIZE - 1] + b"\0"
+        self._map[: len(data)] = data
+
+    @staticmethod
+    def read(path: str) -> list[tuple[str, int]]:
+        """The (job id, seat) pairs a worker awaited when it last wrote ``path``."""
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(Watch.SIZE)
+        except OSError:
+            return []
+        found = []
+        for line in raw.split(b"\0", 1)[0].decode(errors="replace").splitlines():
+            job, _, seat = line.partition(" ")
+            if job and seat.isdigit():
+                found.append((job, int(seat)))
+        return found
+
+
+#: The watch of this worker process, if its scheduler keeps one (``set_watch``).
+_watch: Watch | None = None
+
+
+def set_watch(path: str | None) -> None:
+    """Keep this process's awaited bots in the file ``path`` (None: stop)."""
+    global _watch
+    _watch = None if path is None else Watch(path)
 
 
 @dataclass(frozen=True)
@@ -861,8 +956,9 @@ class ProcessSettings:
         source: PluginSource,
         n_seats: int,
         pool: ProcessPool | None = None,
+        tag: str = "",
     ) -> ProcessBot:
-        """A ProcessBot for ``seat``.
+        """A ProcessBot for ``seat`` (``tag``: "job-id seat", for the watch).
 
         Without a ``command``, plugin bot ``bot_name`` is served from ``source``.
         """
@@ -882,4 +978,5 @@ class ProcessSettings:
             startup_timeout=self.startup_timeout,
             hang_timeout=self.hang_timeout,
             pool=pool,
+            tag=tag,
         )

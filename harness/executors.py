@@ -34,6 +34,7 @@ from harness.botprocess import (
     default_pool,
     die_with_parent,
     end_descendants,
+    set_watch,
 )
 from harness.game import Game
 from harness.multiplex import MatchSpec, play_matches_interleaved
@@ -43,7 +44,7 @@ from harness.referee import abandon_bots, forfeit_before_start, play_match
 from harness.result import ForfeitReason, Result
 from harness.seeding import bot_seed
 
-__all__ = ["Channel", "InlineExecutor", "make_executor", "run_jobs"]
+__all__ = ["Channel", "InlineExecutor", "make_executor", "run_jobs", "watch_path"]
 
 
 class _Queue(Protocol):
@@ -113,9 +114,17 @@ def init_worker(
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     if tmpdir is not None:
         tempfile.tempdir = tmpdir
+        if parent is not None:
+            # What this worker awaits, for the scheduler to read if a bot kills it.
+            set_watch(watch_path(tmpdir, os.getpid()))
     _channel = channel
     _registry = load_plugins(**asdict(source))
     _games.clear()
+
+
+def watch_path(tmpdir: str, pid: int) -> str:
+    """The file in which worker ``pid`` names the bots it awaits (``Watch``)."""
+    return os.path.join(tmpdir, f"watch-{pid}")
 
 
 def _leave() -> None:
@@ -200,6 +209,7 @@ def _spec(
                     bot_name=name,
                     source=registry.source,
                     n_seats=n_seats,
+                    tag=f"{job.id} {seat}",
                 )
             )
         else:

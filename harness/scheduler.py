@@ -487,12 +487,17 @@ def _run_queue(
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1
             flight.record(channel.drain())
+            suspects: set[str] = set()
+            if tmpdir is not None:
+                flight.record(
+                    _blame(pool, tmpdir, flight, breaks, source, keep_logs, suspects)
+                )
             lost = [job for chunk in flight.chunks.values() for job in chunk]
             lost = [job for job in lost if job.id not in tracker.store.done_ids()]
             log.warning(
                 "a worker process died; %d unfinished jobs run again", len(lost)
             )
-            queue = _requeue(lost, queue, breaks)
+            queue = _requeue(lost, queue, breaks, suspects)
         finally:
             if clean:
                 pool.shutdown(wait=True, cancel_futures=True)
@@ -591,10 +596,88 @@ def _abandon(pool: concurrent.futures.Executor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _blame(
+    pool: concurrent.futures.Executor,
+    tmpdir: str,
+    flight: _Flight,
+    breaks: dict[str, int],
+    source: PluginSource,
+    keep_logs: bool,
+    suspects: set[str],
+) -> list[tuple[str, Result]]:
+    """Forfeits for the process bots that killed their worker.
+
+    A worker that died by itself (not ended by the pool after another's death)
+    left in its watch file the bots it was waiting on. One bot awaited: it
+    forfeits. Several (interleaved matches): their jobs go back, each alone
+    (``suspects``), and a job that a death catches a second time forfeits
+    without a retry (the first awaited seat of it).
+    """
+    from harness.botprocess import Watch
+    from harness.executors import watch_path
+
+    forfeits: dict[str, tuple[int, int | None]] = {}
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for process in workers:
+        process.join(2.0)  # the pool is ending them all; the dead one is dead
+        code = process.exitcode
+        if code is None or code in (-signal.SIGTERM, 128 + signal.SIGTERM):
+            continue  # ended by the pool after the death (or still ending)
+        awaited = [
+            (job, seat)
+            for job, seat in Watch.read(watch_path(tmpdir, process.pid))
+            if job in flight.jobs
+        ]
+        if len(awaited) == 1:
+            forfeits.setdefault(awaited[0][0], (awaited[0][1], code))
+            continue
+        for job, seat in awaited:
+            suspects.add(job)
+            if breaks.get(job, 0) >= 1:
+                forfeits.setdefault(job, (seat, code))
+    if not forfeits:
+        return []
+    from harness.plugins import load_plugins
+    from harness.referee import forfeit_before_start
+    from harness.result import ForfeitReason
+
+    registry = load_plugins(**dataclasses.asdict(source))
+    results = []
+    for job_id, (seat, code) in forfeits.items():
+        killed = flight.jobs[job_id]
+        game = registry.game(killed.game, dict(killed.options))
+        game = game.with_max_actions(killed.max_actions)
+        how = f"signal {-code}" if code is not None and code < 0 else f"exit {code}"
+        detail = (
+            f"the worker process playing this match died ({how}) while waiting "
+            f"for this seat's bot ({killed.seating[seat]}): the bot killed its worker"
+        )
+        log.warning("job %s: seat %d forfeits: %s", job_id, seat, detail)
+        results.append(
+            (
+                job_id,
+                forfeit_before_start(
+                    game,
+                    len(killed.seating),
+                    killed.seed,
+                    seat,
+                    ForfeitReason.CRASH,
+                    detail,
+                    keep_logs,
+                ),
+            )
+        )
+    return results
+
+
 def _requeue(
-    lost: list[Job], queue: list[list[Job]], breaks: dict[str, int]
+    lost: list[Job],
+    queue: list[list[Job]],
+    breaks: dict[str, int],
+    suspects: set[str] | None = None,
 ) -> list[list[Job]]:
-    """Put lost jobs back first; a job that keeps breaking the pool goes alone.
+    """Put lost jobs back first; a job that keeps breaking the pool goes alone,
+    as does one whose bot was awaited by a worker that died (``suspects``).
 
     One that breaks it still more often fails the run.
     """
@@ -605,9 +688,10 @@ def _requeue(
                 f"job {job.id} (seed {job.seed}, seats {', '.join(job.seating)}) "
                 f"killed its worker process {breaks[job.id]} times; stopping"
             )
-    suspects = [job for job in lost if breaks[job.id] > MAX_BREAKS]
-    others = [job for job in lost if breaks[job.id] <= MAX_BREAKS]
-    return [[job] for job in suspects] + ([others] if others else []) + queue
+    suspects = suspects or set()
+    alone = [job for job in lost if breaks[job.id] > MAX_BREAKS or job.id in suspects]
+    others = [job for job in lost if job not in alone]
+    return [[job] for job in alone] + ([others] if others else []) + queue
 
 
 @contextlib.contextmanager

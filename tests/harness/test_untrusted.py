@@ -22,7 +22,7 @@ CHEATS = Path(__file__).parents[1] / "plugins" / "cheating_bots.py"
 
 def write(tmp_path: Path, body: str, *, seed: int | None = 3) -> Path:
     path = tmp_path / "t.toml"
-    head = f'game = "toy"\nplugins = ["{TOY_PLUGIN}", "{CHEATS}"]\nworkers = 1\n'
+    head = f'game = "toy"\nplugins = ["{TOY_PLUGIN}", "{CHEATS}"]\n'
     if seed is not None:
         head += f"seed = {seed}\n"
     path.write_text(head + body)
@@ -92,3 +92,40 @@ def test_the_database_is_owner_only(tmp_path: Path) -> None:
     ).fetchone() or (None,)
     db.close()
     assert secret is None  # trusted bots only: public, reproducible bot seeds
+
+
+def test_a_bot_that_kills_its_worker_forfeits_and_every_other_match_is_recorded(
+    tmp_path: Path,
+) -> None:
+    # Chunks of 6 jobs, 4 interleaved per worker: a death can catch several
+    # awaited bots at once, which then replay alone and forfeit at the second.
+    config = load_config(
+        write(
+            tmp_path,
+            """
+matches = 2
+workers = 2
+chunk = 6
+[entrants.killer]
+bot = "worker-killer"
+[entrants.a]
+bot = "random"
+[entrants.b]
+bot = "random"
+""",
+        )
+    )
+    summary = run_tournament(config)
+    assert summary.played == 12 and summary.forfeits == 8
+    assert summary.pool_restarts >= 1
+    with Store.existing(config.database) as store:
+        matches = list(store.matches())
+    assert len(matches) == 12
+    for match in matches:
+        seating = match.job["seating"]
+        forfeit = match.result.forfeit
+        if "killer" in seating:
+            assert forfeit is not None and seating[forfeit.seat] == "killer"
+            assert "killed its worker" in forfeit.detail
+        else:
+            assert forfeit is None

@@ -253,6 +253,16 @@ class SeedCracker(Bot):
         return view.legal_actions[0]
 
 
+class WorkerKiller(Bot):
+    """At its first decision kills its parent: the worker process playing it."""
+
+    name = "worker-killer"
+
+    def act(self, view: View) -> str:
+        os.kill(os.getppid(), 9)
+        return view.legal_actions[0]
+
+
 @hookimpl
 def troef_bots() -> Sequence[type[Bot]]:
-    return [GcThief, FrameThief, ConfigThief, ProcThief, SeedCracker]
+    return [GcThief, FrameThief, ConfigThief, ProcThief, SeedCracker, WorkerKiller]
