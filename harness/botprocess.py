@@ -34,6 +34,7 @@ import atexit
 import contextlib
 import ctypes
 import ctypes.util
+import dataclasses
 import json
 import mmap
 import os
@@ -934,6 +935,8 @@ class ProcessSettings:
 
     #: The bot program; empty: serve the entrant's plugin bot with ``harness.bothost``.
     command: tuple[str, ...] = ()
+    #: The entrant's own plugin files, loaded by its host beside the run's.
+    plugins: tuple[str, ...] = ()
     #: A sandbox command put in front.
     prefix: tuple[str, ...] = ()
     #: Address-space limit in MiB.
@@ -964,6 +967,9 @@ class ProcessSettings:
         """
         from harness.bothost import host_command
 
+        if self.plugins:
+            files = (*source.files, *(p for p in self.plugins if p not in source.files))
+            source = dataclasses.replace(source, files=files)
         command = self.command or tuple(host_command(bot_name, source))
         return ProcessBot(
             game,

@@ -319,8 +319,29 @@ def _parser() -> argparse.ArgumentParser:
     ladd = lsub.add_parser("add", help="put a new entrant on the ladder")
     ladd.add_argument("config", help='ladder config (TOML, format = "ladder")')
     ladd.add_argument("label", help="the entrant's label")
-    ladd.add_argument("bot", help="bot name (see 'troef bots')")
+    ladd.add_argument(
+        "bot",
+        nargs="?",
+        default="",
+        help="bot name (see 'troef bots'); none with --command",
+    )
     _option_argument(ladd, "a bot option")
+    ladd.add_argument(
+        "--file",
+        metavar="PLUGIN.py",
+        help="a plugin file with the bot (it runs in its own process)",
+    )
+    ladd.add_argument(
+        "--command",
+        dest="program",
+        metavar="CMD",
+        help="a bot program speaking the protocol, e.g. 'node bot.js' (own process)",
+    )
+    ladd.add_argument(
+        "--isolation",
+        choices=("process", "in-process"),
+        help="how the bot runs (default: installed bots in-process, others isolated)",
+    )
     ladd.set_defaults(run=_cmd_ladder_add)
     lrun = lsub.add_parser("run", help="play rounds")
     lrun.add_argument("config", help="ladder config (TOML)")
@@ -1057,7 +1078,18 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.ladder import Ladder
 
     with Ladder(_config(args)) as ladder:
-        entrant = ladder.add(args.label, args.bot, _parse_options(args.option))
+        if not args.bot and not args.program:
+            raise ConfigError(
+                "ladder add: give a bot name, or a program with --command"
+            )
+        entrant = ladder.add(
+            args.label,
+            args.bot,
+            _parse_options(args.option),
+            plugin=args.file,
+            command=shlex.split(args.program) if args.program else (),
+            isolation=args.isolation,
+        )
         print(
             f"{entrant.label} ({entrant.bot}) joins the ladder "
             f"from round {ladder.rounds_played() + 1}"

@@ -48,7 +48,7 @@ from harness.teams import describe_teams, team_count, team_layout
 MAX_WORKERS = 256
 _SECONDS = f"seconds > 0, at most {MAX_SECONDS:g}"
 
-__all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
+__all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config", "make_entrant"]
 
 #: The tournament formats and what each needs.
 FORMATS = ("round-robin", "gauntlet", "sprt", "ladder")
@@ -136,6 +136,7 @@ _ENTRANT_KEYS = {
         'or "process" (its own process, sees only views)'
     ),
     "command": "a bot program speaking the protocol, as a list of arguments",
+    "plugin": "a plugin file (.py) with this entrant's bot (runs in its own process)",
     "prefix": "a command put in front of the bot's (e.g. a sandbox program)",
     "memory_mb": "address-space limit of the bot process in MiB",
     "user": "run the bot process as this user (when troef runs as root)",
@@ -283,9 +284,49 @@ def _entrant_snapshot(entrant: Entrant) -> dict[str, Any]:
     data: dict[str, Any] = {"bot": entrant.bot, "options": dict(entrant.options)}
     if entrant.process is not None and entrant.process.command:
         data["command"] = list(entrant.process.command)
+    if entrant.process is not None and entrant.process.plugins:
+        data["plugin"] = list(entrant.process.plugins)
     if entrant.time_control is not None:
         data["time_control"] = dataclasses.asdict(entrant.time_control)
     return data
+
+
+def make_entrant(
+    config: TournamentConfig,
+    label: str,
+    spec: Mapping[str, Any],
+    *,
+    base: Path | None = None,
+) -> Entrant:
+    """An entrant for ``config`` from a table like ``[entrants.LABEL]``.
+
+    The same validation and isolation rule as a config's own entrants (a bot
+    from a plugin file, the config's or the entrant's ``plugin``, or a
+    ``command``, runs in its own process): the ladder adds entrants with it.
+
+    :param base: the folder relative paths are taken from (default: the
+        config's folder).
+    :raises ConfigError: naming the entrant and what is wrong.
+    """
+    data: dict[str, Any] = {}
+    if config.raw.get("time_control") is not None:
+        data["time_control"] = config.raw["time_control"]
+    validator = _Validator(config.path, "", data, None)
+    if base is not None:
+        validator.base = base
+    validator.blocked = config.blocked
+    files = [p for p in config.plugins if p.endswith(".py")]
+    validator.plugin_files = set(files)
+    try:
+        registry = load_plugins(
+            files=files,
+            modules=[p for p in config.plugins if not p.endswith(".py")],
+            blocked=config.blocked,
+        )
+    except TroefError as exc:
+        raise ConfigError(f"entrant {label!r}: {exc}") from None
+    default_tc = validator.time_control("time_control", data.get("time_control"))
+    return validator.entrant(label, dict(spec), registry, config.game, default_tc)
 
 
 def load_config(
@@ -554,50 +595,10 @@ class _Validator:
                 'e.g. [entrants.alice] bot = "random"',
             )
         default_tc = self.time_control("time_control", self.data.get("time_control"))
-        result = []
-        for label, spec in table.items():
-            where = f"entrants.{label}"
-            if not isinstance(spec, dict):
-                raise self.error(
-                    "entrants", label, 'expected a table, e.g. { bot = "random" }'
-                )
-            self.check_keys(where, spec, _ENTRANT_KEYS)
-            command = self.command(where, spec, "command")
-            bot = spec.get("bot", "" if command else None)
-            if not isinstance(bot, str):
-                raise self.error(
-                    where,
-                    "bot",
-                    "missing or not a string; expected a bot name, known: "
-                    f"{', '.join(sorted(registry.bots))}, or a command",
-                )
-            options = spec.get("options", {})
-            if not isinstance(options, dict):
-                raise self.error(where, "options", "expected a table of bot options")
-            if bot:
-                try:
-                    cls = registry.bot_class(bot, game)
-                except UnknownNameError as exc:
-                    raise self.error(where, "bot", str(exc)) from None
-                try:
-                    options = dict(
-                        resolve_options(cls.option_specs, options, f"bot {bot!r}")
-                    )
-                except OptionError as exc:
-                    raise self.error(where, "options", str(exc)) from None
-            process = self.process_settings(where, spec, registry, bot, command)
-            own_tc = self.time_control(
-                f"{where}.time_control", spec.get("time_control")
-            )
-            result.append(
-                Entrant(
-                    label,
-                    bot,
-                    tuple(sorted(options.items())),
-                    process,
-                    own_tc if own_tc is not None else default_tc,
-                )
-            )
+        result = [
+            self.entrant(label, spec, registry, game, default_tc)
+            for label, spec in table.items()
+        ]
         if len(result) < 2 and not allow_few:
             raise self.error(
                 "",
@@ -605,6 +606,81 @@ class _Validator:
                 f"a tournament needs at least 2 entrants, not {len(result)}",
             )
         return tuple(result)
+
+    def entrant(
+        self,
+        label: str,
+        spec: Any,
+        registry: Registry,
+        game: str,
+        default_tc: TimeControl | None,
+    ) -> Entrant:
+        """One entrant from its table: the one factory of configs and ladders."""
+        where = f"entrants.{label}"
+        if not isinstance(spec, dict):
+            raise self.error(
+                "entrants", label, 'expected a table, e.g. { bot = "random" }'
+            )
+        self.check_keys(where, spec, _ENTRANT_KEYS)
+        command = self.command(where, spec, "command")
+        plugin = self.entrant_plugin(where, spec)
+        if plugin is not None and plugin not in registry.source.files:
+            # The entrant's own file: its bots join the names it may choose from.
+            source = registry.source
+            try:
+                registry = load_plugins(
+                    entry_points=source.entry_points,
+                    modules=source.modules,
+                    files=[*source.files, plugin],
+                    blocked=source.blocked,
+                )
+            except TroefError as exc:
+                raise self.error(where, "plugin", str(exc)) from None
+        bot = spec.get("bot", "" if command else None)
+        if not isinstance(bot, str):
+            raise self.error(
+                where,
+                "bot",
+                "missing or not a string; expected a bot name, known: "
+                f"{', '.join(sorted(registry.bots))}, or a command",
+            )
+        options = spec.get("options", {})
+        if not isinstance(options, dict):
+            raise self.error(where, "options", "expected a table of bot options")
+        if bot:
+            try:
+                cls = registry.bot_class(bot, game)
+            except UnknownNameError as exc:
+                raise self.error(where, "bot", str(exc)) from None
+            try:
+                options = dict(
+                    resolve_options(cls.option_specs, options, f"bot {bot!r}")
+                )
+            except OptionError as exc:
+                raise self.error(where, "options", str(exc)) from None
+        process = self.process_settings(where, spec, registry, bot, command, plugin)
+        own_tc = self.time_control(f"{where}.time_control", spec.get("time_control"))
+        return Entrant(
+            label,
+            bot,
+            tuple(sorted(options.items())),
+            process,
+            own_tc if own_tc is not None else default_tc,
+        )
+
+    def entrant_plugin(self, where: str, spec: Mapping[str, Any]) -> str | None:
+        """The entrant's own plugin file (``plugin``), made absolute."""
+        raw = spec.get("plugin")
+        if raw is None:
+            return None
+        if not isinstance(raw, str) or not raw.endswith(".py"):
+            raise self.error(
+                where, "plugin", f"{raw!r} is not allowed; expected a .py file path"
+            )
+        path = (self.base / raw).resolve()
+        if not path.is_file():
+            raise self.error(where, "plugin", f"no file {path}")
+        return str(path)
 
     def candidates(self, fmt: str, entrants: tuple[Entrant, ...]) -> tuple[str, ...]:
         labels = [e.label for e in entrants]
@@ -764,8 +840,9 @@ class _Validator:
                 'e.g. ["node", "bot.js"]',
             )
         # A bot process starts in an empty directory: paths become absolute here.
+        # abspath, not resolve: a venv's python is a symlink that must stay one.
         return tuple(
-            str((self.base / a).resolve()) if (self.base / a).exists() else a
+            os.path.abspath(self.base / a) if (self.base / a).exists() else a
             for a in raw
         )
 
@@ -776,6 +853,7 @@ class _Validator:
         registry: Registry,
         bot: str,
         command: tuple[str, ...],
+        plugin: str | None = None,
     ) -> ProcessSettings | None:
         isolation = spec.get("isolation")
         if isolation is None:
@@ -783,7 +861,9 @@ class _Validator:
             # runs in its own process; the bots installed with troef run in-process.
             provider = registry.provider.get(("bot", bot), "")
             isolation = (
-                "process" if command or provider in self.plugin_files else "in-process"
+                "process"
+                if command or plugin or provider in self.plugin_files
+                else "in-process"
             )
         if isolation not in ("in-process", "process"):
             raise self.error(
@@ -800,7 +880,7 @@ class _Validator:
             "hang_timeout",
         )
         if isolation == "in-process":
-            used = [k for k in process_keys if k in spec]
+            used = [k for k in (*process_keys, "plugin") if k in spec]
             if used:
                 raise self.error(
                     where,
@@ -824,6 +904,7 @@ class _Validator:
             )
         return ProcessSettings(
             command=command,
+            plugins=() if plugin is None else (plugin,),
             prefix=self.command(where, spec, "prefix"),
             memory_mb=memory,
             user=user,

@@ -129,3 +129,77 @@ bot = "random"
             assert "killed its worker" in forfeit.detail
         else:
             assert forfeit is None
+
+
+def ladder(tmp_path: Path, plugins: str) -> Path:
+    path = tmp_path / "ladder.toml"
+    path.write_text(
+        f'game = "toy"\nformat = "ladder"\nseed = 4\nplugins = [{plugins}]\n'
+        'executor = "inline"\n[ladder]\nexplore = 0\n'
+        '[entrants.r1]\nbot = "random"\n'
+    )
+    return path
+
+
+def test_a_plugin_bot_added_to_a_ladder_runs_in_its_own_process(
+    tmp_path: Path,
+) -> None:
+    from harness.cli import main
+    from harness.ladder import Ladder
+
+    path = ladder(tmp_path, f'"{TOY_PLUGIN}", "{CHEATS}"')
+    report = tmp_path / "r.json"
+    assert (
+        main(
+            ["ladder", "add", str(path), "thief", "gc-thief", "-o", f"report={report}"]
+        )
+        == 0
+    )
+    config = load_config(path)
+    with Ladder(config) as lad:
+        assert lad.entrants()[1].isolation == "process"
+        lad.run(1)
+    # In-process the thief walks gc to the referee's State; in its process, none.
+    found = json.loads(report.read_text())
+    assert found["hand"] is None and found["probes"]["states"] == "0"
+
+
+def test_a_plugin_file_bot_and_a_program_join_a_running_ladder(
+    tmp_path: Path,
+) -> None:
+    import shlex
+
+    from harness.bothost import host_command
+    from harness.cli import main
+    from harness.ladder import Ladder
+    from harness.plugins import PluginSource
+
+    path = ladder(tmp_path, f'"{TOY_PLUGIN}"')
+    (tmp_path / "r1").mkdir()
+    with Ladder(load_config(path)) as lad:
+        lad.add("r2", "random")
+        lad.run(1)
+    report = tmp_path / "r.json"
+    argv = ["ladder", "add", str(path), "thief", "frame-thief", "--file", str(CHEATS)]
+    assert main([*argv, "-o", f"report={report}"]) == 0
+    program = host_command("random", PluginSource(files=(str(TOY_PLUGIN),)))
+    assert (
+        main(["ladder", "add", str(path), "prog", "--command", shlex.join(program)])
+        == 0
+    )
+    with Ladder(load_config(path)) as lad:
+        by = {e.label: e for e in lad.entrants()}
+        assert by["thief"].isolation == "process" and by["prog"].isolation == "process"
+        assert by["thief"].process.plugins == (str(CHEATS),)
+        assert by["prog"].process.command == tuple(program)
+        rounds = lad.run(2)
+        assert all(r.played for r in rounds)
+        with Store.existing(config_db(path)) as store:
+            assert store.forfeit_count() == 0, store.forfeits()
+            seated = {x for m in store.matches() for x in m.job["seating"]}
+    assert {"thief", "prog"} <= seated
+    assert json.loads(report.read_text())["hand"] is None
+
+
+def config_db(path: Path) -> Path:
+    return load_config(path).database
