@@ -704,17 +704,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
 def _seed_note(config: TournamentConfig) -> str:
     if not config.seed_given:
         return "random (63 bits, drawn when the database is created and kept in it)"
-    note = str(config.seed)
-    if config.untrusted:
-        small = " small and" if abs(config.seed) < 2**40 else ""
-        print(
-            f"troef: warning: {config.path}: seed = {config.seed} is{small} written "
-            "in the config: a process-isolated (untrusted) bot that knows or guesses "
-            "it can compute every deal from the public recipe; leave 'seed' out for "
-            "a random secret one, or keep the config private",
-            file=sys.stderr,
-        )
-    return note
+    return str(config.seed)
 
 
 def isolation_notes(config: TournamentConfig) -> list[str]:

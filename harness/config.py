@@ -540,7 +540,10 @@ class _Validator:
             sprt=sprt,
             ladder=ladder,
             blocked=self.blocked,
-            warnings=tuple(registry.warnings),
+            warnings=(
+                *registry.warnings,
+                *self.untrusted_warnings(entrants, seed),
+            ),
             in_flight=self.in_flight(),
             max_actions=max_actions,
             time_control=self.time_control(
@@ -548,6 +551,33 @@ class _Validator:
             ),
             raw=self.data,
         )
+
+    def untrusted_warnings(
+        self, entrants: Sequence[Entrant], seed: int | None
+    ) -> list[str]:
+        """What lets an untrusted (process-isolated) bot learn the deals."""
+        if all(e.process is None for e in entrants):
+            return []
+        warnings = []
+        if seed is not None:
+            small = " is small and" if abs(seed) < 2**40 else ""
+            warnings.append(
+                f"{self.path}: seed = {seed}{small} is written in the config: an "
+                "untrusted (process-isolated) bot that knows or guesses the master "
+                "seed can compute every deal from the public recipe; leave 'seed' "
+                "out for a random one kept in the database, or keep it secret"
+            )
+        try:
+            mode = self.path.stat().st_mode
+        except OSError:
+            mode = 0
+        if mode & 0o044:
+            warnings.append(
+                f"{self.path}: the config is readable by other users: a bot running "
+                "as another user can read it (the seed, the entrants); "
+                f"'chmod 600 {self.path}'"
+            )
+        return warnings
 
     def resolve_plugin(self, plugin: Any) -> str:
         if not isinstance(plugin, str):

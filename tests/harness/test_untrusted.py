@@ -9,7 +9,6 @@ See ``docs/THREAT_MODEL.md``.
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 from harness.config import load_config
@@ -80,18 +79,30 @@ bot = "random"
     assert {job.seed for job in plan(resolved)} == seeds
 
 
-def test_the_database_is_owner_only(tmp_path: Path) -> None:
-    config = load_config(
-        write(tmp_path, '[entrants.a]\nbot = "random"\n[entrants.b]\nbot = "random"\n')
-    )
+def test_the_database_is_owner_only_and_a_readable_config_is_warned_about(
+    tmp_path: Path,
+) -> None:
+    trusted = '[entrants.a]\nbot = "random"\n[entrants.b]\nbot = "random"\n'
+    path = write(tmp_path, trusted)
+    path.chmod(0o644)
+    config = load_config(path)
+    assert config.warnings == ()  # trusted bots only: nothing to hide from them
     run_tournament(config)
-    assert config.database.stat().st_mode & 0o077 == 0
-    db = sqlite3.connect(config.database)
-    (secret,) = db.execute(
-        "SELECT value FROM meta WHERE key='bot_secret'"
-    ).fetchone() or (None,)
-    db.close()
-    assert secret is None  # trusted bots only: public, reproducible bot seeds
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        file = Path(str(config.database) + suffix)
+        if file.exists():
+            assert file.stat().st_mode & 0o077 == 0, file
+    with Store.existing(config.database) as store:
+        # Trusted bots only: no secret, public bot seeds (reproducible from the seed).
+        assert store.meta("bot_secret") is None
+    # An untrusted entrant: the seed in the config and the readable file are named.
+    untrusted = write(tmp_path, trusted + 'isolation = "process"\n')
+    untrusted.chmod(0o644)
+    warnings = load_config(untrusted).warnings
+    assert any("seed = 3 is small" in w for w in warnings)
+    assert any("readable by other users" in w for w in warnings)
+    untrusted.chmod(0o600)
+    assert not any("readable" in w for w in load_config(untrusted).warnings)
 
 
 def test_a_bot_that_kills_its_worker_forfeits_and_every_other_match_is_recorded(
