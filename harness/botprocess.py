@@ -82,6 +82,7 @@ __all__ = [
 
 #: Environment variables a bot inherits from the harness; every other one is
 #: dropped (paths, tokens and a tournament's settings live in environments).
+#: ``TMPDIR`` is set to the bot's own private folder.
 KEPT_ENV = ("PATH", "LANG", "LC_ALL", "TZ")
 #: Bytes of a bot's stderr kept for the forfeit detail (the last ones).
 STDERR_LIMIT = 8 * 1024
@@ -139,6 +140,10 @@ class BotProcess:
         self.start_error: str | None = None
         #: Matches begun on this process.
         self.matches = 0
+        #: The match seeds of the matches it served: a process never sees a deal
+        #: twice (duplicate deals replay the same cards in other seats).
+        self.deals: set[int] = set()
+        # Its private folder (working directory and TMPDIR), removed when it ends.
         self.cwd = tempfile.mkdtemp(prefix="troef-bot-")
         _protect_harness_process()
         user = group = None
@@ -158,7 +163,7 @@ class BotProcess:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 cwd=self.cwd,
-                env=_bot_env(launch.env),
+                env={**_bot_env(launch.env), "TMPDIR": self.cwd},
                 close_fds=True,
                 # Its own process group: killpg takes its children.
                 start_new_session=True,
@@ -525,15 +530,27 @@ class ProcessPool:
         #: Processes started by this pool (for tests and benchmarks).
         self.started = 0
 
-    def acquire(self, launch: Launch, options_key: str) -> BotProcess:
-        """An idle live process for ``launch`` and these options, or a new one."""
+    def acquire(
+        self, launch: Launch, options_key: str, deal: int | None = None
+    ) -> BotProcess:
+        """An idle live process for ``launch`` and these options, or a new one.
+
+        :param deal: the match seed of the match it will serve; a process that
+            served a match of this seed is not handed out (it could remember
+            the cards), a new one starts instead. None: any process (trusted).
+        """
         self._forget_after_fork()
         idle = self._idle.get((launch, options_key))
-        while idle:
-            process = idle.pop()
-            if process.is_alive() and not process.out:
+        for index in range(len(idle or ()) - 1, -1, -1):
+            assert idle is not None
+            process = idle[index]
+            if not process.is_alive() or process.out:
+                del idle[index]
+                process.kill()
+                continue
+            if deal is None or deal not in process.deals:
+                del idle[index]
                 return process
-            process.kill()
         self.started += 1
         return BotProcess(launch)
 
@@ -617,6 +634,7 @@ class ProcessBot(Bot):
         max_line: int = MAX_REPLY_LINE,
         pool: ProcessPool | None = None,
         tag: str = "",
+        deal: int | None = None,
     ) -> None:
         # Not Bot.__init__: the options belong to the program, which checks them.
         self.game, self.seat, self.seed = game, seat, seed
@@ -638,9 +656,11 @@ class ProcessBot(Bot):
         self._fault: BotFault | None = None
         self._awaiting_ready = True
         self._process: BotProcess | None = self.pool.acquire(
-            self.launch, self._options_key
+            self.launch, self._options_key, deal
         )
         process = self._process
+        if deal is not None:
+            process.deals.add(deal)
         if process.start_error is not None:
             self._record(BotFault(ForfeitReason.CRASH, process.start_error))
             return
@@ -947,6 +967,9 @@ class ProcessSettings:
     startup_timeout: float = 30.0
     #: Seconds after which a decision without a time control is a hang.
     hang_timeout: float | None = 60.0
+    #: "fresh-deals": a process never serves two matches of one match seed
+    #: (untrusted: it could remember the cards); "free": any reuse (trusted).
+    reuse: str = "fresh-deals"
 
     def bot(
         self,
@@ -960,6 +983,7 @@ class ProcessSettings:
         n_seats: int,
         pool: ProcessPool | None = None,
         tag: str = "",
+        deal: int | None = None,
     ) -> ProcessBot:
         """A ProcessBot for ``seat`` (``tag``: "job-id seat", for the watch).
 
@@ -985,4 +1009,5 @@ class ProcessSettings:
             hang_timeout=self.hang_timeout,
             pool=pool,
             tag=tag,
+            deal=None if self.reuse == "free" else deal,
         )

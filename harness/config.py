@@ -139,6 +139,10 @@ _ENTRANT_KEYS = {
     "plugin": "a plugin file (.py) with this entrant's bot (runs in its own process)",
     "prefix": "a command put in front of the bot's (e.g. a sandbox program)",
     "memory_mb": "address-space limit of the bot process in MiB",
+    "reuse": (
+        '"fresh-deals" (default: a bot process never sees one deal twice) or '
+        '"free" (any reuse; for trusted bots)'
+    ),
     "user": "run the bot process as this user (when troef runs as root)",
     "startup_timeout": "seconds a bot process may take to start",
     "hang_timeout": "seconds after which a decision without a time control is a hang",
@@ -904,6 +908,7 @@ class _Validator:
         process_keys = (
             "command",
             "prefix",
+            "reuse",
             "memory_mb",
             "user",
             "startup_timeout",
@@ -932,7 +937,15 @@ class _Validator:
             raise self.error(
                 where, "user", f"{user!r} is not allowed; expected a user name"
             )
+        reuse = spec.get("reuse", "fresh-deals")
+        if reuse not in ("fresh-deals", "free"):
+            raise self.error(
+                where,
+                "reuse",
+                f'{reuse!r} is not allowed; expected "fresh-deals" or "free"',
+            )
         return ProcessSettings(
+            reuse=reuse,
             command=command,
             plugins=() if plugin is None else (plugin,),
             prefix=self.command(where, spec, "prefix"),

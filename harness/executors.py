@@ -210,6 +210,7 @@ def _spec(
                     source=registry.source,
                     n_seats=n_seats,
                     tag=f"{job.id} {seat}",
+                    deal=job.seed,
                 )
             )
         else:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from harness.config import load_config
 from harness.scheduler import run_tournament
 from harness.store import Store
@@ -214,3 +216,104 @@ def test_a_plugin_file_bot_and_a_program_join_a_running_ladder(
 
 def config_db(path: Path) -> Path:
     return load_config(path).database
+
+
+def remember(
+    tmp_path: Path, reuse: str, store: str = "", prefix: str = ""
+) -> list[dict[str, object]]:
+    """A duplicate tournament of a bot remembering deals; its per-deal lines."""
+    folder = tmp_path / f"{reuse}{'-store' if store else ''}{'-ro' if prefix else ''}"
+    folder.mkdir()
+    report = folder / "report.jsonl"
+    path = write(
+        folder,
+        f"""
+matches = 4
+workers = 1
+in_flight = 1
+[entrants.memo]
+bot = "rememberer"
+options = {{ report = "{report}", store = "{store}" }}
+reuse = "{reuse}"
+{prefix}
+[entrants.r]
+bot = "random"
+""",
+        seed=None,
+    )
+    summary = run_tournament(load_config(path))
+    assert summary.played == 8 and summary.forfeits == 0
+    return [json.loads(line) for line in report.read_text().splitlines()]
+
+
+def test_a_bot_remembering_duplicate_deals_predicts_nothing(tmp_path: Path) -> None:
+    # Free reuse (trusted bots): one process plays a deal, then its twin in the
+    # other seat, and knows the other hand from memory.
+    free = remember(tmp_path, "free")
+    assert sum(int(line["right"]) for line in free) >= 8  # type: ignore[call-overload]
+    # The default: a process never sees a match seed twice; its folder (memory.json)
+    # goes with it. What is left is chance (a 3-card guess among 9 unseen cards).
+    fresh = remember(tmp_path, "fresh-deals")
+    assert len(fresh) == 16  # 8 matches of 2 deals
+    predicted = sum(int(line["predicted"]) for line in fresh)  # type: ignore[call-overload]
+    right = sum(int(line["right"]) for line in fresh)  # type: ignore[call-overload]
+    # By chance a third of the predicted cards are right (mean + 4: under 0.5 %
+    # to fail by chance); remembering, three quarters are (18 of 24 above).
+    assert right <= predicted / 3 + 4
+    # The private folders are removed with their processes.
+    assert not any(Path(str(line["cwd"])).exists() for line in fresh + free)
+
+
+#: The sandbox of docs/THREAT_MODEL.md: a mount namespace in which every mount
+#: is read-only but the bot's own folder (as root; otherwise add
+#: "--user", "--map-root-user" after "unshare").
+READ_ONLY = (
+    'for m in $(cut -d" " -f2 /proc/self/mounts); do '
+    'mount -o remount,bind,ro "$m" 2>/dev/null; done; '
+    'mount --bind "$PWD" "$PWD" && mount -o remount,bind,rw "$PWD" && '
+    'cd "$PWD" && exec "$@"'
+)
+
+
+def _can_mount_read_only() -> bool:
+    import shutil
+    import subprocess
+
+    if shutil.which("unshare") is None:
+        return False
+    probe = ["unshare", "--mount", "--propagation", "private", "--"]
+    probe += ["sh", "-c", READ_ONLY, "sandbox", "true"]
+    return subprocess.run(probe, capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(
+    not _can_mount_read_only(),
+    reason="needs unshare and the right to make a mount namespace (root, or "
+    "unprivileged user namespaces)",
+)
+def test_shared_storage_carries_memory_unless_the_sandbox_makes_it_read_only(
+    tmp_path: Path,
+) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    store = str(shared / "memory.json")
+    # Fresh processes, but a file every process can write: the memory survives.
+    open_store = remember(tmp_path, "fresh-deals", store=store)
+    assert sum(int(line["right"]) for line in open_store) >= 8  # type: ignore[call-overload]
+    Path(store).unlink()
+    # The same bot under the read-only sandbox (the report's folder is made
+    # writable for the test's sake: it is the test's instrument, not the bot's).
+    report_dir = tmp_path / "fresh-deals-store-ro"
+    script = READ_ONLY.replace(
+        "cd ",
+        f'mount --bind "{report_dir}" "{report_dir}" && '
+        f'mount -o remount,bind,rw "{report_dir}" && cd ',
+    )
+    argv = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c"]
+    prefix = "prefix = " + json.dumps([*argv, script, "sandbox"])
+    sandboxed = remember(tmp_path, "fresh-deals", store=store, prefix=prefix)
+    assert len(sandboxed) == 16
+    assert not Path(store).exists()
+    predicted = sum(int(line["predicted"]) for line in sandboxed)  # type: ignore[call-overload]
+    right = sum(int(line["right"]) for line in sandboxed)  # type: ignore[call-overload]
+    assert right <= predicted / 3 + 4

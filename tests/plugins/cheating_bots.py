@@ -253,6 +253,94 @@ class SeedCracker(Bot):
         return view.legal_actions[0]
 
 
+#: What a Rememberer process has seen: (its hand at a deal's start, the other
+#: seat's cards it saw played in that deal), for the toy game at two seats.
+_SEEN: list[tuple[frozenset[str], set[str]]] = []
+
+
+class Rememberer(Bot):
+    """Remembers the deals it saw; predicts the other seat's hand in a twin.
+
+    With duplicate deals the same cards come again in rotated seats: holding
+    what the other seat held in a remembered deal, it predicts the other seat
+    now holds what it held then. It keeps its memory in the process and in a
+    file of its working folder (``memory.json``), reads both at every deal, and
+    appends one JSON line per deal to ``report``: ``{"predicted": n, "right":
+    n, "cwd": ...}`` (cards predicted, and those the other seat then played).
+    """
+
+    name = "rememberer"
+    option_specs = (
+        Option("report", "", "file for the findings"),
+        Option("store", "", "a file outside its folder to keep memory in too"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deal = -1
+        self.record: tuple[frozenset[str], set[str]] | None = None
+        self.prediction: frozenset[str] = frozenset()
+
+    def _memory(self) -> list[tuple[frozenset[str], set[str]]]:
+        seen = list(_SEEN)
+        for path in ("memory.json", self.options["store"]):
+            try:
+                with open(path) as f:
+                    seen += [(frozenset(a), set(b)) for a, b in json.load(f)]
+            except (OSError, ValueError):
+                pass
+        return seen
+
+    def _save(self) -> None:
+        for path in ("memory.json", self.options["store"]):
+            if not path:
+                continue
+            memory = _SEEN
+            if path != "memory.json":  # shared: what other processes wrote too
+                memory = self._memory()
+            try:
+                with open(path, "w") as f:
+                    json.dump([[sorted(a), sorted(b)] for a, b in memory], f)
+            except OSError:
+                pass  # a read-only file system
+
+    def _close_deal(self, played: Sequence[tuple[int, str]]) -> None:
+        if self.record is None:
+            return
+        theirs = {card for seat, card in played if seat != self.seat}
+        self.record[1].update(theirs)
+        right = len(self.prediction & self.record[1])
+        with open(self.options["report"], "a") as f:
+            f.write(
+                json.dumps(
+                    {
+                        "predicted": len(self.prediction),
+                        "right": right,
+                        "cwd": os.getcwd(),
+                    }
+                )
+                + "\n"
+            )
+        self._save()
+
+    def act(self, view: View) -> str:
+        played = view.played  # type: ignore[attr-defined]
+        if view.deal != self.deal:  # type: ignore[attr-defined]
+            self.deal = view.deal  # type: ignore[attr-defined]
+            hand = frozenset(view.hand)  # type: ignore[attr-defined]
+            self.prediction = frozenset()
+            for mine, theirs in self._memory():
+                if len(theirs) >= 2 and theirs <= hand:
+                    self.prediction = mine
+            self.record = (hand, set())
+            _SEEN.append(self.record)
+        assert self.record is not None
+        self.record[1].update(card for seat, card in played if seat != self.seat)
+        if len(view.hand) == 1:  # type: ignore[attr-defined]
+            self._close_deal(played)
+        return view.legal_actions[0]
+
+
 class WorkerKiller(Bot):
     """At its first decision kills its parent: the worker process playing it."""
 
@@ -265,4 +353,12 @@ class WorkerKiller(Bot):
 
 @hookimpl
 def troef_bots() -> Sequence[type[Bot]]:
-    return [GcThief, FrameThief, ConfigThief, ProcThief, SeedCracker, WorkerKiller]
+    return [
+        GcThief,
+        FrameThief,
+        ConfigThief,
+        ProcThief,
+        SeedCracker,
+        WorkerKiller,
+        Rememberer,
+    ]
