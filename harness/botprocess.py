@@ -45,6 +45,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -77,6 +78,7 @@ __all__ = [
     "ProcessSettings",
     "Watch",
     "default_pool",
+    "note_ended",
     "set_watch",
 ]
 
@@ -905,6 +907,7 @@ class Watch:
         finally:
             os.close(fd)
         self._awaited: dict[int, str] = {}
+        self._ended: int | None = None
 
     def mark(self, key: int, tag: str) -> None:
         """Waiting on the bot ``key`` (tagged ``tag``) from now on."""
@@ -917,8 +920,29 @@ class Watch:
             self._write()
 
     def _write(self) -> None:
-        data = "\n".join(self._awaited.values()).encode()[: self.SIZE - 1] + b"\0"
+        lines = list(self._awaited.values())
+        if self._ended is not None:
+            lines.insert(0, f"#ended {self._ended}")
+        data = "\n".join(lines).encode()[: self.SIZE - 1] + b"\0"
         self._map[: len(data)] = data
+
+    def ended(self) -> None:
+        """Note the moment this worker was told to end (SIGTERM): the scheduler
+        takes the first worker to end as the one that a bot ended."""
+        self._ended = time.monotonic_ns()
+        self._write()
+
+    @staticmethod
+    def ended_at(path: str) -> int | None:
+        """When the worker of ``path`` got SIGTERM (monotonic ns), if it did."""
+        try:
+            with open(path, "rb") as f:
+                head = f.read(64).split(b"\0", 1)[0].split(b"\n", 1)[0]
+        except OSError:
+            return None
+        if head.startswith(b"#ended "):
+            return int(head[7:])
+        return None
 
     @staticmethod
     def read(path: str) -> list[tuple[str, int]]:
@@ -930,6 +954,8 @@ class Watch:
             return []
         found = []
         for line in raw.split(b"\0", 1)[0].decode(errors="replace").splitlines():
+            if line.startswith("#"):
+                continue
             job, _, seat = line.partition(" ")
             if job and seat.isdigit():
                 found.append((job, int(seat)))
@@ -938,6 +964,12 @@ class Watch:
 
 #: The watch of this worker process, if its scheduler keeps one (``set_watch``).
 _watch: Watch | None = None
+
+
+def note_ended() -> None:
+    """Write in this worker's watch that it was told to end (see ``Watch.ended``)."""
+    if _watch is not None:
+        _watch.ended()
 
 
 def set_watch(path: str | None) -> None:

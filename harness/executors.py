@@ -34,6 +34,7 @@ from harness.botprocess import (
     default_pool,
     die_with_parent,
     end_descendants,
+    note_ended,
     set_watch,
 )
 from harness.game import Game
@@ -135,6 +136,8 @@ def _leave() -> None:
 def _leave_now(signum: int, frame: FrameType | None) -> None:
     # Abandoned by the scheduler: no goodbyes to bots, and no unwinding (this
     # may run mid-write to the results queue, which the scheduler discards).
+    # Or ended by a bot: the moment tells the scheduler which worker came first.
+    note_ended()
     end_descendants()
     os._exit(128 + signum)
 

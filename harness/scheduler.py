@@ -620,9 +620,20 @@ def _blame(
     workers = list((getattr(pool, "_processes", None) or {}).values())
     for process in workers:
         process.join(2.0)  # the pool is ending them all; the dead one is dead
+    ended = {128 + signal.SIGTERM, -signal.SIGTERM}
+    dead = [p for p in workers if p.exitcode is not None and p.exitcode not in ended]
+    if not dead:
+        # All ended by SIGTERM: the pool's, after a death, and maybe a bot's
+        # first. The first worker to end is the one whose death broke the pool.
+        stamps = [
+            (stamp, p)
+            for p in workers
+            if p.exitcode in ended
+            and (stamp := Watch.ended_at(watch_path(tmpdir, p.pid))) is not None
+        ]
+        dead = [min(stamps, key=lambda sp: sp[0])[1]] if stamps else []
+    for process in dead:
         code = process.exitcode
-        if code is None or code in (-signal.SIGTERM, 128 + signal.SIGTERM):
-            continue  # ended by the pool after the death (or still ending)
         awaited = [
             (job, seat)
             for job, seat in Watch.read(watch_path(tmpdir, process.pid))

@@ -107,20 +107,22 @@ def test_the_database_is_owner_only_and_a_readable_config_is_warned_about(
     assert not any("readable" in w for w in load_config(untrusted).warnings)
 
 
+@pytest.mark.parametrize("signal", [9, 15])
 def test_a_bot_that_kills_its_worker_forfeits_and_every_other_match_is_recorded(
-    tmp_path: Path,
+    tmp_path: Path, signal: int
 ) -> None:
     # Chunks of 6 jobs, 4 interleaved per worker: a death can catch several
     # awaited bots at once, which then replay alone and forfeit at the second.
     config = load_config(
         write(
             tmp_path,
-            """
+            f"""
 matches = 2
 workers = 2
 chunk = 6
 [entrants.killer]
 bot = "worker-killer"
+options = {{ signal = {signal} }}
 [entrants.a]
 bot = "random"
 [entrants.b]

@@ -345,9 +345,10 @@ class WorkerKiller(Bot):
     """At its first decision kills its parent: the worker process playing it."""
 
     name = "worker-killer"
+    option_specs = (Option("signal", 9, "the signal to send"),)
 
     def act(self, view: View) -> str:
-        os.kill(os.getppid(), 9)
+        os.kill(os.getppid(), self.options["signal"])
         return view.legal_actions[0]
 
 
