@@ -9,6 +9,7 @@ See ``docs/THREAT_MODEL.md``.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -319,3 +320,59 @@ def test_shared_storage_carries_memory_unless_the_sandbox_makes_it_read_only(
     predicted = sum(int(line["predicted"]) for line in sandboxed)  # type: ignore[call-overload]
     right = sum(int(line["right"]) for line in sandboxed)  # type: ignore[call-overload]
     assert right <= predicted / 3 + 4
+
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+PROBE = Path(__file__).parents[1] / "plugins" / "nobody_probe.py"
+
+
+def _reachable_by_others(path: Path) -> bool:
+    """Every folder on the way world-searchable, the file world-readable."""
+    path = path.resolve()
+    folders_ok = all(p.stat().st_mode & 0o001 for p in path.parents)
+    return folders_ok and bool(path.stat().st_mode & 0o004)
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0
+    or not Path(SYSTEM_PYTHON).exists()
+    or not _reachable_by_others(Path(SYSTEM_PYTHON))
+    or not _reachable_by_others(PROBE),
+    reason="needs a root harness, and a Python and probe that user 'nobody' can run",
+)
+def test_a_bot_run_as_nobody_reads_no_owner_only_file_and_signals_nothing() -> None:
+    import shutil
+    import tempfile
+
+    # A world-searchable folder, so that only the files' own modes decide.
+    folder = Path(tempfile.mkdtemp(prefix="troef-nobody-"))
+    folder.chmod(0o755)
+    try:
+        found = []
+        for mode in (0o644, 0o600):
+            path = folder / f"t{mode:o}.toml"
+            database = folder / f"t{mode:o}.sqlite"
+            path.write_text(
+                f'game = "toy"\nplugins = ["{TOY_PLUGIN}"]\nmatches = 1\n'
+                f'database = "{database}"\n[entrants.r]\nbot = "random"\n'
+                f'[entrants.probe]\ncommand = ["{SYSTEM_PYTHON}", "-I", "{PROBE}", '
+                f'"{path}", "{database}"]\nuser = "nobody"\n'
+            )
+            path.chmod(mode)
+            summary = run_tournament(load_config(path))
+            assert summary.played == 2
+            with Store.existing(database) as store:
+                found.append(
+                    [
+                        m.result.forfeit.detail
+                        for m in store.matches()
+                        if m.result.forfeit is not None
+                    ]
+                )
+        # A world-readable config is read; the owner-only database never is,
+        # and neither the worker nor 'troef run' can be signalled.
+        assert found[0] and all("REACHED:t644.toml" in d for d in found[0])
+        assert all("sqlite" not in d and "signal" not in d for d in found[0])
+        assert found[1] == []
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
