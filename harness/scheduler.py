@@ -490,7 +490,16 @@ def _run_queue(
             suspects: set[str] = set()
             if tmpdir is not None:
                 flight.record(
-                    _blame(pool, tmpdir, flight, breaks, source, keep_logs, suspects)
+                    _blame(
+                        pool,
+                        tmpdir,
+                        flight,
+                        breaks,
+                        source,
+                        keep_logs,
+                        suspects,
+                        tracker.store.done_ids(),
+                    )
                 )
             lost = [job for chunk in flight.chunks.values() for job in chunk]
             lost = [job for job in lost if job.id not in tracker.store.done_ids()]
@@ -604,6 +613,7 @@ def _blame(
     source: PluginSource,
     keep_logs: bool,
     suspects: set[str],
+    done: set[str],
 ) -> list[tuple[str, Result]]:
     """Forfeits for the process bots that killed their worker.
 
@@ -637,7 +647,7 @@ def _blame(
         awaited = [
             (job, seat)
             for job, seat in Watch.read(watch_path(tmpdir, process.pid))
-            if job in flight.jobs
+            if job in flight.jobs and job not in done  # not a stale entry
         ]
         if len(awaited) == 1:
             forfeits.setdefault(awaited[0][0], (awaited[0][1], code))
