@@ -58,6 +58,38 @@ bot = "random"
     assert all(line["tried"] == 32 and line["found"] is None for line in lines)
 
 
+@pytest.mark.parametrize("seed", [3, None])
+def test_a_bot_searching_master_seeds_by_its_hand_needs_a_known_seed(
+    tmp_path: Path, seed: int | None
+) -> None:
+    # With the seed in the config (3, small) the search by hand succeeds: the
+    # reason validate warns. Without, the random 63-bit seed is out of reach.
+    report = tmp_path / "report.jsonl"
+    path = write(
+        tmp_path,
+        f"""
+matches = 2
+[entrants.cracker]
+bot = "hand-cracker"
+options = {{ report = "{report}", seeds = 8, indexes = 4 }}
+[entrants.other]
+bot = "random"
+""",
+        seed=seed,
+    )
+    config = load_config(path)
+    assert any("is small" in w for w in config.warnings) == (seed is not None)
+    run_tournament(config)
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert len(lines) == 4  # one search per match (the probe never acts)
+    if seed is None:
+        assert all(line["found"] is None and line["tried"] == 32 for line in lines)
+    else:
+        assert all(
+            line["found"] is not None and line["found"][0] == 3 for line in lines
+        )
+
+
 def test_a_config_without_seed_draws_a_random_master_seed_and_keeps_it(
     tmp_path: Path,
 ) -> None:

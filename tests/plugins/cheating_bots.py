@@ -253,6 +253,39 @@ class SeedCracker(Bot):
         return view.legal_actions[0]
 
 
+class HandCracker(SeedCracker):
+    """The same search, matched on its first hand instead of its bot seed: a
+    master seed and index whose deal gives it this hand (no seed needed)."""
+
+    name = "hand-cracker"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        Bot.__init__(self, *args, **kwargs)
+        self.searched = False
+
+    def act(self, view: View) -> str:
+        if not self.searched:
+            self.searched = True
+            from harness.seeding import derive_seed
+
+            n = len(view.points)  # type: ignore[attr-defined]
+            found, tried = None, 0
+            for master in range(self.options["seeds"]):
+                for m in range(self.options["indexes"]):
+                    tried += 1
+                    match_seed = derive_seed("match", master, m)
+                    state = self.game.new_match(n, match_seed)
+                    hand = state.view(self.seat).hand  # type: ignore[attr-defined]
+                    if view.deal == 0 and hand == view.hand:  # type: ignore[attr-defined]
+                        found = [master, m]
+                        break
+                if found:
+                    break
+            with open(self.options["report"], "a") as f:
+                f.write(json.dumps({"found": found, "tried": tried}) + "\n")
+        return view.legal_actions[0]
+
+
 #: What a Rememberer process has seen: (its hand at a deal's start, the other
 #: seat's cards it saw played in that deal), for the toy game at two seats.
 _SEEN: list[tuple[frozenset[str], set[str]]] = []
@@ -360,6 +393,7 @@ def troef_bots() -> Sequence[type[Bot]]:
         ConfigThief,
         ProcThief,
         SeedCracker,
+        HandCracker,
         WorkerKiller,
         Rememberer,
     ]
