@@ -308,6 +308,13 @@ class BotProcess:
         self.popen.wait()
         self._close_pipes()
 
+    def pause(self, stop: bool) -> None:
+        """Stop (``SIGSTOP``) or continue (``SIGCONT``) its process group."""
+        if self.closed:
+            return
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGSTOP if stop else signal.SIGCONT)
+
     def ask_to_quit(self) -> None:
         """Send ``quit`` and close the bot's input; it should exit by itself."""
         if self.closed or self.popen is None or self.popen.stdin is None:
@@ -552,6 +559,7 @@ class ProcessPool:
                 continue
             if deal is None or deal not in process.deals:
                 del idle[index]
+                process.pause(False)
                 return process
         self.started += 1
         return BotProcess(launch)
@@ -561,6 +569,10 @@ class ProcessPool:
         self._forget_after_fork()
         idle = self._idle.setdefault((process.launch, options_key), [])
         if process.is_alive() and len(idle) < self.max_idle:
+            # Stopped while idle: it can do nothing between its matches (no
+            # signal to the worker while another bot is awaited, no CPU taken
+            # from the bots that play).
+            process.pause(True)
             idle.append(process)
         else:
             process.kill()
@@ -573,6 +585,7 @@ class ProcessPool:
         processes = [p for idle in self._idle.values() for p in idle]
         self._idle.clear()
         for process in processes:
+            process.pause(False)
             process.ask_to_quit()
         deadline = perf_counter() + _EXIT_GRACE
         for process in processes:

@@ -408,3 +408,38 @@ def test_a_bot_run_as_nobody_reads_no_owner_only_file_and_signals_nothing() -> N
         assert found[1] == []
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _state(pid: int) -> str:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rindex(")") + 2]
+
+
+def test_an_idle_bot_process_is_stopped_between_its_matches() -> None:
+    from bots.random_bot import RandomBot
+    from harness.bothost import host_command
+    from harness.botprocess import ProcessBot, ProcessPool
+    from harness.plugins import load_plugins
+    from harness.referee import play_match
+
+    registry = load_plugins(files=[TOY_PLUGIN])
+    toy = registry.game("toy")
+    command = host_command("random", registry.source)
+    pool = ProcessPool()
+    try:
+        bot = ProcessBot(toy, 0, 1, command=command, pool=pool, deal=1)
+        pid = bot.pid
+        assert pid is not None
+        play_match(toy, [bot, RandomBot(toy, 1, 2)], 1)
+        # Idle in the pool: stopped, it can neither act nor take CPU.
+        assert pool.idle_count() == 1 and _state(pid) == "T"
+        again = ProcessBot(toy, 0, 3, command=command, pool=pool, deal=2)
+        assert again.pid == pid and _state(pid) != "T"
+        result = play_match(toy, [again, RandomBot(toy, 1, 4)], 2)
+        assert result.forfeit is None
+        # A match of a deal it served already gets a fresh process.
+        third = ProcessBot(toy, 0, 5, command=command, pool=pool, deal=1)
+        assert third.pid != pid
+        third.abandon()
+    finally:
+        pool.close()
