@@ -410,9 +410,18 @@ def test_a_bot_run_as_nobody_reads_no_owner_only_file_and_signals_nothing() -> N
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _state(pid: int) -> str:
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    return stat[stat.rindex(")") + 2]
+def _state(pid: int, wanted: str = "") -> str:
+    """The process's state letter; with ``wanted``, waited for up to 2 s (a
+    signal takes effect when the process is next scheduled)."""
+    import time
+
+    deadline = time.monotonic() + 2.0
+    while True:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        state = stat[stat.rindex(")") + 2]
+        if not wanted or state == wanted or time.monotonic() > deadline:
+            return state
+        time.sleep(0.01)
 
 
 def test_an_idle_bot_process_is_stopped_between_its_matches() -> None:
@@ -432,9 +441,9 @@ def test_an_idle_bot_process_is_stopped_between_its_matches() -> None:
         assert pid is not None
         play_match(toy, [bot, RandomBot(toy, 1, 2)], 1)
         # Idle in the pool: stopped, it can neither act nor take CPU.
-        assert pool.idle_count() == 1 and _state(pid) == "T"
+        assert pool.idle_count() == 1 and _state(pid, "T") == "T"
         again = ProcessBot(toy, 0, 3, command=command, pool=pool, deal=2)
-        assert again.pid == pid and _state(pid) != "T"
+        assert again.pid == pid and _state(pid, "S") != "T"
         result = play_match(toy, [again, RandomBot(toy, 1, 4)], 2)
         assert result.forfeit is None
         # A match of a deal it served already gets a fresh process.
