@@ -121,6 +121,8 @@ class Store:
                     "INSERT INTO meta VALUES ('config', ?), ('name', ?), ('source', ?)",
                     (snapshot, config.name, str(config.path)),
                 )
+        elif stored != snapshot and store._adopt_old_default_seed(stored, config):
+            pass
         elif stored != snapshot:
             store.close()
             changes = describe_changes(json.loads(stored), config.snapshot())
@@ -130,6 +132,26 @@ class Store:
                 "another 'database' path"
             )
         return store
+
+    def _adopt_old_default_seed(self, stored: str, config: TournamentConfig) -> bool:
+        """A database made before a config without ``seed`` drew a random one
+        (the default was 1) resumes with its own seed: True when ``stored``
+        differs from ``config`` by that alone (the seed is then kept here)."""
+        old = json.loads(stored)
+        if config.seed_given or not isinstance(old.get("seed"), int):
+            return False
+        if {**old, "seed": None} != config.snapshot():
+            return False
+        with self._db:
+            self._db.execute(
+                "UPDATE meta SET value = ? WHERE key = 'config'",
+                (config.snapshot_json(),),
+            )
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('master_seed', ?)",
+                (str(old["seed"]),),
+            )
+        return True
 
     def resolve(self, config: TournamentConfig) -> TournamentConfig:
         """``config`` with its master seed: the config's, else the one kept here.

@@ -114,6 +114,39 @@ bot = "random"
     assert {job.seed for job in plan(resolved)} == seeds
 
 
+def test_a_database_from_before_random_seeds_resumes_with_its_seed(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    from harness.plan import plan
+
+    body = 'matches = 2\n[entrants.a]\nbot = "random"\n[entrants.b]\nbot = "random"\n'
+    config = load_config(write(tmp_path, body, seed=None))
+    run_tournament(config)
+    # Make it look as an old run made it: the snapshot says seed 1 (the old
+    # default), no master seed kept, and the jobs dealt from seed 1.
+    import dataclasses
+
+    old = dataclasses.replace(config, seed=1, seed_given=True)
+    db = sqlite3.connect(config.database)
+    with db:
+        db.execute("DELETE FROM meta WHERE key = 'master_seed'")
+        db.execute(
+            "UPDATE meta SET value = ? WHERE key = 'config'", (old.snapshot_json(),)
+        )
+        for table in ("logs", "thinking", "seat_results", "results", "jobs"):
+            db.execute(f"DELETE FROM {table}")
+    db.close()
+    with Store.open(config.database, old) as store:
+        store.add_jobs(plan(old)[:1])
+    summary = run_tournament(config)
+    assert summary.played == 4
+    with Store.existing(config.database) as store:
+        assert store.meta("master_seed") == "1"
+        assert {m.job["seed"] for m in store.matches()} == {j.seed for j in plan(old)}
+
+
 def test_the_database_is_owner_only_and_a_readable_config_is_warned_about(
     tmp_path: Path,
 ) -> None:
