@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import shlex
 import signal
 import sys
@@ -353,8 +354,29 @@ def _parser() -> argparse.ArgumentParser:
     ladd = lsub.add_parser("add", help="put a new entrant on the ladder")
     ladd.add_argument("config", help='ladder config (TOML, format = "ladder")')
     ladd.add_argument("label", help="the entrant's label")
-    ladd.add_argument("bot", help="bot name (see 'troef bots')")
+    ladd.add_argument(
+        "bot",
+        nargs="?",
+        default="",
+        help="bot name (see 'troef bots'); none with --command",
+    )
     _option_argument(ladd, "a bot option")
+    ladd.add_argument(
+        "--file",
+        metavar="PLUGIN.py",
+        help="a plugin file with the bot (it runs in its own process)",
+    )
+    ladd.add_argument(
+        "--command",
+        dest="program",
+        metavar="CMD",
+        help="a bot program speaking the protocol, e.g. 'node bot.js' (own process)",
+    )
+    ladd.add_argument(
+        "--isolation",
+        choices=("process", "in-process"),
+        help="how the bot runs (default: installed bots in-process, others isolated)",
+    )
     ladd.set_defaults(run=_cmd_ladder_add)
     lrun = lsub.add_parser("run", help="play rounds")
     lrun.add_argument("config", help="ladder config (TOML)")
@@ -662,9 +684,7 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.plan import plan
     from harness.scheduler import Interrupted, Progress, run_tournament
-    from harness.sprt import SprtMonitor
 
     config = _config(args)
     if config.ladder is not None:
@@ -672,7 +692,6 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
         )
     progress = None if args.quiet else Progress()
-    monitor = SprtMonitor(config, plan(config)) if config.sprt is not None else None
     if not config.database.parent.exists():
         # Ruling: a missing folder is made (owner-only), and said, not refused.
         print(f"troef: creating the folder {config.database.parent} for the database")
@@ -682,7 +701,6 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             workers=args.workers,
             fresh=args.fresh,
             progress=progress,
-            monitor=monitor,
         )
     except Interrupted as exc:
         # Leaving: a further Ctrl-C must not turn the exit into a traceback.
@@ -690,6 +708,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print(f"troef: {exc}", file=sys.stderr)
         return 130
+    from harness.sprt import SprtMonitor
+
+    monitor = summary.monitor if isinstance(summary.monitor, SprtMonitor) else None
     if summary.played == 0:
         print(
             f"nothing left to play: {summary.already_done} matches are recorded in "
@@ -746,11 +767,55 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  candidates {', '.join(config.candidates)}")
     print(f"  plan       {planned} matches in {groups} groups")
     print(f"  database   {config.database}")
+    print(f"  seed       {_seed_note(config)}")
+    for line in isolation_notes(config):
+        print(f"  isolation  {line}")
     if args.probe:
         probe_entrants(config)
         probed = sum(e.process is not None for e in config.entrants)
         print(f"  probe      {probed} process bots started and answered 'ready'")
     return 0
+
+
+def _seed_note(config: TournamentConfig) -> str:
+    if not config.seed_given:
+        return "random (63 bits, drawn when the database is created and kept in it)"
+    return str(config.seed)
+
+
+def isolation_notes(config: TournamentConfig) -> list[str]:
+    """What each process-isolated entrant's setting protects (for ``validate``)."""
+    notes = []
+    for e in config.entrants:
+        if e.process is None:
+            notes.append(
+                f"{e.label}: in-process: trusted code; it can read the referee's "
+                "State, the seeds and every file the harness can"
+            )
+            continue
+        p = e.process
+        user = p.user or ("(harness user)" if os.geteuid() != 0 else "root")
+        parts = [f"{e.label}: own process as {user}"]
+        if os.geteuid() == 0 and p.user in (None, "root"):
+            parts.append(
+                "AS ROOT: it can read the harness's memory and files through /proc"
+            )
+        elif p.user is None:
+            parts.append(
+                "same user: it can signal the harness and read files the user can "
+                "(the config, plugin files; the database is owner-only)"
+            )
+        else:
+            parts.append(
+                "another user: it cannot signal or trace the harness, nor read its "
+                "owner-only files"
+            )
+        parts.append(
+            "sandbox prefix: "
+            + (" ".join(p.prefix[:3]) + " ..." if p.prefix else "none")
+        )
+        notes.append("; ".join(parts))
+    return notes
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -1137,7 +1202,18 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.ladder import Ladder
 
     with Ladder(_config(args)) as ladder:
-        entrant = ladder.add(args.label, args.bot, _parse_options(args.option))
+        if not args.bot and not args.program:
+            raise ConfigError(
+                "ladder add: give a bot name, or a program with --command"
+            )
+        entrant = ladder.add(
+            args.label,
+            args.bot,
+            _parse_options(args.option),
+            plugin=args.file,
+            command=shlex.split(args.program) if args.program else (),
+            isolation=args.isolation,
+        )
         print(
             f"{entrant.label} ({entrant.bot}) joins the ladder "
             f"from round {ladder.rounds_played() + 1}"
