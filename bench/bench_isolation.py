@@ -10,6 +10,12 @@ Klaverjassen (4 seats), random bots play the same matches several ways:
   in one worker, so that the worker never waits on one pipe;
 - ``node, K in flight``: the same with ``examples/bots/random_bot.js``.
 
+With ``--secure`` the process bots run under the security defaults of a
+tournament with untrusted entrants: bot seeds keyed with a secret, the worker's
+watch of awaited bots kept up to date, and a process never serving one match
+seed twice (each timed run plays fresh seeds, as a tournament's later matches
+do, so processes are reused only across deals).
+
 Bot processes are started before the timing (they are kept across matches in a
 tournament too). The figure that counts is the *added cost per decision
 measured as throughput*: (wall time of the mode - wall time in-process) /
@@ -18,7 +24,7 @@ bot processes (from ``/proc``), which is less sensitive to a busy machine than
 wall time. Medians of ``--repeats`` runs. The machine is shared and noisy:
 compare figures from one run.
 
-    python bench/bench_isolation.py [--quick] [--json out.json]
+    python bench/bench_isolation.py [--quick] [--secure] [--json out.json]
 """
 
 from __future__ import annotations
@@ -41,11 +47,11 @@ sys.path.insert(0, str(ROOT))
 
 from bots.random_bot import RandomBot  # noqa: E402
 from harness.bothost import host_command  # noqa: E402
-from harness.botprocess import ProcessBot, ProcessPool  # noqa: E402
+from harness.botprocess import ProcessBot, ProcessPool, set_watch  # noqa: E402
 from harness.multiplex import MatchSpec, play_matches_interleaved  # noqa: E402
 from harness.plugins import load_plugins  # noqa: E402
 from harness.referee import make_bots, play_match  # noqa: E402
-from harness.seeding import bot_seed  # noqa: E402
+from harness.seeding import bot_seed, new_secret  # noqa: E402
 
 TOY = ROOT / "tests" / "plugins" / "toy_game.py"
 JS_BOT = ROOT / "examples" / "bots" / "random_bot.js"
@@ -95,11 +101,18 @@ def timed(run: Callable[[], list[Any]], pool: ProcessPool | None) -> dict[str, f
 
 
 def measure(
-    game: Any, seats: int, matches: int, repeats: int, ks: list[int], node: bool
+    game: Any,
+    seats: int,
+    matches: int,
+    repeats: int,
+    ks: list[int],
+    node: bool,
+    secure: bool = False,
 ) -> list[dict[str, Any]]:
     registry_source = host_command("random", load_plugins(files=[TOY]).source)
     rows: list[dict[str, Any]] = []
     seeds = range(matches)
+    secret = new_secret() if secure else b""
 
     def in_process() -> list[Any]:
         return [
@@ -115,19 +128,31 @@ def measure(
                 ProcessBot,
                 game,
                 seat,
-                bot_seed(seed, seat),
+                bot_seed(seed, seat, secret),
                 command=command,
                 pool=pool,
                 n_seats=seats,
+                deal=seed if secure else None,
+                tag=f"bench-{seed} {seat}" if secure else "",
             )
             for seat in range(seats)
         ]
         return made if lazy else [m() for m in made]
 
+    fresh = [0]
+
+    def next_seeds() -> range:
+        # Secure: every run deals seeds no process has seen (a tournament's
+        # later matches), else the pool would start new processes each run.
+        if not secure:
+            return seeds
+        fresh[0] += 1
+        return range(fresh[0] * 100_000, fresh[0] * 100_000 + matches)
+
     def sync(pool: ProcessPool, command: list[str]) -> Callable[[], list[Any]]:
         return lambda: [
             play_match(game, process_bots(pool, command, s, False), s, keep_log=True)
-            for s in seeds
+            for s in next_seeds()
         ]
 
     def interleaved(
@@ -136,7 +161,7 @@ def measure(
         return lambda: play_matches_interleaved(
             [
                 MatchSpec(game, process_bots(pool, command, s, True), s, keep_log=True)
-                for s in seeds
+                for s in next_seeds()
             ],
             in_flight=k,
         )
@@ -218,7 +243,17 @@ def main() -> None:
     parser.add_argument(
         "--json", type=Path, default=None, help="write the figures here"
     )
+    parser.add_argument(
+        "--secure",
+        action="store_true",
+        help="the security defaults for untrusted bots (keyed seeds, watch, "
+        "fresh deals per process)",
+    )
     args = parser.parse_args()
+    if args.secure:
+        import tempfile
+
+        set_watch(os.path.join(tempfile.mkdtemp(prefix="troef-bench-"), "watch"))
     repeats = args.repeats or (2 if args.quick else 5)
     registry = load_plugins(files=[TOY])
     games = [
@@ -234,6 +269,7 @@ def main() -> None:
     print(
         f"bench_isolation: {os.cpu_count()} cpus, "
         f"load {os.getloadavg()[0]:.1f}, repeats {repeats}"
+        + (", security defaults on" if args.secure else "")
     )
     report: dict[str, Any] = {
         "goal_added_us": GOAL_US,
@@ -241,7 +277,7 @@ def main() -> None:
         "games": {},
     }
     for title, game, seats, matches in games:
-        rows = measure(game, seats, matches, repeats, args.in_flight, node)
+        rows = measure(game, seats, matches, repeats, args.in_flight, node, args.secure)
         report["games"][title] = rows
         print(
             f"\n{title}: {matches} matches, {rows[0]['runs'][0]['decisions']} decisions"

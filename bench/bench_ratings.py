@@ -9,20 +9,31 @@ draws, duplicate groups of two results) and times, as the median of
 - ``fit (table)``: the Newton fit with analytic intervals on that table;
 - ``fit (results)``: both together, as ``fit_ratings(results)`` does;
 - ``fit + seat``: the same with the seat-advantage parameter;
-- ``bootstrap``: ``bootstrap_ratings`` with ``--rounds`` rounds over the groups.
+- ``bootstrap``: ``bootstrap_ratings`` with ``--rounds`` rounds over the groups;
+- ``troef rate (CSV)``: the command on the same results written as a
+  ``white,black,result,group`` CSV, in its own process: wall time (median),
+  and that process's CPU time and peak resident memory (``getrusage`` of the
+  child; the goal of issue 15 is under 2 s wall on an idle machine and under
+  200 MiB).
 
 It prints figures and asserts nothing about speed.
 
     python bench/bench_ratings.py [--entrants 100] [--results 1000000] [--rounds 200]
-    [--repeats 3]
+    [--repeats 3] [--only-rate]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -48,6 +59,56 @@ def make_results(entrants: int, count: int, seed: int) -> list[PairResult]:
     return out
 
 
+def write_csv(path: Path, results: list[PairResult]) -> None:
+    notation = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}
+    with path.open("w") as out:
+        out.write("white,black,result,group\n")
+        out.writelines(
+            f"{r.a},{r.b},{notation[r.score]},{r.group or ''}\n" for r in results
+        )
+
+
+#: Runs ``troef rate`` and prints the process's peak RSS in KiB to stderr: VmHWM
+#: belongs to the new process image, while ``ru_maxrss`` also counts the pages a
+#: child shared with this (large) process between fork and exec.
+_CHILD = """
+import resource, sys
+from harness.cli import main
+code = main(["rate", sys.argv[1]])
+try:
+    with open("/proc/self/status") as status:
+        peak = next(int(x.split()[1]) for x in status if x.startswith("VmHWM:"))
+except OSError:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(peak, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def rate_csv(path: Path, repeats: int) -> tuple[float, float, float]:
+    """``troef rate PATH`` in a child process: median wall s, CPU s per run, and
+    the largest peak resident memory of the runs in MiB.
+    """
+    walls, peaks = [], []
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for _ in range(repeats):
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(path)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        walls.append(time.perf_counter() - start)
+        peaks.append(int(done.stderr.split()[-1]) / 1024)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (
+        after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    ) / repeats
+    return statistics.median(walls), cpu, max(peaks)
+
+
 def timed(repeats: int, action: Callable[[], object]) -> float:
     runs = []
     for _ in range(repeats):
@@ -63,6 +124,9 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--only-rate", action="store_true", help="only the troef rate (CSV) row"
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     results = make_results(args.entrants, args.results, seed=1)
@@ -70,6 +134,17 @@ def main() -> None:
         f"generated {len(results):,} results for {args.entrants} entrants "
         f"in {time.perf_counter() - start:.1f} s (not timed below)"
     )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "results.csv"
+        write_csv(path, results)
+        size = os.path.getsize(path) / 2**20
+        wall, cpu, peak = rate_csv(path, args.repeats)
+    print(
+        f"troef rate (CSV, {len(results):,} rows, {size:.0f} MiB): median wall "
+        f"{wall:.2f} s, CPU {cpu:.2f} s per run, peak RSS {peak:.0f} MiB"
+    )
+    if args.only_rate:
+        return
     table = aggregate(results)
     print(f"aggregated to {table.rows:,} rows")
     rows = [

@@ -1,4 +1,4 @@
-"""A rule-of-thumb bot for the Bezique family (``bezique``, ``marjolet``, ``binage``).
+"""A rule-of-thumb bot for the Bezique family (all five games).
 
 Family-generic: it reads the game's combination table
 (:meth:`games.bezique.family.FamilyGame.combinations`), card points and deck
@@ -8,15 +8,20 @@ half holds, weighted by their value), trumps and brisques, declares the best
 combination it may (in a game with several at once, one after another until
 none is left), wins brisques cheaply, and in the final phase, where the other
 hand is exactly the cards not yet seen (RULES.md R9), leads what cannot be
-beaten and otherwise beats as cheaply as it can.
+beaten and otherwise beats as cheaply as it can. Two games have their own
+functions: Rubicon declares the cheaper combination first, so that cards climb
+under the re-use rule (RU6); Fildinski, whose melds come from won cards, takes
+tricks that complete its won cards and gives away what completes nothing of the
+other's (FI2).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from games.bezique.family import DIX, MELD, FamilyGame, FamilyView
+from games.bezique.family import DIX, MELD, PASS, FamilyGame, FamilyView
+from games.bezique.fildinski import FildinskiView
 from games.bezique.melds import Kind, face
 from games.cards import SUITS
 from harness import Bot, View, hookimpl
@@ -34,7 +39,7 @@ class BeziqueBot(Bot):
     count cards."""
 
     name = "bezique-heuristic"
-    games = frozenset({"bezique", "marjolet", "binage"})
+    games = frozenset({"bezique", "marjolet", "binage", "rubicon", "fildinski"})
 
     def act(self, view: View) -> str:
         """The heuristic's choice among ``view.legal_actions``."""
@@ -44,9 +49,13 @@ class BeziqueBot(Bot):
         trump = view.trump or ""
         if view.phase == "meld":
             values = self._values(trump)
+            if self.game.name == "rubicon":
+                return _rubicon_meld(view, legal, values)
             return max(legal, key=lambda a: values.get(a, 0))
         if view.phase == "final":
             return self._final(view, legal, trump)
+        if isinstance(view, FildinskiView):
+            return _fildinski_stock(view, legal, trump, self._kinds(trump))
         return self._stock(view, legal, trump)
 
     def _kinds(self, trump: str) -> tuple[Kind, ...]:
@@ -123,6 +132,71 @@ class BeziqueBot(Bot):
             left.subtract(record[1])
         left.subtract(card for _, card in view.trick)
         return [card for card, n in left.items() for _ in range(max(n, 0))]
+
+
+def _rubicon_meld(
+    view: FamilyView, legal: Sequence[str], values: Mapping[str, int]
+) -> str:
+    """Rubicon: declare everything, cheapest first (the re-use rule lets a card
+    climb to a dearer combination, never down: RULES.md RU6); before trump, the
+    first marias (it sets trump, RU3) in the suit the hand is longest in."""
+    melds = [a for a in legal if a != PASS]
+    if not melds:
+        return PASS
+    if view.trump is None:
+        setting = [
+            a for a in melds if a.startswith(MELD + "marias:") or "bezique:" in a
+        ]
+        if setting:
+            return max(setting, key=lambda a: _suit_strength(view.hand, a[-1]))
+    return min(melds, key=lambda a: values.get(a, 0))
+
+
+def _suit_strength(hand: Sequence[str], suit: str) -> int:
+    """How good ``suit`` would be as trump for ``hand``: its cards, high ones more."""
+    return sum(1 + _RANKS.index(c[0]) // 4 for c in hand if c[1] == suit)
+
+
+def _fildinski_stock(
+    view: FildinskiView, legal: Sequence[str], trump: str, table: Sequence[Kind]
+) -> str:
+    """Fildinski's stock phase: the cards a seat wins are its meld material
+    (RULES.md FI2), so take tricks whose cards complete a combination with the
+    won cards (or are brisques), and give away cards that complete nothing of
+    the other's won cards."""
+    me = view.seat
+    mine = Counter(_face(c) for c in view.won[me])
+    theirs = Counter(_face(c) for c in view.won[1 - me])
+
+    def gain(card: str, pile: Counter[int]) -> int:
+        return _completes(_face(card), pile, table) + (10 if card[0] in "AT" else 0)
+
+    def give(card: str) -> int:
+        """What losing ``card`` to the other seat costs."""
+        return gain(card, theirs) + _strength(card, trump)
+
+    if view.trick:
+        led = view.trick[0][1]
+        winners = [c for c in legal if _beats(c, led, trump)]
+        if winners:
+            best = max(winners, key=lambda c: gain(c, mine) - _strength(c, trump))
+            if gain(led, mine) + gain(best, mine) + gain(led, theirs) > 0:
+                return best
+        return min(legal, key=give)
+    return min(legal, key=lambda c: give(c) - gain(c, mine) // 2)
+
+
+def _completes(card: int, pile: Counter[int], table: Sequence[Kind]) -> int:
+    """The best combination of ``table`` that the face ``card`` completes with
+    the faces of the won cards ``pile``."""
+    best = 0
+    for kind in table:
+        if card in kind.faces and kind.value > best:
+            need = Counter(kind.faces)
+            need[card] -= 1
+            if all(pile[f] >= n for f, n in need.items()):
+                best = kind.value
+    return best
 
 
 def _face(card: str) -> int:

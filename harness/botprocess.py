@@ -34,7 +34,9 @@ import atexit
 import contextlib
 import ctypes
 import ctypes.util
+import dataclasses
 import json
+import mmap
 import os
 import pwd
 import resource
@@ -43,6 +45,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -68,10 +71,20 @@ if TYPE_CHECKING:
     from harness.result import Result
     from harness.view import View
 
-__all__ = ["Launch", "ProcessBot", "ProcessPool", "ProcessSettings", "default_pool"]
+__all__ = [
+    "Launch",
+    "ProcessBot",
+    "ProcessPool",
+    "ProcessSettings",
+    "Watch",
+    "default_pool",
+    "note_ended",
+    "set_watch",
+]
 
 #: Environment variables a bot inherits from the harness; every other one is
 #: dropped (paths, tokens and a tournament's settings live in environments).
+#: ``TMPDIR`` is set to the bot's own private folder.
 KEPT_ENV = ("PATH", "LANG", "LC_ALL", "TZ")
 #: Bytes of a bot's stderr kept for the forfeit detail (the last ones).
 STDERR_LIMIT = 8 * 1024
@@ -129,6 +142,10 @@ class BotProcess:
         self.start_error: str | None = None
         #: Matches begun on this process.
         self.matches = 0
+        #: The match seeds of the matches it served: a process never sees a deal
+        #: twice (duplicate deals replay the same cards in other seats).
+        self.deals: set[int] = set()
+        # Its private folder (working directory and TMPDIR), removed when it ends.
         self.cwd = tempfile.mkdtemp(prefix="troef-bot-")
         _protect_harness_process()
         user = group = None
@@ -148,7 +165,7 @@ class BotProcess:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 cwd=self.cwd,
-                env=_bot_env(launch.env),
+                env={**_bot_env(launch.env), "TMPDIR": self.cwd},
                 close_fds=True,
                 # Its own process group: killpg takes its children.
                 start_new_session=True,
@@ -291,6 +308,13 @@ class BotProcess:
         self.popen.wait()
         self._close_pipes()
 
+    def pause(self, stop: bool) -> None:
+        """Stop (``SIGSTOP``) or continue (``SIGCONT``) its process group."""
+        if self.closed:
+            return
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGSTOP if stop else signal.SIGCONT)
+
     def ask_to_quit(self) -> None:
         """Send ``quit`` and close the bot's input; it should exit by itself."""
         if self.closed or self.popen is None or self.popen.stdin is None:
@@ -397,13 +421,15 @@ class BotProcess:
         )
 
 
-def die_with_parent(parent: int) -> None:
-    """Have Linux kill this process when its parent ``parent`` dies.
+def die_with_parent(parent: int, signum: int = signal.SIGKILL) -> None:
+    """Have Linux send ``signum`` to this process when its parent ``parent`` dies.
 
     For worker processes: a ``troef run`` killed with SIGKILL must not leave
-    its pool behind. If the parent died before this took effect, exit now.
+    its pool behind. A worker asks for SIGTERM, whose handler ends its bots
+    and their descendants first (a SIGKILLed run cannot do that itself). If
+    the parent died before this took effect, exit now.
     """
-    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    _libc.prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
 
@@ -515,15 +541,28 @@ class ProcessPool:
         #: Processes started by this pool (for tests and benchmarks).
         self.started = 0
 
-    def acquire(self, launch: Launch, options_key: str) -> BotProcess:
-        """An idle live process for ``launch`` and these options, or a new one."""
+    def acquire(
+        self, launch: Launch, options_key: str, deal: int | None = None
+    ) -> BotProcess:
+        """An idle live process for ``launch`` and these options, or a new one.
+
+        :param deal: the match seed of the match it will serve; a process that
+            served a match of this seed is not handed out (it could remember
+            the cards), a new one starts instead. None: any process (trusted).
+        """
         self._forget_after_fork()
         idle = self._idle.get((launch, options_key))
-        while idle:
-            process = idle.pop()
-            if process.is_alive() and not process.out:
+        for index in range(len(idle or ()) - 1, -1, -1):
+            assert idle is not None
+            process = idle[index]
+            if not process.is_alive() or process.out:
+                del idle[index]
+                process.kill()
+                continue
+            if deal is None or deal not in process.deals:
+                del idle[index]
+                process.pause(False)
                 return process
-            process.kill()
         self.started += 1
         return BotProcess(launch)
 
@@ -532,6 +571,10 @@ class ProcessPool:
         self._forget_after_fork()
         idle = self._idle.setdefault((process.launch, options_key), [])
         if process.is_alive() and len(idle) < self.max_idle:
+            # Stopped while idle: it can do nothing between its matches (no
+            # signal to the worker while another bot is awaited, no CPU taken
+            # from the bots that play).
+            process.pause(True)
             idle.append(process)
         else:
             process.kill()
@@ -544,6 +587,7 @@ class ProcessPool:
         processes = [p for idle in self._idle.values() for p in idle]
         self._idle.clear()
         for process in processes:
+            process.pause(False)
             process.ask_to_quit()
         deadline = perf_counter() + _EXIT_GRACE
         for process in processes:
@@ -606,6 +650,8 @@ class ProcessBot(Bot):
         hang_timeout: float | None = 60.0,
         max_line: int = MAX_REPLY_LINE,
         pool: ProcessPool | None = None,
+        tag: str = "",
+        deal: int | None = None,
     ) -> None:
         # Not Bot.__init__: the options belong to the program, which checks them.
         self.game, self.seat, self.seed = game, seat, seed
@@ -620,14 +666,18 @@ class ProcessBot(Bot):
         )
         self.startup_timeout = startup_timeout
         self.hang_timeout = hang_timeout
+        #: "job-id seat": what the worker's :class:`Watch` names while it waits.
+        self.tag = tag
         self.pool = default_pool if pool is None else pool
         self._options_key = json.dumps(self.options, sort_keys=True, default=repr)
         self._fault: BotFault | None = None
         self._awaiting_ready = True
         self._process: BotProcess | None = self.pool.acquire(
-            self.launch, self._options_key
+            self.launch, self._options_key, deal
         )
         process = self._process
+        if deal is not None:
+            process.deals.add(deal)
         if process.start_error is not None:
             self._record(BotFault(ForfeitReason.CRASH, process.start_error))
             return
@@ -640,6 +690,7 @@ class ProcessBot(Bot):
             bot_options=self.options,
             seed=seed,
         )
+        self._awaiting()
         try:
             process.send(message, perf_counter() + startup_timeout)
         except BotFault as fault:
@@ -678,6 +729,7 @@ class ProcessBot(Bot):
             self._fail(fault)
         self._accept(line, "ready")
         self._awaiting_ready = False
+        self._answered()
 
     def act(self, view: View) -> str:
         """The bot's action for ``view``, waiting at most ``hang_timeout``."""
@@ -690,6 +742,7 @@ class ProcessBot(Bot):
         deadline = None if limit is None else perf_counter() + limit
         process = self._live()
         self._check_quiet(process)
+        self._awaiting()
         try:
             process.send(encode_view_act(view, seconds), deadline)
             line = process.wait_line(
@@ -700,10 +753,13 @@ class ProcessBot(Bot):
             )
         except BotFault as fault:
             self._fail(fault)
-        return self._accept(line, "action")  # type: ignore[no-any-return]
+        action = self._accept(line, "action")
+        self._answered()
+        return action  # type: ignore[no-any-return]
 
     def match_over(self, result: Result) -> None:
         """Tell the bot the result; keep its process for the next match."""
+        self._answered()
         process, self._process = self._process, None
         if process is None or process.closed:
             return
@@ -727,6 +783,7 @@ class ProcessBot(Bot):
 
     def abandon(self) -> None:
         """Kill the bot program: its match ended by an error outside the bot."""
+        self._answered()
         process, self._process = self._process, None
         if process is not None:
             process.kill()
@@ -741,6 +798,7 @@ class ProcessBot(Bot):
         """
         process = self._live()
         self._check_quiet(process)
+        self._awaiting()
         try:
             process.send(encode_view_act(view, seconds), perf_counter())
         except BotFault as fault:
@@ -763,11 +821,15 @@ class ProcessBot(Bot):
         if self._awaiting_ready:
             self._accept(line, "ready")
             self._awaiting_ready = False
+            self._answered()
             return None
-        return self._accept(line, "action")
+        action = self._accept(line, "action")
+        self._answered()
+        return action
 
     def expire(self, waiting_for: str) -> BotFault:
         """The deadline passed: kill the bot; the TIMEOUT fault to record."""
+        self._answered()
         process = self._live()
         fault = process.timeout_fault(waiting_for)
         self._fault, self._process = fault, None
@@ -820,8 +882,17 @@ class ProcessBot(Bot):
         self._record(fault)
         raise fault
 
+    def _awaiting(self) -> None:
+        if _watch is not None and self.tag:
+            _watch.mark(id(self), self.tag)
+
+    def _answered(self) -> None:
+        if _watch is not None and self.tag:
+            _watch.clear(id(self))
+
     def _record(self, fault: BotFault) -> None:
         """Record ``fault`` and kill the process: a fresh one serves the next match."""
+        self._answered()
         self._fault = fault
         process, self._process = self._process, None
         if process is not None:
@@ -829,6 +900,98 @@ class ProcessBot(Bot):
 
 
 NOTHING = _NOTHING
+
+
+class Watch:
+    """Which bots this worker is waiting on, in a small file its parent can read.
+
+    A bot that kills its worker (``os.kill(os.getppid(), 9)``) leaves the
+    worker no chance to say anything: so the worker keeps, at every moment,
+    the tag (``"job-id seat"``) of each bot whose answer it awaits in a
+    memory-mapped file of the run folder (a memory write, no system call), and
+    the scheduler reads what the dead worker last wrote.
+    """
+
+    SIZE = 4096
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.ftruncate(fd, self.SIZE)
+            self._map = mmap.mmap(fd, self.SIZE)
+        finally:
+            os.close(fd)
+        self._awaited: dict[int, str] = {}
+        self._ended: int | None = None
+
+    def mark(self, key: int, tag: str) -> None:
+        """Waiting on the bot ``key`` (tagged ``tag``) from now on."""
+        self._awaited[key] = tag
+        self._write()
+
+    def clear(self, key: int) -> None:
+        """No longer waiting on bot ``key``."""
+        if self._awaited.pop(key, None) is not None:
+            self._write()
+
+    def _write(self) -> None:
+        lines = list(self._awaited.values())
+        if self._ended is not None:
+            lines.insert(0, f"#ended {self._ended}")
+        data = "\n".join(lines).encode()[: self.SIZE - 1] + b"\0"
+        self._map[: len(data)] = data
+
+    def ended(self) -> None:
+        """Note the moment this worker was told to end (SIGTERM): the scheduler
+        takes the first worker to end as the one that a bot ended."""
+        self._ended = time.monotonic_ns()
+        self._write()
+
+    @staticmethod
+    def ended_at(path: str) -> int | None:
+        """When the worker of ``path`` got SIGTERM (monotonic ns), if it did."""
+        try:
+            with open(path, "rb") as f:
+                head = f.read(64).split(b"\0", 1)[0].split(b"\n", 1)[0]
+        except OSError:
+            return None
+        if head.startswith(b"#ended "):
+            return int(head[7:])
+        return None
+
+    @staticmethod
+    def read(path: str) -> list[tuple[str, int]]:
+        """The (job id, seat) pairs a worker awaited when it last wrote ``path``."""
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(Watch.SIZE)
+        except OSError:
+            return []
+        found = []
+        for line in raw.split(b"\0", 1)[0].decode(errors="replace").splitlines():
+            if line.startswith("#"):
+                continue
+            job, _, seat = line.partition(" ")
+            if job and seat.isdigit():
+                found.append((job, int(seat)))
+        return found
+
+
+#: The watch of this worker process, if its scheduler keeps one (``set_watch``).
+_watch: Watch | None = None
+
+
+def note_ended() -> None:
+    """Write in this worker's watch that it was told to end (see ``Watch.ended``)."""
+    if _watch is not None:
+        _watch.ended()
+
+
+def set_watch(path: str | None) -> None:
+    """Keep this process's awaited bots in the file ``path`` (None: stop)."""
+    global _watch
+    _watch = None if path is None else Watch(path)
 
 
 @dataclass(frozen=True)
@@ -840,6 +1003,8 @@ class ProcessSettings:
 
     #: The bot program; empty: serve the entrant's plugin bot with ``harness.bothost``.
     command: tuple[str, ...] = ()
+    #: The entrant's own plugin files, loaded by its host beside the run's.
+    plugins: tuple[str, ...] = ()
     #: A sandbox command put in front.
     prefix: tuple[str, ...] = ()
     #: Address-space limit in MiB.
@@ -850,6 +1015,9 @@ class ProcessSettings:
     startup_timeout: float = 30.0
     #: Seconds after which a decision without a time control is a hang.
     hang_timeout: float | None = 60.0
+    #: "fresh-deals": a process never serves two matches of one match seed
+    #: (untrusted: it could remember the cards); "free": any reuse (trusted).
+    reuse: str = "fresh-deals"
 
     def bot(
         self,
@@ -862,13 +1030,18 @@ class ProcessSettings:
         source: PluginSource,
         n_seats: int,
         pool: ProcessPool | None = None,
+        tag: str = "",
+        deal: int | None = None,
     ) -> ProcessBot:
-        """A ProcessBot for ``seat``.
+        """A ProcessBot for ``seat`` (``tag``: "job-id seat", for the watch).
 
         Without a ``command``, plugin bot ``bot_name`` is served from ``source``.
         """
         from harness.bothost import host_command
 
+        if self.plugins:
+            files = (*source.files, *(p for p in self.plugins if p not in source.files))
+            source = dataclasses.replace(source, files=files)
         command = self.command or tuple(host_command(bot_name, source))
         return ProcessBot(
             game,
@@ -883,4 +1056,6 @@ class ProcessSettings:
             startup_timeout=self.startup_timeout,
             hang_timeout=self.hang_timeout,
             pool=pool,
+            tag=tag,
+            deal=None if self.reuse == "free" else deal,
         )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import io
+import dataclasses
 import json
+import os
 import shlex
 import signal
 import sys
@@ -16,10 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from harness.config import MAX_WORKERS, load_config
+from harness.config import MAX_WORKERS, RATING_MODELS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
 from harness.plugins import Registry, load_plugins
+from harness.tables import (
+    FORMATS,
+    forfeit_table,
+    format_table,
+    notes,
+    thinking_table,
+)
 
 if TYPE_CHECKING:
     from harness.bot import Bot
@@ -88,9 +95,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("game", help="registry name of the game (see 'troef games')")
     play.add_argument(
         "--bots",
-        required=True,
         metavar="A,B,...",
-        help="one bot per seat in playing order, comma-separated: a bot name, "
+        help="one bot per seat in playing order (with --human, per other seat; "
+        "default random), comma-separated: a bot name, "
         "with options as NAME:KEY=VALUE[:KEY=VALUE] (e.g. search:samples=8), "
         "or a program speaking the bot protocol as 'cmd:COMMAND LINE' "
         "(e.g. 'cmd:node bot.js')",
@@ -111,6 +118,13 @@ def _parser() -> argparse.ArgumentParser:
         "--show-hands",
         action="store_true",
         help="print every seat's hand at the start of each deal",
+    )
+    play.add_argument(
+        "--human",
+        type=int,
+        metavar="SEAT",
+        help="a person plays this seat (counted from 0) at the terminal: the hand "
+        "sorted by suit, the trick, the table, the legal moves numbered",
     )
     play.set_defaults(run=_cmd_play)
 
@@ -181,6 +195,7 @@ def _parser() -> argparse.ArgumentParser:
         "status", help="progress and standings of a results database"
     )
     status.add_argument("database", help="a tournament's SQLite file")
+    _format_argument(status, "with csv: the standings table")
     status.set_defaults(run=_cmd_status)
 
     replay_cmd = sub.add_parser(
@@ -256,6 +271,26 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--seed", type=int, default=1, help="bootstrap seed (default 1)"
     )
+    report.add_argument(
+        "--html",
+        metavar="DIR",
+        help="also write a self-contained HTML report into DIR (index.html with "
+        "plots, and a replay viewer for matches recorded with keep_logs)",
+    )
+    report.add_argument(
+        "--replays",
+        type=int,
+        default=20,
+        metavar="N",
+        help="with --html: replay the first N matches recorded with logs "
+        "(default 20; -1 for all)",
+    )
+    report.add_argument(
+        "--model",
+        choices=RATING_MODELS,
+        help="rating model: pairwise results weighted 1/(k-1), or Plackett-Luce "
+        "on whole rankings (default: the config's rating_model, else pairwise)",
+    )
     report.set_defaults(run=_cmd_report)
 
     compare = sub.add_parser(
@@ -275,7 +310,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OLD=NEW",
         help="treat entrant NEW of the later databases as OLD (a new version of a bot)",
     )
-    compare.add_argument("--format", choices=("text", "markdown"), default="text")
+    _format_argument(compare)
     compare.add_argument(
         "--any-game",
         action="store_true",
@@ -307,6 +342,7 @@ def _parser() -> argparse.ArgumentParser:
         "--bootstrap", type=int, default=0, metavar="N", help="also N bootstrap rounds"
     )
     rate.add_argument("--seed", type=int, default=1, help="bootstrap seed")
+    _format_argument(rate, "with csv: the ratings table")
     rate.set_defaults(run=_cmd_rate)
 
     ladder = sub.add_parser(
@@ -318,8 +354,29 @@ def _parser() -> argparse.ArgumentParser:
     ladd = lsub.add_parser("add", help="put a new entrant on the ladder")
     ladd.add_argument("config", help='ladder config (TOML, format = "ladder")')
     ladd.add_argument("label", help="the entrant's label")
-    ladd.add_argument("bot", help="bot name (see 'troef bots')")
+    ladd.add_argument(
+        "bot",
+        nargs="?",
+        default="",
+        help="bot name (see 'troef bots'); none with --command",
+    )
     _option_argument(ladd, "a bot option")
+    ladd.add_argument(
+        "--file",
+        metavar="PLUGIN.py",
+        help="a plugin file with the bot (it runs in its own process)",
+    )
+    ladd.add_argument(
+        "--command",
+        dest="program",
+        metavar="CMD",
+        help="a bot program speaking the protocol, e.g. 'node bot.js' (own process)",
+    )
+    ladd.add_argument(
+        "--isolation",
+        choices=("process", "in-process"),
+        help="how the bot runs (default: installed bots in-process, others isolated)",
+    )
     ladd.set_defaults(run=_cmd_ladder_add)
     lrun = lsub.add_parser("run", help="play rounds")
     lrun.add_argument("config", help="ladder config (TOML)")
@@ -331,6 +388,7 @@ def _parser() -> argparse.ArgumentParser:
     lrun.set_defaults(run=_cmd_ladder_run)
     lstand = lsub.add_parser("standings", help="online Elo standings")
     lstand.add_argument("config", help="ladder config (TOML)")
+    _format_argument(lstand)
     lstand.set_defaults(run=_cmd_ladder_standings)
     for command in [*sub.choices.values(), *lsub.choices.values()]:
         if command is not ladder:
@@ -379,6 +437,15 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
 
 
 _NEEDS_REGISTRY = {"games", "bots", "play", "check"}
+
+
+def _format_argument(parser: argparse.ArgumentParser, more: str = "") -> None:
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help=f"output format (default text){'; ' + more if more else ''}",
+    )
 
 
 def _option_argument(parser: argparse.ArgumentParser, what: str) -> None:
@@ -442,15 +509,45 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
 
     game = registry.game(args.game, _parse_options(args.option))
     game = game.with_max_actions(args.max_actions)
-    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if args.bots is None and args.human is None:
+        raise ConfigError("play: give --bots (one per seat), or --human SEAT")
+    specs = [b.strip() for b in (args.bots or "").split(",") if b.strip()]
+    human = args.human
+    if human is not None:
+        if args.show_hands:
+            raise ConfigError("play: --show-hands would show the person every hand")
+        if args.bots is None:
+            specs = ["random"] * (min(game.seat_counts) - 1)
+        if not 0 <= human <= len(specs):
+            raise ConfigError(
+                f"--human {human}: no such seat at a table of {len(specs) + 1}; "
+                f"expected 0 to {len(specs)}"
+            )
+        specs.insert(human, _HUMAN)
     game.check_seats(len(specs))
     names = [_spec_name(spec) for spec in specs]
+    labels = seat_labels(names)
     pool = ProcessPool(max_idle=0)  # a command bot's process ends with the match
-    bots = _play_bots(game, specs, args.seed, registry, pool)
-    narrator = Narrator(game, args.seed, seat_labels(names), show_hands=args.show_hands)
+    others = [spec if spec != _HUMAN else "random" for spec in specs]
+    bots = _play_bots(game, others, args.seed, registry, pool)
+    if human is not None:
+        from harness.human import HumanBot
+
+        bots[human] = HumanBot(game, human, args.seed, labels=labels)
+    narrator = Narrator(game, args.seed, labels, show_hands=args.show_hands)
+    deck = frozenset(narrator.state.deck())
 
     def tell(action: str) -> None:
-        for line in narrator.tell(action):
+        if human is None:
+            lines = narrator.tell(action)
+        else:  # only what the person at the table saw
+            from harness.human import redact, visible_cards
+
+            before = visible_cards(narrator.state, human)
+            lines = narrator.tell(action)
+            after = visible_cards(narrator.state, human)
+            lines = redact(lines, before, after, deck)
+        for line in lines:
             print(line, flush=True)
 
     if not args.quiet:
@@ -473,6 +570,7 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
 
 
 _COMMAND_BOT = "cmd:"
+_HUMAN = "human"
 
 
 def _spec_name(spec: str) -> str:
@@ -586,9 +684,7 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.plan import plan
     from harness.scheduler import Interrupted, Progress, run_tournament
-    from harness.sprt import SprtMonitor
 
     config = _config(args)
     if config.ladder is not None:
@@ -596,7 +692,6 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
         )
     progress = None if args.quiet else Progress()
-    monitor = SprtMonitor(config, plan(config)) if config.sprt is not None else None
     if not config.database.parent.exists():
         # Ruling: a missing folder is made (owner-only), and said, not refused.
         print(f"troef: creating the folder {config.database.parent} for the database")
@@ -606,7 +701,6 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             workers=args.workers,
             fresh=args.fresh,
             progress=progress,
-            monitor=monitor,
         )
     except Interrupted as exc:
         # Leaving: a further Ctrl-C must not turn the exit into a traceback.
@@ -614,6 +708,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print(f"troef: {exc}", file=sys.stderr)
         return 130
+    from harness.sprt import SprtMonitor
+
+    monitor = summary.monitor if isinstance(summary.monitor, SprtMonitor) else None
     if summary.played == 0:
         print(
             f"nothing left to play: {summary.already_done} matches are recorded in "
@@ -670,11 +767,55 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  candidates {', '.join(config.candidates)}")
     print(f"  plan       {planned} matches in {groups} groups")
     print(f"  database   {config.database}")
+    print(f"  seed       {_seed_note(config)}")
+    for line in isolation_notes(config):
+        print(f"  isolation  {line}")
     if args.probe:
         probe_entrants(config)
         probed = sum(e.process is not None for e in config.entrants)
         print(f"  probe      {probed} process bots started and answered 'ready'")
     return 0
+
+
+def _seed_note(config: TournamentConfig) -> str:
+    if not config.seed_given:
+        return "random (63 bits, drawn when the database is created and kept in it)"
+    return str(config.seed)
+
+
+def isolation_notes(config: TournamentConfig) -> list[str]:
+    """What each process-isolated entrant's setting protects (for ``validate``)."""
+    notes = []
+    for e in config.entrants:
+        if e.process is None:
+            notes.append(
+                f"{e.label}: in-process: trusted code; it can read the referee's "
+                "State, the seeds and every file the harness can"
+            )
+            continue
+        p = e.process
+        user = p.user or ("(harness user)" if os.geteuid() != 0 else "root")
+        parts = [f"{e.label}: own process as {user}"]
+        if os.geteuid() == 0 and p.user in (None, "root"):
+            parts.append(
+                "AS ROOT: it can read the harness's memory and files through /proc"
+            )
+        elif p.user is None:
+            parts.append(
+                "same user: it can signal the harness and read files the user can "
+                "(the config, plugin files; the database is owner-only)"
+            )
+        else:
+            parts.append(
+                "another user: it cannot signal or trace the harness, nor read its "
+                "owner-only files"
+            )
+        parts.append(
+            "sandbox prefix: "
+            + (" ".join(p.prefix[:3]) + " ..." if p.prefix else "none")
+        )
+        notes.append("; ".join(parts))
+    return notes
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -687,80 +828,46 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
         if monitor is not None and monitor.done():
             # A decided SPRT plays no more: its plan is a bound, not a target.
             planned = done
-        print(
-            f"{store.meta('name')}: {done} of {planned} matches recorded, "
-            f"{store.forfeit_count()} forfeits"
-        )
+        name = store.meta("name")
+        forfeit_count = store.forfeit_count()
         forfeits = store.forfeits()
         thinking = store.thinking()
-    _print_standings(args.database)
+    fmt = args.format
+    headers, rows = _standings_rows(args.database, raw=fmt in ("json", "csv"))
+    if fmt == "json":
+        print(
+            json.dumps(
+                {
+                    "name": name,
+                    "recorded": done,
+                    "planned": planned,
+                    "forfeits": forfeit_count,
+                    "standings": [dict(zip(headers, r, strict=True)) for r in rows],
+                    "sprt": None
+                    if monitor is None
+                    else dataclasses.asdict(monitor.verdict()),
+                    "forfeits_by_reason": json.loads(forfeit_table(forfeits, fmt)),
+                    "thinking": json.loads(thinking_table(thinking, fmt)),
+                },
+                default=str,
+            )
+        )
+        return 0
+    if fmt == "csv":
+        print(format_table(headers, rows, fmt))
+        return 0
+    print(f"{name}: {done} of {planned} matches recorded, {forfeit_count} forfeits")
+    print(format_table(headers, rows, fmt, colalign=_STANDINGS_ALIGN))
     if monitor is not None:
         print()
         print(monitor.verdict().describe())
     if forfeits:
         print()
-        print(forfeit_table(forfeits))
+        print(forfeit_table(forfeits, fmt))
     if thinking:
         print()
-        print(thinking_table(thinking))
+        print(thinking_table(thinking, fmt))
     return 0
-
-
-def thinking_table(
-    thinking: Sequence[tuple[str, int, float, float]], fmt: str = "text"
-) -> str:
-    """Each entrant's thinking time per move, as the referee measured it."""
-    if fmt in ("json", "csv"):
-        rows: list[list[Any]] = [list(row) for row in thinking]
-        headers = ["entrant", "moves", "total seconds", "longest move seconds"]
-        return _table(headers, rows, fmt)
-    rows = [
-        [
-            entrant,
-            decisions,
-            _duration(total / decisions) if decisions else "-",
-            _duration(longest),
-            _duration(total),
-        ]
-        for entrant, decisions, total, longest in thinking
-    ]
-    headers = ["entrant", "moves", "mean per move", "longest move", "total"]
-    heading = "## " if fmt == "markdown" else ""
-    title = f"{heading}Thinking time, as the referee measured it\n\n"
-    return title + _table(headers, rows, fmt)
-
-
-def _duration(seconds: float) -> str:
-    """Seconds for a person: 7 µs, 1.25 ms, 3.40 s."""
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.3g} ms"
-    return f"{seconds:.2f} s"
-
-
-def forfeit_table(forfeits: Sequence[tuple[str, str, int]], fmt: str = "text") -> str:
-    """Forfeits by entrant and reason; 'troef matches --forfeits' has the details."""
-    table = _table(["entrant", "forfeit reason", "matches"], forfeits, fmt)
-    if fmt in ("json", "csv"):
-        return table
-    heading = "## " if fmt == "markdown" else ""
-    return f"{heading}Forfeits (details: troef matches DATABASE --forfeits)\n\n{table}"
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str) -> str:
-    """A table in one of the formats of ``--format``."""
-    if fmt == "json":
-        return json.dumps([dict(zip(headers, row, strict=True)) for row in rows])
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows(rows)
-        return out.getvalue().rstrip("\n")
-    return tabulate(
-        rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple"
-    )
 
 
 def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -798,12 +905,18 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
     if not rows and args.format == "text":
         print("no recorded match is selected")
         return 0
-    print(_table(headers, rows, args.format))
+    print(format_table(headers, rows, args.format))
     return 0
 
 
-def _print_standings(database: str | Path) -> None:
-    from harness.report import standings_table
+_STANDINGS_ALIGN = ("right", "left", *["right"] * 6)
+
+
+def _standings_rows(
+    database: str | Path, *, raw: bool = False
+) -> tuple[list[str], list[list[Any]]]:
+    """The quick standings of a database: counted, not fitted (see report)."""
+    from harness.report import standings_rows
     from harness.standings import standings
     from harness.store import Store
 
@@ -812,7 +925,12 @@ def _print_standings(database: str | Path) -> None:
         rows = standings(
             entrants, ((m.job["seating"], m.result) for m in store.matches())
         )
-    print(standings_table(rows))
+    return standings_rows(rows, raw=raw)
+
+
+def _print_standings(database: str | Path) -> None:
+    headers, rows = _standings_rows(database)
+    print(format_table(headers, rows, colalign=_STANDINGS_ALIGN))
 
 
 def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -877,6 +995,12 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
             f"--anchor {args.anchor!r}: no such entrant; "
             f"{close_names(args.anchor, entrants)}"
         )
+    model = args.model or snapshot.get("rating_model", "pairwise")
+    if model == "plackett-luce" and args.seat_advantage:
+        raise ConfigError(
+            "--seat-advantage: the Plackett-Luce model fits no seat advantage; "
+            "accepted with --model pairwise"
+        )
     report = build_report(
         title,
         matches,
@@ -886,7 +1010,11 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         seat_advantage=args.seat_advantage,
         bootstrap=args.bootstrap,
         seed=args.seed,
+        model=model,
     )
+    if args.html is not None:
+        index = _write_html(args, report, snapshot, forfeits, thinking, monitor)
+        print(f"HTML report: {index}", file=sys.stderr)
     print(render(report, args.format, args.table))
     if args.format in ("text", "markdown"):
         if monitor is not None:
@@ -899,6 +1027,37 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
             print()
             print(thinking_table(thinking, args.format))
     return 0
+
+
+def _write_html(
+    args: argparse.Namespace,
+    report: Any,
+    snapshot: dict[str, Any],
+    forfeits: list[tuple[str, str, int]],
+    thinking: list[tuple[str, int, float, float]],
+    monitor: Any,
+) -> Path:
+    """``troef report --html DIR``: the report, its plots and replays, in DIR."""
+    from harness.html_report import HtmlInputs, write_html_report
+    from harness.store import Store
+
+    with Store.existing(args.database) as store:
+        stored = list(store.matches())
+    plugins = snapshot.get("plugins", [])
+    reg = load_plugins(
+        files=[p for p in plugins if p.endswith(".py")],
+        modules=[p for p in plugins if not p.endswith(".py")],
+    )
+    inputs = HtmlInputs(
+        snapshot=snapshot,
+        matches=stored,
+        forfeits=forfeits,
+        thinking=thinking,
+        sprt=None if monitor is None else monitor.verdict().describe(),
+        game_of=lambda job: reg.game(job["game"], job["options"]),
+        replays=None if args.replays < 0 else args.replays,
+    )
+    return write_html_report(Path(args.html), report, inputs)
 
 
 def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -949,9 +1108,9 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness import ratings as rt
     from harness.results_io import read_results
 
-    data = read_results(args.file)
+    data = read_results(args.file, groups=args.bootstrap > 0)
     fit = rt.fit_ratings(
-        data.results,
+        data.table(),
         anchor=args.anchor,
         anchor_rating=args.anchor_rating,
         seat_advantage=args.seat_advantage,
@@ -986,16 +1145,56 @@ def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
             b = boot[line.entrant]
             row.insert(4, f"[{b.lower:.1f}, {b.upper:.1f}]")
         rows.append(row)
-    print(f"{args.file}: {len(data.results)} games ({data.skipped} skipped)")
-    print(tabulate(rows, headers=headers))
+    if args.format in ("json", "csv"):
+        headers = ["rank", "name", "elo", "lower", "upper", "games", "score", "flags"]
+        rows = [
+            [
+                rank,
+                line.entrant,
+                line.rating,
+                line.lower,
+                line.upper,
+                line.games,
+                line.score,
+                ";".join(f.value for f in line.flags),
+            ]
+            for rank, line in enumerate(fit.ratings, 1)
+        ]
+        if boot is not None:
+            headers += ["bootstrap_lower", "bootstrap_upper"]
+            for row, line in zip(rows, fit.ratings, strict=True):
+                row += [boot[line.entrant].lower, boot[line.entrant].upper]
+    if args.format == "json":
+        advantage = None
+        if fit.seat_advantage is not None and fit.seat_advantage_interval:
+            lo, hi = fit.seat_advantage_interval
+            advantage = {"elo": fit.seat_advantage, "lower": lo, "upper": hi}
+        print(
+            json.dumps(
+                {
+                    "file": str(args.file),
+                    "games": len(data),
+                    "skipped": data.skipped,
+                    "ratings": json.loads(format_table(headers, rows, "json")),
+                    "first_seat_advantage": advantage,
+                    "notes": list(fit.notes),
+                }
+            )
+        )
+        return 0
+    if args.format == "csv":
+        print(format_table(headers, rows, "csv"))
+        return 0
+    print(f"{args.file}: {len(data)} games ({data.skipped} skipped)")
+    print(format_table(headers, rows, args.format))
     if fit.seat_advantage is not None and fit.seat_advantage_interval is not None:
         lo, hi = fit.seat_advantage_interval
         print(
             f"first seat (White) advantage: {fit.seat_advantage:+.1f} "
             f"[{lo:+.1f}, {hi:+.1f}]"
         )
-    for note in fit.notes:
-        print(f"note: {note}")
+    for note in notes(fit.notes):
+        print(note)
     return 0
 
 
@@ -1003,7 +1202,18 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.ladder import Ladder
 
     with Ladder(_config(args)) as ladder:
-        entrant = ladder.add(args.label, args.bot, _parse_options(args.option))
+        if not args.bot and not args.program:
+            raise ConfigError(
+                "ladder add: give a bot name, or a program with --command"
+            )
+        entrant = ladder.add(
+            args.label,
+            args.bot,
+            _parse_options(args.option),
+            plugin=args.file,
+            command=shlex.split(args.program) if args.program else (),
+            isolation=args.isolation,
+        )
         print(
             f"{entrant.label} ({entrant.bot}) joins the ladder "
             f"from round {ladder.rounds_played() + 1}"
@@ -1036,11 +1246,11 @@ def _cmd_ladder_standings(registry: Registry | None, args: argparse.Namespace) -
     from harness.ladder import Ladder
 
     with Ladder(_config(args)) as ladder:
-        _print_ladder(ladder)
+        _print_ladder(ladder, args.format)
     return 0
 
 
-def _print_ladder(ladder: Ladder) -> None:
+def _print_ladder(ladder: Ladder, fmt: str = "text") -> None:
     elo = ladder.ratings()
     labels = sorted(
         (e.label for e in ladder.entrants()), key=lambda x: (-elo.rating(x), x)
@@ -1048,5 +1258,6 @@ def _print_ladder(ladder: Ladder) -> None:
     rows = [
         [i, x, f"{elo.rating(x):.0f}", elo.games(x)] for i, x in enumerate(labels, 1)
     ]
-    print(f"{ladder.config.name}: {ladder.rounds_played()} rounds")
-    print(tabulate(rows, headers=["#", "entrant", "elo", "games"]))
+    if fmt in ("text", "markdown"):
+        print(f"{ladder.config.name}: {ladder.rounds_played()} rounds")
+    print(format_table(["#", "entrant", "elo", "games"], rows, fmt))

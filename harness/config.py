@@ -48,11 +48,13 @@ from harness.teams import describe_teams, team_count, team_layout
 MAX_WORKERS = 256
 _SECONDS = f"seconds > 0, at most {MAX_SECONDS:g}"
 
-__all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config"]
+__all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config", "make_entrant"]
 
 #: The tournament formats and what each needs.
 FORMATS = ("round-robin", "gauntlet", "sprt", "ladder")
 EXECUTORS = ("process", "inline")
+#: How ``troef report`` rates (harness.ratings.MODELS; not imported: numpy).
+RATING_MODELS = ("pairwise", "plackett-luce")
 
 _TOP_KEYS = {
     "name": "a label for the tournament (default: the file's name)",
@@ -65,7 +67,10 @@ _TOP_KEYS = {
         "most actions a match may take before the referee stops it as a draw "
         "(an integer from 1 to the game's own cap; default: the game's cap)"
     ),
-    "seed": "the master seed (an integer)",
+    "seed": (
+        "the master seed (an integer; default: a random 63-bit seed drawn when "
+        "the database is created, and kept in it)"
+    ),
     "duplicate": "play each seed once per seat rotation (true/false)",
     "database": "path of the results database (SQLite)",
     "keep_logs": "store every match's action log (true/false)",
@@ -81,6 +86,9 @@ _TOP_KEYS = {
     ),
     "in_flight": "matches a worker keeps in flight when bots run in processes (>= 1)",
     "ladder": "the [ladder] table of an Elo-rated ladder (k, initial, explore, ...)",
+    "rating_model": (
+        'how "troef report" rates: "pairwise" (default) or "plackett-luce"'
+    ),
 }
 _SPRT_KEYS = {
     "elo0": "Elo difference of H0 (e.g. 0)",
@@ -133,8 +141,13 @@ _ENTRANT_KEYS = {
         'or "process" (its own process, sees only views)'
     ),
     "command": "a bot program speaking the protocol, as a list of arguments",
+    "plugin": "a plugin file (.py) with this entrant's bot (runs in its own process)",
     "prefix": "a command put in front of the bot's (e.g. a sandbox program)",
     "memory_mb": "address-space limit of the bot process in MiB",
+    "reuse": (
+        '"fresh-deals" (default: a bot process never sees one deal twice) or '
+        '"free" (any reuse; for trusted bots)'
+    ),
     "user": "run the bot process as this user (when troef runs as root)",
     "startup_timeout": "seconds a bot process may take to start",
     "hang_timeout": "seconds after which a decision without a time control is a hang",
@@ -203,6 +216,12 @@ class TournamentConfig:
     candidates: tuple[str, ...] = ()
     sprt: SprtSettings | None = None
     ladder: LadderSettings | None = None
+    #: The report's rating model: "pairwise" or "plackett-luce".
+    rating_model: str = "pairwise"
+    #: False when the config gives no ``seed``: the store then draws a random
+    #: master seed once and keeps it (``Store.master_seed``); ``seed`` is 0
+    #: until :func:`harness.store.Store.resolve` sets it.
+    seed_given: bool = True
     #: Plugin names not to load (``troef --block``); never part of the snapshot,
     #: since a run that succeeds with them blocked plays the same games and bots.
     blocked: tuple[str, ...] = ()
@@ -218,6 +237,11 @@ class TournamentConfig:
             files=tuple(p for p in self.plugins if p.endswith(".py")),
             blocked=self.blocked,
         )
+
+    @property
+    def untrusted(self) -> bool:
+        """True when any entrant runs in its own process (code not trusted)."""
+        return any(e.process is not None for e in self.entrants)
 
     @property
     def sides(self) -> int:
@@ -238,7 +262,7 @@ class TournamentConfig:
             "seats": self.seats,
             "format": self.format,
             "matches": self.matches,
-            "seed": self.seed,
+            "seed": self.seed if self.seed_given else None,
             "duplicate": self.duplicate,
             "keep_logs": self.keep_logs,
             "plugins": list(self.plugins),
@@ -251,6 +275,8 @@ class TournamentConfig:
             snapshot["ladder"] = dataclasses.asdict(self.ladder)
         if self.max_actions is not None:
             snapshot["max_actions"] = self.max_actions
+        if self.rating_model != "pairwise":  # older databases stay equal
+            snapshot["rating_model"] = self.rating_model
         return snapshot
 
     def snapshot_json(self) -> str:
@@ -271,9 +297,49 @@ def _entrant_snapshot(entrant: Entrant) -> dict[str, Any]:
     data: dict[str, Any] = {"bot": entrant.bot, "options": dict(entrant.options)}
     if entrant.process is not None and entrant.process.command:
         data["command"] = list(entrant.process.command)
+    if entrant.process is not None and entrant.process.plugins:
+        data["plugin"] = list(entrant.process.plugins)
     if entrant.time_control is not None:
         data["time_control"] = dataclasses.asdict(entrant.time_control)
     return data
+
+
+def make_entrant(
+    config: TournamentConfig,
+    label: str,
+    spec: Mapping[str, Any],
+    *,
+    base: Path | None = None,
+) -> Entrant:
+    """An entrant for ``config`` from a table like ``[entrants.LABEL]``.
+
+    The same validation and isolation rule as a config's own entrants (a bot
+    from a plugin file, the config's or the entrant's ``plugin``, or a
+    ``command``, runs in its own process): the ladder adds entrants with it.
+
+    :param base: the folder relative paths are taken from (default: the
+        config's folder).
+    :raises ConfigError: naming the entrant and what is wrong.
+    """
+    data: dict[str, Any] = {}
+    if config.raw.get("time_control") is not None:
+        data["time_control"] = config.raw["time_control"]
+    validator = _Validator(config.path, "", data, None)
+    if base is not None:
+        validator.base = base
+    validator.blocked = config.blocked
+    files = [p for p in config.plugins if p.endswith(".py")]
+    validator.plugin_files = set(files)
+    try:
+        registry = load_plugins(
+            files=files,
+            modules=[p for p in config.plugins if not p.endswith(".py")],
+            blocked=config.blocked,
+        )
+    except TroefError as exc:
+        raise ConfigError(f"entrant {label!r}: {exc}") from None
+    default_tc = validator.time_control("time_control", data.get("time_control"))
+    return validator.entrant(label, dict(spec), registry, config.game, default_tc)
 
 
 def load_config(
@@ -424,7 +490,7 @@ class _Validator:
             raise self.error(
                 "", "matches", f"{matches} is not allowed; expected an integer >= 1"
             )
-        seed = self.get("seed", int, 1, "an integer")
+        seed = self.get("seed", int, None, "an integer")
         max_actions = self.get(
             "max_actions", int, None, f"an integer from 1 to {game.max_actions}"
         )
@@ -460,6 +526,16 @@ class _Validator:
                 "", "database", f"{database!r} is not allowed; expected a file path"
             )
 
+        rating_model = self.get(
+            "rating_model", str, "pairwise", f"one of {', '.join(RATING_MODELS)}"
+        )
+        if rating_model not in RATING_MODELS:
+            raise self.error(
+                "",
+                "rating_model",
+                f"unknown rating model {rating_model!r}; "
+                f"{close_names(rating_model, RATING_MODELS)}",
+            )
         ladder = self.ladder_settings(fmt)
         entrants = self.entrants(registry, game_name, allow_few=ladder is not None)
         candidates = self.candidates(fmt, entrants)
@@ -473,7 +549,8 @@ class _Validator:
             teams=teams,
             format=fmt,
             matches=matches,
-            seed=seed,
+            seed=0 if seed is None else seed,
+            seed_given=seed is not None,
             duplicate=duplicate,
             database=(self.base / database),
             keep_logs=keep_logs,
@@ -485,8 +562,12 @@ class _Validator:
             candidates=candidates,
             sprt=sprt,
             ladder=ladder,
+            rating_model=rating_model,
             blocked=self.blocked,
-            warnings=tuple(registry.warnings),
+            warnings=(
+                *registry.warnings,
+                *self.untrusted_warnings(entrants, seed),
+            ),
             in_flight=self.in_flight(),
             max_actions=max_actions,
             time_control=self.time_control(
@@ -494,6 +575,33 @@ class _Validator:
             ),
             raw=self.data,
         )
+
+    def untrusted_warnings(
+        self, entrants: Sequence[Entrant], seed: int | None
+    ) -> list[str]:
+        """What lets an untrusted (process-isolated) bot learn the deals."""
+        if all(e.process is None for e in entrants):
+            return []
+        warnings = []
+        if seed is not None:
+            small = " is small and" if abs(seed) < 2**40 else ""
+            warnings.append(
+                f"{self.path}: seed = {seed}{small} is written in the config: an "
+                "untrusted (process-isolated) bot that knows or guesses the master "
+                "seed can compute every deal from the public recipe; leave 'seed' "
+                "out for a random one kept in the database, or keep it secret"
+            )
+        try:
+            mode = self.path.stat().st_mode
+        except OSError:
+            mode = 0
+        if mode & 0o044:
+            warnings.append(
+                f"{self.path}: the config is readable by other users: a bot running "
+                "as another user can read it (the seed, the entrants); "
+                f"'chmod 600 {self.path}'"
+            )
+        return warnings
 
     def resolve_plugin(self, plugin: Any) -> str:
         if not isinstance(plugin, str):
@@ -541,50 +649,10 @@ class _Validator:
                 'e.g. [entrants.alice] bot = "random"',
             )
         default_tc = self.time_control("time_control", self.data.get("time_control"))
-        result = []
-        for label, spec in table.items():
-            where = f"entrants.{label}"
-            if not isinstance(spec, dict):
-                raise self.error(
-                    "entrants", label, 'expected a table, e.g. { bot = "random" }'
-                )
-            self.check_keys(where, spec, _ENTRANT_KEYS)
-            command = self.command(where, spec, "command")
-            bot = spec.get("bot", "" if command else None)
-            if not isinstance(bot, str):
-                raise self.error(
-                    where,
-                    "bot",
-                    "missing or not a string; expected a bot name, known: "
-                    f"{', '.join(sorted(registry.bots))}, or a command",
-                )
-            options = spec.get("options", {})
-            if not isinstance(options, dict):
-                raise self.error(where, "options", "expected a table of bot options")
-            if bot:
-                try:
-                    cls = registry.bot_class(bot, game)
-                except UnknownNameError as exc:
-                    raise self.error(where, "bot", str(exc)) from None
-                try:
-                    options = dict(
-                        resolve_options(cls.option_specs, options, f"bot {bot!r}")
-                    )
-                except OptionError as exc:
-                    raise self.error(where, "options", str(exc)) from None
-            process = self.process_settings(where, spec, registry, bot, command)
-            own_tc = self.time_control(
-                f"{where}.time_control", spec.get("time_control")
-            )
-            result.append(
-                Entrant(
-                    label,
-                    bot,
-                    tuple(sorted(options.items())),
-                    process,
-                    own_tc if own_tc is not None else default_tc,
-                )
-            )
+        result = [
+            self.entrant(label, spec, registry, game, default_tc)
+            for label, spec in table.items()
+        ]
         if len(result) < 2 and not allow_few:
             raise self.error(
                 "",
@@ -592,6 +660,81 @@ class _Validator:
                 f"a tournament needs at least 2 entrants, not {len(result)}",
             )
         return tuple(result)
+
+    def entrant(
+        self,
+        label: str,
+        spec: Any,
+        registry: Registry,
+        game: str,
+        default_tc: TimeControl | None,
+    ) -> Entrant:
+        """One entrant from its table: the one factory of configs and ladders."""
+        where = f"entrants.{label}"
+        if not isinstance(spec, dict):
+            raise self.error(
+                "entrants", label, 'expected a table, e.g. { bot = "random" }'
+            )
+        self.check_keys(where, spec, _ENTRANT_KEYS)
+        command = self.command(where, spec, "command")
+        plugin = self.entrant_plugin(where, spec)
+        if plugin is not None and plugin not in registry.source.files:
+            # The entrant's own file: its bots join the names it may choose from.
+            source = registry.source
+            try:
+                registry = load_plugins(
+                    entry_points=source.entry_points,
+                    modules=source.modules,
+                    files=[*source.files, plugin],
+                    blocked=source.blocked,
+                )
+            except TroefError as exc:
+                raise self.error(where, "plugin", str(exc)) from None
+        bot = spec.get("bot", "" if command else None)
+        if not isinstance(bot, str):
+            raise self.error(
+                where,
+                "bot",
+                "missing or not a string; expected a bot name, known: "
+                f"{', '.join(sorted(registry.bots))}, or a command",
+            )
+        options = spec.get("options", {})
+        if not isinstance(options, dict):
+            raise self.error(where, "options", "expected a table of bot options")
+        if bot:
+            try:
+                cls = registry.bot_class(bot, game)
+            except UnknownNameError as exc:
+                raise self.error(where, "bot", str(exc)) from None
+            try:
+                options = dict(
+                    resolve_options(cls.option_specs, options, f"bot {bot!r}")
+                )
+            except OptionError as exc:
+                raise self.error(where, "options", str(exc)) from None
+        process = self.process_settings(where, spec, registry, bot, command, plugin)
+        own_tc = self.time_control(f"{where}.time_control", spec.get("time_control"))
+        return Entrant(
+            label,
+            bot,
+            tuple(sorted(options.items())),
+            process,
+            own_tc if own_tc is not None else default_tc,
+        )
+
+    def entrant_plugin(self, where: str, spec: Mapping[str, Any]) -> str | None:
+        """The entrant's own plugin file (``plugin``), made absolute."""
+        raw = spec.get("plugin")
+        if raw is None:
+            return None
+        if not isinstance(raw, str) or not raw.endswith(".py"):
+            raise self.error(
+                where, "plugin", f"{raw!r} is not allowed; expected a .py file path"
+            )
+        path = (self.base / raw).resolve()
+        if not path.is_file():
+            raise self.error(where, "plugin", f"no file {path}")
+        return str(path)
 
     def candidates(self, fmt: str, entrants: tuple[Entrant, ...]) -> tuple[str, ...]:
         labels = [e.label for e in entrants]
@@ -751,8 +894,9 @@ class _Validator:
                 'e.g. ["node", "bot.js"]',
             )
         # A bot process starts in an empty directory: paths become absolute here.
+        # abspath, not resolve: a venv's python is a symlink that must stay one.
         return tuple(
-            str((self.base / a).resolve()) if (self.base / a).exists() else a
+            os.path.abspath(self.base / a) if (self.base / a).exists() else a
             for a in raw
         )
 
@@ -763,6 +907,7 @@ class _Validator:
         registry: Registry,
         bot: str,
         command: tuple[str, ...],
+        plugin: str | None = None,
     ) -> ProcessSettings | None:
         isolation = spec.get("isolation")
         if isolation is None:
@@ -770,7 +915,9 @@ class _Validator:
             # runs in its own process; the bots installed with troef run in-process.
             provider = registry.provider.get(("bot", bot), "")
             isolation = (
-                "process" if command or provider in self.plugin_files else "in-process"
+                "process"
+                if command or plugin or provider in self.plugin_files
+                else "in-process"
             )
         if isolation not in ("in-process", "process"):
             raise self.error(
@@ -781,13 +928,14 @@ class _Validator:
         process_keys = (
             "command",
             "prefix",
+            "reuse",
             "memory_mb",
             "user",
             "startup_timeout",
             "hang_timeout",
         )
         if isolation == "in-process":
-            used = [k for k in process_keys if k in spec]
+            used = [k for k in (*process_keys, "plugin") if k in spec]
             if used:
                 raise self.error(
                     where,
@@ -809,8 +957,17 @@ class _Validator:
             raise self.error(
                 where, "user", f"{user!r} is not allowed; expected a user name"
             )
+        reuse = spec.get("reuse", "fresh-deals")
+        if reuse not in ("fresh-deals", "free"):
+            raise self.error(
+                where,
+                "reuse",
+                f'{reuse!r} is not allowed; expected "fresh-deals" or "free"',
+            )
         return ProcessSettings(
+            reuse=reuse,
             command=command,
+            plugins=() if plugin is None else (plugin,),
             prefix=self.command(where, spec, "prefix"),
             memory_mb=memory,
             user=user,

@@ -34,6 +34,8 @@ from harness.botprocess import (
     default_pool,
     die_with_parent,
     end_descendants,
+    note_ended,
+    set_watch,
 )
 from harness.game import Game
 from harness.multiplex import MatchSpec, play_matches_interleaved
@@ -43,7 +45,7 @@ from harness.referee import abandon_bots, forfeit_before_start, play_match
 from harness.result import ForfeitReason, Result
 from harness.seeding import bot_seed
 
-__all__ = ["Channel", "InlineExecutor", "make_executor", "run_jobs"]
+__all__ = ["Channel", "InlineExecutor", "make_executor", "run_jobs", "watch_path"]
 
 
 class _Queue(Protocol):
@@ -103,9 +105,10 @@ def init_worker(
     """
     global _registry, _channel
     if parent is not None:
-        die_with_parent(parent)
-        become_subreaper()
+        # The handler first: the parent's death then always ends the bots too.
         signal.signal(signal.SIGTERM, _leave_now)
+        become_subreaper()
+        die_with_parent(parent, signal.SIGTERM)
         # Pool workers leave by os._exit: atexit never runs, these finalizers do.
         util.Finalize(None, _leave, exitpriority=100)
     if ignore_sigint:
@@ -113,9 +116,17 @@ def init_worker(
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     if tmpdir is not None:
         tempfile.tempdir = tmpdir
+        if parent is not None:
+            # What this worker awaits, for the scheduler to read if a bot kills it.
+            set_watch(watch_path(tmpdir, os.getpid()))
     _channel = channel
     _registry = load_plugins(**asdict(source))
     _games.clear()
+
+
+def watch_path(tmpdir: str, pid: int) -> str:
+    """The file in which worker ``pid`` names the bots it awaits (``Watch``)."""
+    return os.path.join(tmpdir, f"watch-{pid}")
 
 
 def _leave() -> None:
@@ -126,12 +137,14 @@ def _leave() -> None:
 def _leave_now(signum: int, frame: FrameType | None) -> None:
     # Abandoned by the scheduler: no goodbyes to bots, and no unwinding (this
     # may run mid-write to the results queue, which the scheduler discards).
+    # Or ended by a bot: the moment tells the scheduler which worker came first.
+    note_ended()
     end_descendants()
     os._exit(128 + signum)
 
 
 def run_jobs(
-    jobs: Sequence[Job], keep_logs: bool, in_flight: int = 4
+    jobs: Sequence[Job], keep_logs: bool, in_flight: int = 4, secret: bytes = b""
 ) -> list[tuple[str, Result]]:
     """Play ``jobs``; return (job id, Result) for each, in order.
 
@@ -141,6 +154,7 @@ def run_jobs(
 
     When any bot runs in its own process, up to ``in_flight`` matches are
     interleaved so that the worker never idles waiting on one bot's pipe.
+    Bot seeds are keyed with the tournament's ``secret`` (``bot_seed``).
     """
     if _registry is None:
         raise RuntimeError("run_jobs called in a process whose plugins are not loaded")
@@ -151,7 +165,7 @@ def run_jobs(
         for job in jobs:
             if channel is not None and channel.stop.is_set():
                 return
-            yield _spec(registry, job, keep_logs)
+            yield _spec(registry, job, keep_logs, secret)
 
     def stream(index: int, result: Result) -> None:
         if channel is not None:
@@ -178,13 +192,15 @@ def _game(registry: Registry, job: Job) -> Game:
     return game
 
 
-def _spec(registry: Registry, job: Job, keep_logs: bool) -> MatchSpec:
+def _spec(
+    registry: Registry, job: Job, keep_logs: bool, secret: bytes = b""
+) -> MatchSpec:
     """The match of ``job`` with a factory per seat (bots are built when it starts)."""
     game = _game(registry, job)
     n_seats = len(job.bots)
     factories: list[Callable[[], Bot]] = []
     for seat, (name, options) in enumerate(job.bots):
-        seed = bot_seed(job.seed, seat)
+        seed = bot_seed(job.seed, seat, secret)
         process = job.process[seat] if job.process else None
         if process is not None:
             factories.append(
@@ -197,6 +213,8 @@ def _spec(registry: Registry, job: Job, keep_logs: bool) -> MatchSpec:
                     bot_name=name,
                     source=registry.source,
                     n_seats=n_seats,
+                    tag=f"{job.id} {seat}",
+                    deal=job.seed,
                 )
             )
         else:

@@ -13,20 +13,18 @@ round resumes with exactly the jobs it had planned.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from harness.config import Entrant, TournamentConfig
+from harness.config import Entrant, TournamentConfig, make_entrant
 from harness.elo import OnlineElo
 from harness.errors import ConfigError, UnknownNameError
-from harness.options import resolve_options
 from harness.plan import Job, content_id, seatings
-from harness.plugins import load_plugins
 from harness.scheduler import Progress, _Tracker, execute
 from harness.seeding import derive_seed
 from harness.store import Store
@@ -36,7 +34,7 @@ __all__ = ["Ladder", "LadderRound"]
 _ENTRANTS_TABLE = """
 CREATE TABLE IF NOT EXISTS ladder_entrants (
     label TEXT PRIMARY KEY, bot TEXT NOT NULL, options TEXT NOT NULL,
-    joined INTEGER NOT NULL
+    joined INTEGER NOT NULL, spec TEXT
 );
 CREATE TABLE IF NOT EXISTS ladder_rounds (
     round INTEGER PRIMARY KEY, first_job INTEGER NOT NULL, jobs INTEGER NOT NULL
@@ -61,10 +59,20 @@ class Ladder:
             raise ConfigError(
                 f'{config.path}: not a ladder config; set format = "ladder"'
             )
-        self.config = config
         self.settings = config.ladder
         self.store = Store.open(config.database, config)
+        self.config = config = self.store.resolve(config)
         self.store.db.executescript(_ENTRANTS_TABLE)
+        columns = [
+            row[1]
+            for row in self.store.db.execute("PRAGMA table_info(ladder_entrants)")
+        ]
+        if "spec" not in columns:  # a ladder from before entrants kept their table
+            with self.store.db:
+                self.store.db.execute(
+                    "ALTER TABLE ladder_entrants ADD COLUMN spec TEXT"
+                )
+        self._entrants: list[Entrant] | None = None
         known = {e.label for e in self.entrants()}
         for entrant in config.entrants:
             if entrant.label not in known:
@@ -84,43 +92,81 @@ class Ladder:
 
     def entrants(self) -> list[Entrant]:
         """Everyone on the ladder, in joining order."""
-        rows = self.store.db.execute(
-            "SELECT label, bot, options FROM ladder_entrants ORDER BY joined, label"
-        )
-        configured = {e.label: e for e in self.config.entrants}
-        return [
-            configured.get(label)
-            or Entrant(
-                label,
-                bot,
-                tuple(sorted(json.loads(opts).items())),
-                time_control=self.config.time_control,
+        if self._entrants is None:
+            rows = self.store.db.execute(
+                "SELECT label, bot, options, spec FROM ladder_entrants "
+                "ORDER BY joined, label"
             )
-            for label, bot, opts in rows
-        ]
+            configured = {e.label: e for e in self.config.entrants}
+            self._entrants = [
+                configured.get(label) or self._rebuild(label, bot, opts, spec)
+                for label, bot, opts, spec in rows
+            ]
+        return list(self._entrants)
+
+    def _rebuild(self, label: str, bot: str, options: str, spec: str | None) -> Entrant:
+        # A ladder entrant is built by the config's own factory, so that the same
+        # isolation rule holds (a bot from a plugin file, or a program, runs in
+        # its own process); rows from before specs were kept hold bot and options.
+        table = (
+            json.loads(spec)
+            if spec is not None
+            else {"bot": bot, "options": json.loads(options)}
+        )
+        return make_entrant(self.config, label, table, base=Path("/"))
 
     def add(
-        self, label: str, bot: str, options: Mapping[str, Any] | None = None
+        self,
+        label: str,
+        bot: str = "",
+        options: Mapping[str, Any] | None = None,
+        *,
+        plugin: str | None = None,
+        command: Sequence[str] = (),
+        isolation: str | None = None,
     ) -> Entrant:
-        """Put a new entrant on the ladder; it plays from the next round on."""
+        """Put a new entrant on the ladder; it plays from the next round on.
+
+        :param plugin: a plugin file with the bot, not among the config's: the
+            bot runs in its own process (as a config's plugin-file bots do).
+        :param command: a bot program speaking the protocol (its own process).
+        :param isolation: ``"process"`` or ``"in-process"``; by default the
+            config's rule (installed bots in-process, everything else isolated).
+        """
         if any(e.label == label for e in self.entrants()):
             raise ConfigError(
                 f"the ladder {self.config.database} has an entrant {label!r} already"
             )
-        registry = load_plugins(**dataclasses.asdict(self.config.plugin_source))
-        cls = registry.bot_class(bot, self.config.game)
-        resolved = resolve_options(
-            cls.option_specs, dict(options or {}), f"bot {bot!r}"
-        )
-        entrant = Entrant(label, bot, tuple(sorted(resolved.items())))
-        self._insert(entrant, joined=self.rounds_played() + 1)
+        spec: dict[str, Any] = {"options": dict(options or {})}
+        if bot:
+            spec["bot"] = bot
+        if plugin is not None:
+            spec["plugin"] = str(Path(plugin).resolve())
+        if command:
+            spec["command"] = [
+                os.path.abspath(a) if Path(a).exists() else a for a in command
+            ]
+        if isolation is not None:
+            spec["isolation"] = isolation
+        entrant = make_entrant(self.config, label, spec, base=Path.cwd())
+        spec["options"] = dict(entrant.options)  # resolved: defaults filled in
+        self._insert(entrant, joined=self.rounds_played() + 1, spec=spec)
         return entrant
 
-    def _insert(self, entrant: Entrant, joined: int) -> None:
+    def _insert(
+        self, entrant: Entrant, joined: int, spec: Mapping[str, Any] | None = None
+    ) -> None:
+        self._entrants = None
         with self.store.db:
             self.store.db.execute(
-                "INSERT INTO ladder_entrants VALUES (?, ?, ?, ?)",
-                (entrant.label, entrant.bot, json.dumps(dict(entrant.options)), joined),
+                "INSERT INTO ladder_entrants VALUES (?, ?, ?, ?, ?)",
+                (
+                    entrant.label,
+                    entrant.bot,
+                    json.dumps(dict(entrant.options)),
+                    joined,
+                    None if spec is None else json.dumps(spec),
+                ),
             )
 
     # -- ratings ----------------------------------------------------------
@@ -192,6 +238,9 @@ class Ladder:
                 chunk=self.config.chunk,
                 keep_logs=self.config.keep_logs,
                 matches_in_flight=self.config.in_flight,
+                secret=self.store.bot_secret(
+                    create=any(any(job.process) for job in jobs)
+                ),
             )
         tables = tuple(dict.fromkeys(tuple(sorted(set(j.seating))) for j in jobs))
         return LadderRound(number, tables, tracker.summary.played)

@@ -81,8 +81,9 @@ def encode_start(
 ) -> bytes:
     """The ``start`` message that opens a match for one seat; the bot answers ``ready``.
 
-    ``seed`` is the bot's own seed (``bot_seed(match seed, seat)``), never the
-    match seed: the match seed would let a bot re-deal every hand.
+    ``seed`` is the bot's own seed (``bot_seed(match seed, seat, secret)``,
+    keyed with the tournament's secret), never the match seed: the match seed
+    would let a bot re-deal every hand.
     """
     return _line(
         {

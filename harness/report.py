@@ -1,8 +1,11 @@
 """Reports a person reads at a glance, and exports a program reads.
 
 ``build_report`` turns recorded matches into ratings (maximum-likelihood fit
-with intervals), a crosstable and the pairwise significance table; ``render``
-prints it as text or Markdown (tabulate) or exports it as JSON or CSV.
+with intervals), a crosstable and the pairwise significance table;
+``report_model`` turns that into the rows every format shows, and ``render``
+hands the model to the format's renderer in ``RENDERERS``: text or Markdown
+(tabulate), JSON or CSV. The HTML report (``harness.html_report``) draws from
+the same model.
 """
 
 from __future__ import annotations
@@ -12,8 +15,7 @@ import dataclasses
 import io
 import json
 import math
-import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
@@ -22,31 +24,47 @@ import numpy as np
 from tabulate import tabulate
 
 from harness import ratings as rt
-from harness import stats
+from harness import stats, tables
 from harness.result import Result
 from harness.standings import Standing
+from harness.tables import format_table
 
 __all__ = [
     "FORMATS",
+    "RENDERERS",
     "TABLES",
     "Report",
+    "ReportModel",
     "build_report",
     "comparison_table",
     "render",
+    "report_model",
     "result_table",
+    "standings_rows",
     "standings_table",
 ]
 
-FORMATS = ("text", "markdown", "json", "csv")
 
-
-def standings_table(rows: Sequence[Standing]) -> str:
+def standings_rows(
+    rows: Sequence[Standing], *, raw: bool = False
+) -> tuple[list[str], list[list[Any]]]:
     """Rank, entrant, matches, pairwise score %, wins, mean score and utility, forfeits.
 
     The mean score is the game's own count (fewer may be better); the mean
-    utility is higher-is-better in every game.
+    utility is higher-is-better in every game. ``raw``: numbers as they are
+    (for JSON and CSV), not rounded for a person.
     """
-    body = [
+    if raw:
+        headers = ["rank", "entrant", "matches", "score", "wins", "mean_score"]
+        headers += ["mean_utility", "forfeits"]
+        return headers, [
+            [
+                *(i, s.entrant, s.matches, s.score, s.wins),
+                *(s.mean_score, s.mean_utility, s.forfeits),
+            ]
+            for i, s in enumerate(rows, 1)
+        ]
+    body: list[list[Any]] = [
         [
             i,
             s.entrant,
@@ -59,20 +77,23 @@ def standings_table(rows: Sequence[Standing]) -> str:
         ]
         for i, s in enumerate(rows, 1)
     ]
-    return tabulate(
-        body,
-        headers=[
-            "#",
-            "entrant",
-            "matches",
-            "score %",
-            "wins",
-            "mean score",
-            "mean utility",
-            "forfeits",
-        ],
-        colalign=("right", "left", *["right"] * 6),
-    )
+    headers = [
+        "#",
+        "entrant",
+        "matches",
+        "score %",
+        "wins",
+        "mean score",
+        "mean utility",
+        "forfeits",
+    ]
+    return headers, body
+
+
+def standings_table(rows: Sequence[Standing], fmt: str = "text") -> str:
+    """:func:`standings_rows` as a table."""
+    headers, body = standings_rows(rows)
+    return format_table(headers, body, fmt, colalign=("right", "left", *["right"] * 6))
 
 
 def result_table(result: Result, names: Sequence[str]) -> str:
@@ -119,13 +140,30 @@ def build_report(
     seat_advantage: bool = False,
     bootstrap: int = 0,
     seed: int = 1,
+    model: str = "pairwise",
 ) -> Report:
-    """Fit ratings and test every pair over ``(seating, result, group)`` triples."""
+    """Fit ratings and test every pair over ``(seating, result, group)`` triples.
+
+    :param model: ``"pairwise"`` (each match split into pair results weighted
+        1/(k-1)) or ``"plackett-luce"`` (each match one ranking of its teams);
+        the crosstable and pairwise tests are the same for both.
+    """
+    if model not in rt.MODELS:
+        raise ValueError(f"model {model!r} unknown; accepted: {', '.join(rt.MODELS)}")
     matches = list(matches)
     results = rt.pair_results_from_matches(matches)
-    fit = rt.fit_ratings(
-        results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage
-    )
+    rankings = rt.rankings_from_matches(matches) if model == "plackett-luce" else []
+    if model == "plackett-luce":
+        if seat_advantage:
+            raise ValueError(
+                "the Plackett-Luce model does not fit a seat advantage; "
+                "use the pairwise model for it"
+            )
+        fit = rt.fit_plackett_luce(rankings, anchor=anchor, entrants=entrants)
+    else:
+        fit = rt.fit_ratings(
+            results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage
+        )
     paired = stats.paired_differences(matches) if duplicate else None
     pairs = tuple(stats.pair_statistics(results, paired=paired))
     order = [line.entrant for line in fit.ratings]
@@ -133,17 +171,23 @@ def build_report(
     los_next: dict[str, float | None] = {}
     for here, below in zip(order, [*order[1:], None], strict=True):
         los_next[here] = None if below is None else _los(fit, here, below)
-    boot = (
-        rt.bootstrap_ratings(
+    boot = None
+    if bootstrap and model == "plackett-luce":
+        boot = rt.bootstrap_plackett_luce(
+            rankings,
+            rounds=bootstrap,
+            seed=seed,
+            anchor=anchor,
+            entrants=entrants,
+        )
+    elif bootstrap:
+        boot = rt.bootstrap_ratings(
             results,
             rounds=bootstrap,
             seed=seed,
             anchor=anchor,
             seat_advantage=seat_advantage,
         )
-        if bootstrap
-        else None
-    )
     return Report(title, len(matches), fit, pairs, tiers, los_next, duplicate, boot)
 
 
@@ -297,12 +341,88 @@ def _pair_rows(report: Report) -> list[dict[str, Any]]:
 
 #: The tables of a report, one per CSV export (``troef report --table``).
 TABLES = ("standings", "pairs", "crosstable")
-#: Notes are wrapped to this width, below the tables they explain.
-NOTE_WIDTH = 100
+
+
+@dataclass(frozen=True)
+class ReportModel:
+    """What every format of a report shows, computed once from a :class:`Report`.
+
+    The rows of each table and the facts of the headings, as plain data; each
+    renderer of :data:`RENDERERS` (and the HTML report) reads only this, so a
+    new format is one more renderer and touches none of the others.
+    """
+
+    title: str
+    matches: int
+    #: The rating model: "pairwise" or "plackett-luce".
+    model: str
+    anchor: str | None
+    anchor_rating: float
+    confidence: float
+    seat_advantage: float | None
+    seat_advantage_interval: tuple[float, float] | None
+    #: The fit's notes (perfect scores, unconnected entrants, ...).
+    notes: tuple[str, ...]
+    standings: list[dict[str, Any]]
+    pairs: list[dict[str, Any]]
+    #: The crosstable per ordered pair that met (the export's form).
+    crosstable: list[dict[str, Any]]
+    #: The crosstable as a grid: headers and one row of cells per entrant.
+    crosstable_grid: tuple[list[str], list[list[str]]]
+    tiers: tuple[tuple[str, ...], ...]
+    #: Pairs whose test cannot reach significance at their size.
+    small_sample_notes: list[str]
+    #: Bootstrap rounds when percentile intervals were asked for.
+    bootstrap_rounds: int | None
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON export's object: NaN and infinities become null."""
+        data: dict[str, Any] = {
+            "title": self.title,
+            "matches": self.matches,
+            "model": self.model,
+            "anchor": self.anchor,
+            "anchor_rating": self.anchor_rating,
+            "confidence": self.confidence,
+            "seat_advantage": self.seat_advantage,
+            "notes": list(self.notes),
+            "standings": self.standings,
+            "pairs": self.pairs,
+            "crosstable": self.crosstable,
+            "tiers": [list(t) for t in self.tiers],
+        }
+        return {key: _clean(value) for key, value in data.items()}
+
+
+def report_model(report: Report) -> ReportModel:
+    """The model every format renders from."""
+    fit = report.fit
+    return ReportModel(
+        title=report.title,
+        matches=report.matches,
+        model=fit.model,
+        anchor=fit.anchor,
+        anchor_rating=fit.anchor_rating,
+        confidence=fit.confidence,
+        seat_advantage=fit.seat_advantage,
+        seat_advantage_interval=fit.seat_advantage_interval,
+        notes=tuple(fit.notes),
+        standings=_standings_rows(report),
+        pairs=_pair_rows(report),
+        crosstable=_crosstable_rows(report),
+        crosstable_grid=_crosstable(report),
+        tiers=report.tiers,
+        small_sample_notes=_small_sample_notes(report),
+        bootstrap_rounds=None if report.bootstrap is None else report.bootstrap.rounds,
+    )
+
+
+#: Renders a model as one format; the second argument is ``--table`` (or None).
+Renderer = Callable[[ReportModel, str | None], str]
 
 
 def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
-    """The report as ``text``, ``markdown``, ``json`` or ``csv``.
+    """The report in one of :data:`FORMATS`, by its renderer in :data:`RENDERERS`.
 
     :param table: with ``csv``, which of :data:`TABLES` (default standings):
         one table per stream, so that each has one header; with ``json``, only
@@ -310,25 +430,60 @@ def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
     """
     if table is not None and table not in TABLES:
         raise ValueError(f"table {table!r}: expected one of {', '.join(TABLES)}")
-    if fmt == "json":
-        data = _as_json(report)
-        if table is not None:
-            data = {table: data[table]}
-        return json.dumps(data, indent=2, allow_nan=False, default=_nan_to_none)
-    if fmt == "csv":
-        return _as_csv(report, table or "standings")
-    table_fmt = "github" if fmt == "markdown" else "simple"
-    fit = report.fit
+    if fmt not in RENDERERS:
+        raise ValueError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    return RENDERERS[fmt](report_model(report), table)
+
+
+def _render_json(model: ReportModel, table: str | None) -> str:
+    data = model.as_json()
+    if table is not None:
+        data = {table: data[table]}
+    return json.dumps(data, indent=2, allow_nan=False, default=_nan_to_none)
+
+
+def _render_csv(model: ReportModel, table: str | None) -> str:
+    rows: list[dict[str, Any]]
+    table = table or "standings"
+    if table == "standings":
+        rows = [{**r, "flags": ";".join(r["flags"])} for r in model.standings]
+    elif table == "pairs":
+        rows = model.pairs
+    else:
+        rows = model.crosstable
+    buffer = io.StringIO()
+    writer = csv.DictWriter(
+        buffer, fieldnames=list(rows[0]) if rows else ["rank"], lineterminator="\n"
+    )
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue().rstrip("\n")
+
+
+def _render_text(model: ReportModel, table: str | None) -> str:
+    return _render_tables(model, "simple", "")
+
+
+def _render_markdown(model: ReportModel, table: str | None) -> str:
+    return _render_tables(model, "github", "## ")
+
+
+def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
+    """Text and Markdown: every table, tabulated, with its notes."""
     anchor = (
-        f"anchored to {fit.anchor} = {fit.anchor_rating:g}"
-        if fit.anchor
+        f"anchored to {model.anchor} = {model.anchor_rating:g}"
+        if model.anchor
         else "pool mean = 0"
     )
-    conf = f"{100 * fit.confidence:.0f}%"
-    heading = "## " if fmt == "markdown" else ""
+    conf = f"{100 * model.confidence:.0f}%"
+    kind = (
+        "Plackett-Luce ratings (Elo scale)"
+        if model.model == "plackett-luce"
+        else "Elo ratings"
+    )
     out = [
-        f"{heading}{report.title}: {report.matches} matches; "
-        f"Elo ratings, {anchor}, {conf} intervals",
+        f"{heading}{model.title}: {model.matches} matches; "
+        f"{kind}, {anchor}, {conf} intervals",
         "",
     ]
     rows = [
@@ -343,7 +498,7 @@ def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
             _fmt(r["los_next"] and 100 * r["los_next"]),
             ", ".join(r["flags"]),
         ]
-        for r in _standings_rows(report)
+        for r in model.standings
     ]
     headers = [
         "#",
@@ -356,27 +511,27 @@ def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
         "LOS next %",
         "notes",
     ]
-    if report.bootstrap is not None:
-        headers.insert(5, f"bootstrap ({report.bootstrap.rounds} × sets)")
-        for row, r in zip(rows, _standings_rows(report), strict=True):
+    if model.bootstrap_rounds is not None:
+        headers.insert(5, f"bootstrap ({model.bootstrap_rounds} × sets)")
+        for row, r in zip(rows, model.standings, strict=True):
             row.insert(
                 5, f"[{_fmt(r['bootstrap_lower'])}, {_fmt(r['bootstrap_upper'])}]"
             )
     out.append(tabulate(rows, headers=headers, tablefmt=table_fmt))
-    if fit.seat_advantage is not None:
-        lo, hi = fit.seat_advantage_interval or (math.nan, math.nan)
+    if model.seat_advantage is not None:
+        lo, hi = model.seat_advantage_interval or (math.nan, math.nan)
         out.append(
-            f"\nseat advantage (first seat): {fit.seat_advantage:+.1f} "
+            f"\nseat advantage (first seat): {model.seat_advantage:+.1f} "
             f"[{lo:+.1f}, {hi:+.1f}]"
         )
-    out += _notes(fit.notes)
+    out += tables.notes(model.notes)
     out += ["", f"{heading}Crosstable (row's score against column, pairwise games)", ""]
-    headers, body = _crosstable(report)
-    headers[0] = "entrant"
+    grid_headers, body = model.crosstable_grid
+    headers = ["entrant", *grid_headers[1:]]
     out.append(tabulate(body, headers=headers, tablefmt=table_fmt))
     out += [
         "",
-        f"{heading}Pairwise tests (Holm-corrected across {len(report.pairs)} pairs; "
+        f"{heading}Pairwise tests (Holm-corrected across {len(model.pairs)} pairs; "
         "* = significant at 5%)",
         "",
     ]
@@ -394,7 +549,7 @@ def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
             _p(p["p_holm"]),
             "*" if p["significant"] else "",
         ]
-        for p in _pair_rows(report)
+        for p in model.pairs
     ]
     out.append(
         tabulate(
@@ -414,19 +569,21 @@ def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
             tablefmt=table_fmt,
         )
     )
-    out += _notes(_small_sample_notes(report))
-    tiers = "  >  ".join("{" + ", ".join(t) + "}" for t in report.tiers)
+    out += tables.notes(model.small_sample_notes)
+    tiers = "  >  ".join("{" + ", ".join(t) + "}" for t in model.tiers)
     out += ["", f"tiers (statistically tied within braces): {tiers}"]
     return "\n".join(out)
 
 
-def _notes(notes: Iterable[str]) -> list[str]:
-    return [
-        textwrap.fill(
-            note, NOTE_WIDTH, initial_indent="note: ", subsequent_indent="      "
-        )
-        for note in notes
-    ]
+#: One renderer per format: adding a format adds a line here and touches no other.
+RENDERERS: dict[str, Renderer] = {
+    "text": _render_text,
+    "markdown": _render_markdown,
+    "json": _render_json,
+    "csv": _render_csv,
+}
+#: The formats of ``troef report --format``.
+FORMATS = tuple(RENDERERS)
 
 
 def _small_sample_notes(report: Report) -> list[str]:
@@ -457,21 +614,8 @@ def _clean(value: Any) -> Any:
 
 
 def _as_json(report: Report) -> dict[str, Any]:
-    fit = report.fit
-    data: dict[str, Any] = {
-        "title": report.title,
-        "matches": report.matches,
-        "anchor": fit.anchor,
-        "anchor_rating": fit.anchor_rating,
-        "confidence": fit.confidence,
-        "seat_advantage": fit.seat_advantage,
-        "notes": list(fit.notes),
-        "standings": _standings_rows(report),
-        "pairs": _pair_rows(report),
-        "crosstable": _crosstable_rows(report),
-        "tiers": [list(t) for t in report.tiers],
-    }
-    return {key: _clean(value) for key, value in data.items()}
+    """The JSON export's object (kept for callers of the old name)."""
+    return report_model(report).as_json()
 
 
 def _crosstable_rows(report: Report) -> list[dict[str, Any]]:
@@ -484,23 +628,6 @@ def _crosstable_rows(report: Report) -> list[dict[str, Any]]:
     return sorted(
         rows, key=lambda r: (order.index(r["entrant"]), order.index(r["opponent"]))
     )
-
-
-def _as_csv(report: Report, table: str) -> str:
-    rows: list[dict[str, Any]]
-    if table == "standings":
-        rows = [{**r, "flags": ";".join(r["flags"])} for r in _standings_rows(report)]
-    elif table == "pairs":
-        rows = _pair_rows(report)
-    else:
-        rows = _crosstable_rows(report)
-    buffer = io.StringIO()
-    writer = csv.DictWriter(
-        buffer, fieldnames=list(rows[0]) if rows else ["rank"], lineterminator="\n"
-    )
-    writer.writeheader()
-    writer.writerows(rows)
-    return buffer.getvalue().rstrip("\n")
 
 
 def _shared_mean_sd(fit: rt.RatingFit, entrant: str, shared: Sequence[str]) -> float:
@@ -565,6 +692,10 @@ def comparison_table(
     """
     z = float(NormalDist().inv_cdf(0.975))
     changes = compare_fits(fits, entrants)
+    if fmt in ("json", "csv"):
+        keys = list(changes[0]) if changes else ["entrant"]
+        plain = [[c[k] for k in keys] for c in changes]
+        return format_table(keys, plain, fmt)
     rows = []
     for e in entrants:
         mine = [c for c in changes if c["entrant"] == e]
@@ -580,6 +711,4 @@ def comparison_table(
     headers = ["entrant", base_label]
     for label, _ in fits[1:]:
         headers += [label, "change (95%)", "p"]
-    return tabulate(
-        rows, headers=headers, tablefmt="github" if fmt == "markdown" else "simple"
-    )
+    return format_table(headers, rows, fmt)

@@ -69,6 +69,8 @@ class RunSummary:
     forfeits: int = 0
     seconds: float = 0.0
     pool_restarts: int = 0
+    #: The monitor that watched the run (an SPRT's), if any.
+    monitor: Monitor | None = None
 
 
 @dataclass
@@ -173,6 +175,7 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
         end_descendants,
     )
     from harness.plugins import load_plugins
+    from harness.seeding import new_master_seed
 
     die_with_parent(parent)
     become_subreaper()
@@ -188,7 +191,8 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
             bot = entrant.process.bot(
                 game,
                 0,
-                config.seed,
+                # Never the master seed: a probed bot must learn nothing of the deals.
+                new_master_seed(),
                 entrant.options_dict(),
                 bot_name=entrant.bot,
                 source=registry.source,
@@ -232,16 +236,20 @@ def run_tournament(
     """
     if config.ladder is not None:
         raise TroefError(f"{config.path} is a ladder; play it with 'troef ladder run'")
-    jobs = plan(config)
-    if monitor is None and config.sprt is not None:
-        from harness.sprt import SprtMonitor
-
-        monitor = SprtMonitor(config, jobs)
     with (
         run_lock(config.database),
         _sigterm_as_interrupt(),
         Store.open(config.database, config, fresh=fresh) as store,
     ):
+        # The master seed may be the store's (drawn once); bot seeds are keyed
+        # with the store's secret when any entrant is untrusted.
+        config = store.resolve(config)
+        secret = store.bot_secret(create=config.untrusted)
+        jobs = plan(config)
+        if monitor is None and config.sprt is not None:
+            from harness.sprt import SprtMonitor
+
+            monitor = SprtMonitor(config, jobs)
         store.add_jobs(jobs)
         tracker = _Tracker(
             [e.label for e in config.entrants],
@@ -254,6 +262,7 @@ def run_tournament(
         done = store.done_ids()
         pending = [job for job in jobs if job.id not in done]
         summary = tracker.summary
+        summary.monitor = monitor
         if not pending or tracker.stopped():
             return summary
         probe_entrants(config)
@@ -269,6 +278,7 @@ def run_tournament(
                 chunk=config.chunk or (2 if config.sprt is not None else None),
                 keep_logs=config.keep_logs,
                 matches_in_flight=config.in_flight,
+                secret=secret,
             )
         except KeyboardInterrupt:
             raise Interrupted(
@@ -386,6 +396,7 @@ def execute(
     chunk: int | None,
     keep_logs: bool,
     matches_in_flight: int = 4,
+    secret: bytes = b"",
 ) -> None:
     """Play ``pending`` on an executor and hand each result to ``tracker``.
 
@@ -415,6 +426,7 @@ def execute(
                 matches_in_flight,
                 breaks,
                 tmpdir,
+                secret,
             )
     finally:
         if tmpdir is not None:
@@ -445,6 +457,7 @@ def _run_queue(
     matches_in_flight: int,
     breaks: dict[str, int],
     tmpdir: str | None,
+    secret: bytes = b"",
 ) -> None:
     while queue and not tracker.stopped():
         pool, channel = make_executor(executor, workers, source, tmpdir=tmpdir)
@@ -461,7 +474,7 @@ def _run_queue(
                         # Taken off the queue only once submitted: a pool that
                         # broke meanwhile raises in submit; the chunk is kept.
                         future = pool.submit(
-                            run_jobs, queue[0], keep_logs, matches_in_flight
+                            run_jobs, queue[0], keep_logs, matches_in_flight, secret
                         )
                         flight.add(future, queue.pop(0))
                     if not flight.chunks:
@@ -474,12 +487,26 @@ def _run_queue(
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1
             flight.record(channel.drain())
+            suspects: set[str] = set()
+            if tmpdir is not None:
+                flight.record(
+                    _blame(
+                        pool,
+                        tmpdir,
+                        flight,
+                        breaks,
+                        source,
+                        keep_logs,
+                        suspects,
+                        tracker.store.done_ids(),
+                    )
+                )
             lost = [job for chunk in flight.chunks.values() for job in chunk]
             lost = [job for job in lost if job.id not in tracker.store.done_ids()]
             log.warning(
                 "a worker process died; %d unfinished jobs run again", len(lost)
             )
-            queue = _requeue(lost, queue, breaks)
+            queue = _requeue(lost, queue, breaks, suspects)
         finally:
             if clean:
                 pool.shutdown(wait=True, cancel_futures=True)
@@ -578,10 +605,100 @@ def _abandon(pool: concurrent.futures.Executor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _blame(
+    pool: concurrent.futures.Executor,
+    tmpdir: str,
+    flight: _Flight,
+    breaks: dict[str, int],
+    source: PluginSource,
+    keep_logs: bool,
+    suspects: set[str],
+    done: set[str],
+) -> list[tuple[str, Result]]:
+    """Forfeits for the process bots that killed their worker.
+
+    A worker that died by itself (not ended by the pool after another's death)
+    left in its watch file the bots it was waiting on. One bot awaited: it
+    forfeits. Several (interleaved matches): their jobs go back, each alone
+    (``suspects``), and a job that a death catches a second time forfeits
+    without a retry (the first awaited seat of it).
+    """
+    from harness.botprocess import Watch
+    from harness.executors import watch_path
+
+    forfeits: dict[str, tuple[int, int | None]] = {}
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for process in workers:
+        process.join(2.0)  # the pool is ending them all; the dead one is dead
+    ended = {128 + signal.SIGTERM, -signal.SIGTERM}
+    dead = [p for p in workers if p.exitcode is not None and p.exitcode not in ended]
+    if not dead:
+        # All ended by SIGTERM: the pool's, after a death, and maybe a bot's
+        # first. The first worker to end is the one whose death broke the pool.
+        stamps = [
+            (stamp, p)
+            for p in workers
+            if p.exitcode in ended
+            and (stamp := Watch.ended_at(watch_path(tmpdir, p.pid))) is not None
+        ]
+        dead = [min(stamps, key=lambda sp: sp[0])[1]] if stamps else []
+    for process in dead:
+        code = process.exitcode
+        awaited = [
+            (job, seat)
+            for job, seat in Watch.read(watch_path(tmpdir, process.pid))
+            if job in flight.jobs and job not in done  # not a stale entry
+        ]
+        if len(awaited) == 1:
+            forfeits.setdefault(awaited[0][0], (awaited[0][1], code))
+            continue
+        for job, seat in awaited:
+            suspects.add(job)
+            if breaks.get(job, 0) >= 1:
+                forfeits.setdefault(job, (seat, code))
+    if not forfeits:
+        return []
+    from harness.plugins import load_plugins
+    from harness.referee import forfeit_before_start
+    from harness.result import ForfeitReason
+
+    registry = load_plugins(**dataclasses.asdict(source))
+    results = []
+    for job_id, (seat, code) in forfeits.items():
+        killed = flight.jobs[job_id]
+        game = registry.game(killed.game, dict(killed.options))
+        game = game.with_max_actions(killed.max_actions)
+        how = f"signal {-code}" if code is not None and code < 0 else f"exit {code}"
+        detail = (
+            f"the worker process playing this match died ({how}) while waiting "
+            f"for this seat's bot ({killed.seating[seat]}): the bot killed its worker"
+        )
+        log.warning("job %s: seat %d forfeits: %s", job_id, seat, detail)
+        results.append(
+            (
+                job_id,
+                forfeit_before_start(
+                    game,
+                    len(killed.seating),
+                    killed.seed,
+                    seat,
+                    ForfeitReason.CRASH,
+                    detail,
+                    keep_logs,
+                ),
+            )
+        )
+    return results
+
+
 def _requeue(
-    lost: list[Job], queue: list[list[Job]], breaks: dict[str, int]
+    lost: list[Job],
+    queue: list[list[Job]],
+    breaks: dict[str, int],
+    suspects: set[str] | None = None,
 ) -> list[list[Job]]:
-    """Put lost jobs back first; a job that keeps breaking the pool goes alone.
+    """Put lost jobs back first; a job that keeps breaking the pool goes alone,
+    as does one whose bot was awaited by a worker that died (``suspects``).
 
     One that breaks it still more often fails the run.
     """
@@ -592,9 +709,10 @@ def _requeue(
                 f"job {job.id} (seed {job.seed}, seats {', '.join(job.seating)}) "
                 f"killed its worker process {breaks[job.id]} times; stopping"
             )
-    suspects = [job for job in lost if breaks[job.id] > MAX_BREAKS]
-    others = [job for job in lost if breaks[job.id] <= MAX_BREAKS]
-    return [[job] for job in suspects] + ([others] if others else []) + queue
+    suspects = suspects or set()
+    alone = [job for job in lost if breaks[job.id] > MAX_BREAKS or job.id in suspects]
+    others = [job for job in lost if job not in alone]
+    return [[job] for job in alone] + ([others] if others else []) + queue
 
 
 @contextlib.contextmanager

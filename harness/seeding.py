@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 
-__all__ = ["bot_seed", "deal_rng", "derive_seed"]
+__all__ = ["bot_seed", "deal_rng", "derive_seed", "new_master_seed", "new_secret"]
 
 
 def derive_seed(*parts: int | str) -> int:
@@ -26,6 +27,27 @@ def deal_rng(match_seed: int, deal: int) -> random.Random:
     return random.Random(derive_seed("deal", match_seed, deal))
 
 
-def bot_seed(match_seed: int, seat: int) -> int:
-    """The seed handed to the bot in ``seat`` of a match."""
-    return derive_seed("bot", match_seed, seat)
+def bot_seed(match_seed: int, seat: int, secret: bytes = b"") -> int:
+    """The seed handed to the bot in ``seat`` of a match.
+
+    With a ``secret`` (a tournament's, kept in its store and never sent to a
+    bot) the seed is a keyed hash: it tells a bot nothing about the match seed,
+    so no search over master seeds and match indexes can lead it to the deals.
+    Without one (``troef play``, trusted in-process runs) it is the public
+    recipe, reproducible from the match seed alone.
+    """
+    if not secret:
+        return derive_seed("bot", match_seed, seat)
+    text = f"bot\x1f{match_seed}\x1f{seat}".encode()
+    digest = hashlib.blake2b(text, digest_size=8, key=secret[:64]).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def new_secret() -> bytes:
+    """A fresh per-tournament secret for :func:`bot_seed` (32 random bytes)."""
+    return secrets.token_bytes(32)
+
+
+def new_master_seed() -> int:
+    """A random 63-bit master seed, for a tournament whose config gives none."""
+    return secrets.randbits(63)

@@ -10,6 +10,7 @@ most the matches in flight and never counts one twice.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import json
 import os
@@ -120,6 +121,8 @@ class Store:
                     "INSERT INTO meta VALUES ('config', ?), ('name', ?), ('source', ?)",
                     (snapshot, config.name, str(config.path)),
                 )
+        elif stored != snapshot and store._adopt_old_default_seed(stored, config):
+            pass
         elif stored != snapshot:
             store.close()
             changes = describe_changes(json.loads(stored), config.snapshot())
@@ -129,6 +132,62 @@ class Store:
                 "another 'database' path"
             )
         return store
+
+    def _adopt_old_default_seed(self, stored: str, config: TournamentConfig) -> bool:
+        """A database made before a config without ``seed`` drew a random one
+        (the default was 1) resumes with its own seed: True when ``stored``
+        differs from ``config`` by that alone (the seed is then kept here)."""
+        old = json.loads(stored)
+        if config.seed_given or not isinstance(old.get("seed"), int):
+            return False
+        if {**old, "seed": None} != config.snapshot():
+            return False
+        with self._db:
+            self._db.execute(
+                "UPDATE meta SET value = ? WHERE key = 'config'",
+                (config.snapshot_json(),),
+            )
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('master_seed', ?)",
+                (str(old["seed"]),),
+            )
+        return True
+
+    def resolve(self, config: TournamentConfig) -> TournamentConfig:
+        """``config`` with its master seed: the config's, else the one kept here.
+
+        A config without ``seed`` gets a random 63-bit master seed, drawn once
+        and kept in the meta table, so that a resume plays the same plan.
+        """
+        if config.seed_given:
+            return config
+        stored = self.meta("master_seed")
+        if stored is None:
+            from harness.seeding import new_master_seed
+
+            stored = str(new_master_seed())
+            with self._db:
+                self._db.execute(
+                    "INSERT INTO meta VALUES ('master_seed', ?)", (stored,)
+                )
+        return dataclasses.replace(config, seed=int(stored))
+
+    def bot_secret(self, *, create: bool) -> bytes:
+        """The tournament's secret that bot seeds are keyed with.
+
+        Never sent to a bot: a bot seed then says nothing about the deals.
+        Drawn once (when ``create``: the tournament has untrusted entrants)
+        and kept in the meta table; b"" for a tournament of trusted bots only,
+        whose bot seeds follow the public recipe (reproducible from the seed).
+        """
+        stored = self.meta("bot_secret")
+        if stored is None and create:
+            from harness.seeding import new_secret
+
+            stored = new_secret().hex()
+            with self._db:
+                self._db.execute("INSERT INTO meta VALUES ('bot_secret', ?)", (stored,))
+        return b"" if stored is None else bytes.fromhex(stored)
 
     @classmethod
     def existing(cls, path: str | Path) -> Store:

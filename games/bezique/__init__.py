@@ -10,10 +10,12 @@ from collections.abc import Sequence
 
 from games.bezique.bezique import Bezique
 from games.bezique.binage import Binage
+from games.bezique.fildinski import Fildinski
 from games.bezique.marjolet import Marjolet
+from games.bezique.rubicon import Rubicon
 from harness import Game, hookimpl
 
-__all__ = ["Bezique", "Binage", "Marjolet", "troef_games"]
+__all__ = ["Bezique", "Binage", "Fildinski", "Marjolet", "Rubicon", "troef_games"]
 
 
 @hookimpl
@@ -23,4 +25,6 @@ def troef_games() -> Sequence[type[Game]]:
         Bezique,
         Marjolet,
         Binage,
+        Rubicon,
+        Fildinski,
     ]

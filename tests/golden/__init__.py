@@ -48,6 +48,8 @@ DEFAULT_SEED = 1
 SEEDS: dict[str, int] = {
     "gin-rummy": 346,
     "bezique": 7,
+    "rubicon": 9,
+    "fildinski": 4,
     "maison-tarot": 2,
     "la-rigueur": 2,
 }

@@ -166,7 +166,14 @@ def test_the_bot_process_starts_clean(toy, scene, pool) -> None:  # type: ignore
             toy, isolated(toy, "proc-thief", scene / "r.json", pool), scene / "r.json"
         )
     probes = report["probes"]
-    assert set(probes["own-environ"].split()) <= {"PATH", "LANG", "LC_ALL", "TZ"}
+    # TMPDIR: its own private folder (issue 19: no memory across processes).
+    assert set(probes["own-environ"].split()) <= {
+        "PATH",
+        "LANG",
+        "LC_ALL",
+        "TZ",
+        "TMPDIR",
+    }
     assert "TROEF_SECRET" not in probes["own-environ"]
     assert Path(probes["own-cwd"]).name.startswith("troef-bot-")
     assert probes["own-cwd"] != str(scene)

@@ -145,6 +145,7 @@ _TOP_KEYS = [
     "format",
     "executor",
     "keep_logs",
+    "rating_model",
 ]
 _ENTRANT_KEYS = ["startup_timeout", "hang_timeout", "memory_mb", "options"]
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from harness.ratings import PairResult, fit_ratings
+from harness import results_io
+from harness.ratings import PairResult, PairTable, aggregate, fit_ratings
 from harness.results_io import ResultsFileError, read_csv, read_pgn, read_results
 
 PGN = r"""[Event "Test"]
@@ -130,3 +132,115 @@ def test_missing_file_and_unknown_suffix(tmp_path: Path) -> None:
         ResultsFileError, match=r"unknown results format '.txt'; accepted: .csv, .pgn"
     ):
         read_results(tmp_path / "games.txt")
+
+
+# -- the chunked reader (issue 15 item 7) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "white,black,result\n", "white,black,result\n\n  \n,,\n"],
+    ids=["empty", "header only", "blank rows"],
+)
+def test_a_csv_without_games_is_an_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "games.csv"
+    path.write_text(text)
+    with pytest.raises(ResultsFileError, match=r"games.csv:(1: header|2: no games)"):
+        read_csv(path)
+
+
+def test_a_pgn_without_finished_games_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "games.pgn"
+    path.write_text('[White "a"]\n[Black "b"]\n[Result "*"]\n\n*\n')
+    with pytest.raises(ResultsFileError, match=r"no finished games \(1 unfinished"):
+        read_pgn(path)
+
+
+def many_games(rows: int) -> str:
+    lines = ["white,black,result,group"]
+    for k in range(rows):
+        a, b = f"p{k % 7}", f"p{(k * 3 + 1) % 7}"
+        if a == b:
+            b = "q"
+        lines.append(
+            f"{a},{b},{('1', '0', '1/2')[k % 3]},{'g' + str(k // 2) if k % 5 else ''}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_chunks_fast_and_slow_paths_read_the_same_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "games.csv"
+    text = many_games(300)
+    path.write_text(text)
+    whole = read_csv(path)
+    monkeypatch.setattr(results_io, "CHUNK", 50)  # many chunks, cut mid-file
+    assert read_csv(path) == whole
+    # A blank line sends its chunk through the csv module: same games.
+    lines = text.split("\n")
+    path.write_text("\n".join([*lines[:100], "", *lines[100:]]))
+    assert read_csv(path).results == whole.results
+    # Quotes anywhere: the csv module for all of it, same games.
+    path.write_text(text.replace("p3,", '"p3",'))
+    assert read_csv(path).results == whole.results
+    assert len(whole) == 300 and whole.results[1].group == "g0"
+    assert whole.results[0].group is None  # k = 0: no group
+    assert _same_table(aggregate(whole.results), whole.table())
+
+
+def _same_table(x: PairTable, y: PairTable) -> bool:
+    return x.names == y.names and all(
+        np.array_equal(getattr(x, f), getattr(y, f))
+        for f in ("i", "j", "side", "wins", "draws", "losses", "count")
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "bad", "message"),
+    [
+        (250, "p1,p2,2-0,g", r"games.csv:250: result '2-0' not understood"),
+        (251, "p1,p1,1,g", r"games.csv:251: 'p1' is listed as both white and black"),
+        (252, "p1,,1,g", r"games.csv:252: a player name is empty"),
+        (253, "p1,p2", r"games.csv:253: 2 fields, the header has 4"),
+    ],
+)
+def test_errors_in_a_later_chunk_name_their_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: int, bad: str, message: str
+) -> None:
+    monkeypatch.setattr(results_io, "CHUNK", 64)
+    lines = many_games(300).split("\n")
+    lines[line - 1] = bad
+    path = tmp_path / "games.csv"
+    path.write_text("\n".join(lines))
+    with pytest.raises(ResultsFileError, match=message):
+        read_csv(path)
+
+
+def test_the_group_column_can_be_left_unread(tmp_path: Path) -> None:
+    path = tmp_path / "games.csv"
+    path.write_text(many_games(20))
+    plain = read_csv(path, groups=False)
+    assert {r.group for r in plain.results} == {None}
+    assert [r.score for r in plain.results] == [r.score for r in read_csv(path).results]
+
+
+def test_troef_rate_reads_groups_only_to_bootstrap_and_refuses_an_empty_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from harness.cli import main
+
+    path = tmp_path / "games.csv"
+    path.write_text(many_games(200))
+    assert main(["rate", str(path)]) == 0
+    plain = capsys.readouterr().out
+    assert "games.csv: 200 games (0 skipped)" in plain
+    assert main(["rate", str(path), "--bootstrap", "30"]) == 0
+    boot = capsys.readouterr().out
+    assert "bootstrap (30)" in boot
+    # The same fit either way: only the bootstrap column is added.
+    first = plain.splitlines()[3].split()[:3]
+    assert boot.splitlines()[3].split()[:3] == first
+    path.write_text("white,black,result\n")
+    assert main(["rate", str(path)]) == 2
+    assert "games.csv:2: no games after the header" in capsys.readouterr().err

@@ -143,6 +143,23 @@ def test_sigterm_stops_like_ctrl_c_and_leaves_no_process_or_folder(
 
 
 @pytest.mark.slow
+def test_sigkill_leaves_no_bot_or_bot_helper_behind(tmp_path: Path) -> None:
+    """A SIGKILLed run cannot clean up itself: its workers must. They get
+    SIGTERM when the run dies and end every bot and every bot descendant,
+    even a helper in a new session (issue 13 item 2)."""
+    path = _spawner_config(tmp_path, matches=40)
+    tmp = tmp_path / "tmp"
+    db = tmp_path / "t.sqlite"
+    proc = _start(path, tmp)
+    _wait_for_results(db, 4, proc)
+    assert _processes_running(f"{tmp_path}/helper", within=0) != []
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert _processes_running(f"{tmp_path}/helper", within=5.0) == []
+    assert _processes_running(str(path), within=5.0) == []
+
+
+@pytest.mark.slow
 def test_a_run_removes_the_folders_of_killed_runs(tmp_path: Path) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()

@@ -215,6 +215,185 @@ class ProcThief(Thief):
         return None, "proc", probe_parent()
 
 
+class SeedCracker(Bot):
+    """Searches master seeds 0..``seeds`` and match indexes 0..``indexes`` with
+    the public recipe (``plan``: match seed = derive_seed("match", master, m))
+    for the one whose ``bot_seed`` is its own; found, it could deal every hand.
+
+    Appends one JSON line per match to ``report``: ``{"found": [master, m] or
+    null, "tried": n}``. Plays the first legal action.
+    """
+
+    name = "seed-cracker"
+    option_specs = (
+        Option("report", "", "file for the findings"),
+        Option("seeds", 64, "master seeds to try"),
+        Option("indexes", 16, "match indexes to try"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from harness.seeding import derive_seed
+
+        found = None
+        tried = 0
+        for master in range(self.options["seeds"]):
+            for m in range(self.options["indexes"]):
+                tried += 1
+                match_seed = derive_seed("match", master, m)
+                if bot_seed(match_seed, self.seat) == self.seed:
+                    found = [master, m]
+                    break
+            if found:
+                break
+        with open(self.options["report"], "a") as f:
+            f.write(json.dumps({"found": found, "tried": tried}) + "\n")
+
+    def act(self, view: View) -> str:
+        return view.legal_actions[0]
+
+
+class HandCracker(SeedCracker):
+    """The same search, matched on its first hand instead of its bot seed: a
+    master seed and index whose deal gives it this hand (no seed needed)."""
+
+    name = "hand-cracker"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        Bot.__init__(self, *args, **kwargs)
+        self.searched = False
+
+    def act(self, view: View) -> str:
+        if not self.searched:
+            self.searched = True
+            from harness.seeding import derive_seed
+
+            n = len(view.points)  # type: ignore[attr-defined]
+            found, tried = None, 0
+            for master in range(self.options["seeds"]):
+                for m in range(self.options["indexes"]):
+                    tried += 1
+                    match_seed = derive_seed("match", master, m)
+                    state = self.game.new_match(n, match_seed)
+                    hand = state.view(self.seat).hand  # type: ignore[attr-defined]
+                    if view.deal == 0 and hand == view.hand:  # type: ignore[attr-defined]
+                        found = [master, m]
+                        break
+                if found:
+                    break
+            with open(self.options["report"], "a") as f:
+                f.write(json.dumps({"found": found, "tried": tried}) + "\n")
+        return view.legal_actions[0]
+
+
+#: What a Rememberer process has seen: (its hand at a deal's start, the other
+#: seat's cards it saw played in that deal), for the toy game at two seats.
+_SEEN: list[tuple[frozenset[str], set[str]]] = []
+
+
+class Rememberer(Bot):
+    """Remembers the deals it saw; predicts the other seat's hand in a twin.
+
+    With duplicate deals the same cards come again in rotated seats: holding
+    what the other seat held in a remembered deal, it predicts the other seat
+    now holds what it held then. It keeps its memory in the process and in a
+    file of its working folder (``memory.json``), reads both at every deal, and
+    appends one JSON line per deal to ``report``: ``{"predicted": n, "right":
+    n, "cwd": ...}`` (cards predicted, and those the other seat then played).
+    """
+
+    name = "rememberer"
+    option_specs = (
+        Option("report", "", "file for the findings"),
+        Option("store", "", "a file outside its folder to keep memory in too"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deal = -1
+        self.record: tuple[frozenset[str], set[str]] | None = None
+        self.prediction: frozenset[str] = frozenset()
+
+    def _memory(self) -> list[tuple[frozenset[str], set[str]]]:
+        seen = list(_SEEN)
+        for path in ("memory.json", self.options["store"]):
+            try:
+                with open(path) as f:
+                    seen += [(frozenset(a), set(b)) for a, b in json.load(f)]
+            except (OSError, ValueError):
+                pass
+        return seen
+
+    def _save(self) -> None:
+        for path in ("memory.json", self.options["store"]):
+            if not path:
+                continue
+            memory = _SEEN
+            if path != "memory.json":  # shared: what other processes wrote too
+                memory = self._memory()
+            try:
+                with open(path, "w") as f:
+                    json.dump([[sorted(a), sorted(b)] for a, b in memory], f)
+            except OSError:
+                pass  # a read-only file system
+
+    def _close_deal(self, played: Sequence[tuple[int, str]]) -> None:
+        if self.record is None:
+            return
+        theirs = {card for seat, card in played if seat != self.seat}
+        self.record[1].update(theirs)
+        right = len(self.prediction & self.record[1])
+        with open(self.options["report"], "a") as f:
+            f.write(
+                json.dumps(
+                    {
+                        "predicted": len(self.prediction),
+                        "right": right,
+                        "cwd": os.getcwd(),
+                    }
+                )
+                + "\n"
+            )
+        self._save()
+
+    def act(self, view: View) -> str:
+        played = view.played  # type: ignore[attr-defined]
+        if view.deal != self.deal:  # type: ignore[attr-defined]
+            self.deal = view.deal  # type: ignore[attr-defined]
+            hand = frozenset(view.hand)  # type: ignore[attr-defined]
+            self.prediction = frozenset()
+            for mine, theirs in self._memory():
+                if len(theirs) >= 2 and theirs <= hand:
+                    self.prediction = mine
+            self.record = (hand, set())
+            _SEEN.append(self.record)
+        assert self.record is not None
+        self.record[1].update(card for seat, card in played if seat != self.seat)
+        if len(view.hand) == 1:  # type: ignore[attr-defined]
+            self._close_deal(played)
+        return view.legal_actions[0]
+
+
+class WorkerKiller(Bot):
+    """At its first decision kills its parent: the worker process playing it."""
+
+    name = "worker-killer"
+    option_specs = (Option("signal", 9, "the signal to send"),)
+
+    def act(self, view: View) -> str:
+        os.kill(os.getppid(), self.options["signal"])
+        return view.legal_actions[0]
+
+
 @hookimpl
 def troef_bots() -> Sequence[type[Bot]]:
-    return [GcThief, FrameThief, ConfigThief, ProcThief]
+    return [
+        GcThief,
+        FrameThief,
+        ConfigThief,
+        ProcThief,
+        SeedCracker,
+        HandCracker,
+        WorkerKiller,
+        Rememberer,
+    ]

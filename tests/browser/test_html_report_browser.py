@@ -1,0 +1,188 @@
+"""The HTML report in a real headless browser: Playwright driving Chromium.
+
+A machine without the browser skips these with the reason; CI sets
+``TROEF_REQUIRE_BROWSER=1`` (``.ci/run``), which turns that skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.reportdata import html_report
+
+# Marked slow too: a browser start and a tournament take several seconds.
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+#: The system's Chromium (Debian package ``chromium``): no browser download.
+CHROMIUM_NAMES = ("chromium", "chromium-browser")
+
+
+def _chromium() -> str | None:
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _need_browser() -> str:
+    why = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        why = (
+            "the Python package playwright is not installed (pip install -e '.[test]')"
+        )
+    browser = _chromium()
+    if why is None and browser is None:
+        why = "no Chromium on PATH (Debian: apt-get install chromium; .ci/run does)"
+    if why is not None:
+        if os.environ.get("TROEF_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"browser tests required but cannot run: {why}")
+        pytest.skip(f"browser tests skipped: {why}")
+    assert browser is not None
+    return browser
+
+
+@contextmanager
+def _page(index: Path) -> Iterator[tuple[Any, list[str]]]:
+    """A page showing ``index``; the console errors and page errors it raised."""
+    from playwright.sync_api import sync_playwright
+
+    executable = _need_browser()
+    errors: list[str] = []
+    # Starting Playwright draws from the global random stream (its driver's
+    # connection); that is the test tool's, not troef's, so it is put back.
+    saved = random.getstate()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on(
+                "console",
+                lambda m: errors.append(m.text) if m.type == "error" else None,
+            )
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(index.as_uri())
+            page.wait_for_selector("#plot-standings .main-svg")
+            yield page, errors
+        finally:
+            browser.close()
+    random.setstate(saved)
+
+
+@pytest.fixture(scope="module", params=["klaverjassen", "gin-rummy"])
+def report_index(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    _need_browser()
+    return html_report(tmp_path_factory.mktemp(request.param), request.param)
+
+
+#: Each plot with text its drawing must carry: its title.
+PLOTS = {
+    "plot-standings": "Ratings with 95% intervals",
+    "plot-crosstable": "Crosstable",
+    "plot-significance": "Pairwise significance",
+    "plot-scores": "Match scores per entrant",
+}
+
+
+def test_plots_render_without_console_errors(report_index: Path) -> None:
+    with _page(report_index) as (page, errors):
+        blank = page.evaluate(
+            """() => { const d = document.createElement('div');
+            d.id = 'blank'; d.style.height = '300px'; d.style.width = '600px';
+            document.body.prepend(d); return true; }"""
+        )
+        assert blank
+        blank_png = page.locator("#blank").screenshot()
+        for plot, title in PLOTS.items():
+            box = page.locator(f"#{plot}")
+            box.scroll_into_view_if_needed()
+            page.wait_for_selector(f"#{plot} .main-svg")
+            assert title in (box.locator(".gtitle").text_content() or "")
+            size = box.bounding_box()
+            assert size is not None and size["height"] > 150 and size["width"] > 300
+            # A drawn plot compresses far worse than an empty box of similar size.
+            png = box.screenshot()
+            assert len(png) > 4 * len(blank_png), plot
+        # The entrants are the standings plot's axis labels.
+        ticks = page.locator("#plot-standings .ytick text").all_text_contents()
+        assert "random" in ticks and "search" in ticks
+        assert page.locator("#standings-table tbody tr").count() >= 2
+        assert "plot-thinking" in page.content()
+        assert errors == []
+
+
+def _cards(page: Any, selector: str) -> list[str]:
+    return [
+        str(c)
+        for c in page.eval_on_selector_all(
+            f"{selector} [data-card]", "cs => cs.map(c => c.dataset.card)"
+        )
+    ]
+
+
+def test_replay_steps_forward_and_back(report_index: Path) -> None:
+    with _page(report_index) as (page, errors):
+        page.locator("#replays").scroll_into_view_if_needed()
+        position = page.locator("#replay-position")
+        page.wait_for_function("document.getElementById('replay-position').textContent")
+        assert (position.text_content() or "").startswith("step 0 / ")
+        page.click("#next-step")
+        page.click("#next-step")
+        assert (position.text_content() or "").startswith("step 2 / ")
+        page.click("#prev-step")
+        assert (position.text_content() or "").startswith("step 1 / ")
+        page.click("#next-deal")
+        assert ", deal 1" in (position.text_content() or "")
+        assert page.locator("#replay-scores tr").count() == 2  # header + deal 0
+        page.click("#prev-deal")
+        assert ", deal 0" in (position.text_content() or "")
+        page.keyboard.press("ArrowRight")
+        assert not (position.text_content() or "").startswith("step 0 ")
+        lines = page.locator("#replay-log div").all_text_contents()
+        assert lines and "seats:" in lines[1]
+        # Cards are drawn with their suits in colour.
+        page.select_option("#replay-seat", "0")
+        assert page.locator("#replay-view .card.red").count() > 0
+        # Another match loads from its own file.
+        options = page.locator("#replay-match option").all_text_contents()
+        if len(options) > 1:
+            page.select_option("#replay-match", index=1)
+            page.wait_for_function(
+                "document.getElementById('replay-position').textContent"
+                ".startsWith('step 0 ')"
+            )
+        assert errors == []
+
+
+def test_a_seat_sees_its_own_hand_and_no_other(report_index: Path) -> None:
+    with _page(report_index) as (page, errors):
+        page.click("#next-step")
+        page.select_option("#replay-seat", "referee")
+        seats = page.locator("#replay-seat option").count() - 1
+        hands = {s: _cards(page, f'[data-place="hand:{s}"]') for s in range(seats)}
+        assert all(hands.values())
+        for seat in range(seats):
+            page.select_option("#replay-seat", str(seat))
+            heading = page.locator("#replay-view h4").text_content() or ""
+            assert heading.startswith(f"Seat {seat} ")
+            seen = set(_cards(page, "#replay-view"))
+            assert set(hands[seat]) <= seen
+            for other, cards in hands.items():
+                if other != seat:
+                    assert not seen & set(cards), (seat, other)
+            assert _cards(page, '[data-field="hand"]') != []
+        assert errors == []

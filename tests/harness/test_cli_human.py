@@ -1,0 +1,164 @@
+"""``troef play GAME --human SEAT``: a person plays through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from harness.human import describe_view, redact, sorted_hand
+from harness.plugins import load_plugins
+
+PROMPT = b"your move ("
+
+
+def _play_in_pty(args: list[str], answers: list[str], limit: float = 60.0) -> str:
+    """Run ``troef`` on a pseudo-terminal; answer each prompt, then '1' to the end."""
+    main, child = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", *args],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        close_fds=True,
+    )
+    os.close(child)
+    out = b""
+    answered = 0
+    deadline = time.monotonic() + limit
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([main], [], [], 0.5)
+            if not ready:
+                if proc.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the child closed the terminal: it has ended
+                break
+            if not chunk:
+                break
+            out += chunk
+            while out.count(PROMPT) > answered:
+                reply = answers[answered] if answered < len(answers) else "1"
+                os.write(main, reply.encode() + b"\n")
+                answered += 1
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main)
+    return out.decode(errors="replace").replace("\r\n", "\n")
+
+
+def test_a_person_plays_klaverjassen_through_a_terminal() -> None:
+    text = _play_in_pty(
+        [
+            "play",
+            "klaverjassen",
+            "--human",
+            "0",
+            "--bots",
+            "random,random,random",
+            "--max-actions",
+            "40",
+        ],
+        answers=["zz", "99", "2"],
+    )
+    # The hand sorted by suit: seed 1 deals seat 0 these cards, clubs trump.
+    assert "your hand: TC QC  JD AD  7H QH AH  JS" in text
+    assert "trick so far: -" in text
+    assert "scores: [0, 0]" in text
+    assert "    1) TC" in text
+    # Bad input is answered with the legal list, then the number is taken.
+    assert "'zz' is not a legal move; the legal moves are:" in text
+    assert "'99' is not a legal move" in text
+    assert "human plays QC" in text  # the third answer, '2', is QC
+    # The result at the end.
+    assert "match ended by the referee" in text
+    assert "utility" in text
+
+
+def test_the_person_does_not_see_the_opponents_stock_draws() -> None:
+    text = _play_in_pty(
+        [
+            "play",
+            "gin-rummy",
+            "--human",
+            "1",
+            "--bots",
+            "random",
+            "--max-actions",
+            "60",
+        ],
+        answers=[],
+    )
+    assert "random draws a card from the stock" in text
+    assert "human draws 5D from the stock" in text  # the person's own draw is named
+    assert "rank" in text
+
+
+def test_end_of_input_forfeits_the_person() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "play", "gin-rummy", "--human", "0"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0
+    assert "human forfeits (crash): the person at seat 0 left" in proc.stdout
+
+
+@pytest.mark.parametrize("seat", ["-1", "4"])
+def test_a_seat_outside_the_table_is_refused(seat: str) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "play",
+            "klaverjassen",
+            "--human",
+            seat,
+            "--bots",
+            "random,random,random",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode != 0
+    assert f"--human {seat}: no such seat" in proc.stderr
+
+
+def test_sorted_hand_groups_by_suit_trumps_last() -> None:
+    assert sorted_hand(["7T", "AS", "2C", "QH", "KC"]) == "2C KC  QH  AS  7T"
+    assert sorted_hand([]) == "-"
+
+
+def test_redact_hides_only_cards_that_stayed_out_of_sight() -> None:
+    deck = frozenset({"5D", "KH", "8C"})
+    lines = ["seat 0 draws 5D from the stock", "seat 0 takes KH", "seat 1 has 8C"]
+    before = {"KH": 1, "8C": 1}
+    after = {"8C": 1}  # KH left the open pile for a hidden hand; 8C stayed in sight
+    assert redact(lines, before, after, deck) == [
+        "seat 0 draws a card from the stock",
+        "seat 0 takes KH",
+        "seat 1 has 8C",
+    ]
+
+
+def test_describe_view_numbers_the_legal_moves() -> None:
+    game = load_plugins().game("klaverjassen", {})
+    state = game.new_match(4, 1)
+    lines = describe_view(state.view(0), ["you", "b", "c", "d"])
+    assert lines[0] == "  your hand: TC QC  JD AD  7H QH AH  JS"
+    assert lines[-1] == "    8) JS"
