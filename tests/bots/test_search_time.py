@@ -34,8 +34,8 @@ def pool():  # type: ignore[no-untyped-def]
     ],
 )
 def test_a_process_bot_with_an_endless_budget_answers_within_the_move_clock(
-    pool, bot: str, options: dict[str, int]
-) -> None:  # type: ignore[no-untyped-def]
+    pool: ProcessPool, bot: str, options: dict[str, int]
+) -> None:
     game = load_plugins().game("klaverjassen", {"target": 1})
     bots = [
         ProcessBot(
