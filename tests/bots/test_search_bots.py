@@ -197,3 +197,12 @@ def test_seat_margins_follow_the_points_order() -> None:
     margins = seat_margins(game, result, 0)
     assert margins[0] == -margins[1] == margins[2] == -margins[3]
     assert seat_margins(game, result, 5) == [0.0] * 4
+
+
+def test_pimc_combines_worlds_by_vote_too() -> None:
+    """Every world of the fusion toy votes ``gamble``, as the mean chose."""
+    game = FusionGame()
+    view = game.new_match(2, 0).view(0)
+    bot = PIMCBot(game, 0, 1, {"worlds": 5, "exact_nodes": 100, "combine": "vote"})
+    assert bot.act(view) == "gamble"
+    assert bot.last_worlds == 5
