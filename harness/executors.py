@@ -144,14 +144,25 @@ def run_jobs(
     """
     if _registry is None:
         raise RuntimeError("run_jobs called in a process whose plugins are not loaded")
-    registry = _registry
-    channel = _channel
+    return play_chunk(_registry, _games, _channel, jobs, keep_logs, in_flight)
+
+
+def play_chunk(
+    registry: Registry,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+    channel: Channel | None,
+    jobs: Sequence[Job],
+    keep_logs: bool,
+    in_flight: int = 4,
+) -> list[tuple[str, Result]]:
+    """:func:`run_jobs` with its state given: the registry, a cache of built
+    games, and where to stream each result (None: nowhere)."""
 
     def until_stopped() -> Iterator[MatchSpec]:
         for job in jobs:
             if channel is not None and channel.stop.is_set():
                 return
-            yield _spec(registry, job, keep_logs)
+            yield _spec(registry, job, keep_logs, games)
 
     def stream(index: int, result: Result) -> None:
         if channel is not None:
@@ -169,18 +180,27 @@ def run_jobs(
     return list(zip((job.id for job in jobs), results, strict=False))
 
 
-def _game(registry: Registry, job: Job) -> Game:
+def _game(
+    registry: Registry,
+    job: Job,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+) -> Game:
     key = (job.game, job.options, job.max_actions)
-    game = _games.get(key)
+    game = games.get(key)
     if game is None:
         game = registry.game(job.game, dict(job.options))
-        game = _games[key] = game.with_max_actions(job.max_actions)
+        game = games[key] = game.with_max_actions(job.max_actions)
     return game
 
 
-def _spec(registry: Registry, job: Job, keep_logs: bool) -> MatchSpec:
+def _spec(
+    registry: Registry,
+    job: Job,
+    keep_logs: bool,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+) -> MatchSpec:
     """The match of ``job`` with a factory per seat (bots are built when it starts)."""
-    game = _game(registry, job)
+    game = _game(registry, job, games)
     n_seats = len(job.bots)
     factories: list[Callable[[], Bot]] = []
     for seat, (name, options) in enumerate(job.bots):
@@ -275,9 +295,26 @@ def make_executor(
     source: PluginSource,
     *,
     tmpdir: str | None = None,
+    settings: Sequence[tuple[str, Any]] = (),
 ) -> tuple[concurrent.futures.Executor, Channel]:
-    """An executor of ``kind`` (``process``: ``workers`` processes, or ``inline``)
-    and the channel its workers stream results to."""
+    """An executor of ``kind`` (a registered executor plugin: ``process``,
+    ``inline``, ``dask`` or a plugin's) and the channel its workers stream to."""
+    if kind in ("inline", "process") and not settings:
+        return local_executor(kind, workers, source, tmpdir=tmpdir)
+    registry = load_plugins(**asdict(source))
+    return registry.executor_class(kind).start(
+        dict(settings), workers, source, tmpdir=tmpdir
+    )
+
+
+def local_executor(
+    kind: str,
+    workers: int,
+    source: PluginSource,
+    *,
+    tmpdir: str | None = None,
+) -> tuple[concurrent.futures.Executor, Channel]:
+    """The built-in executors: ``process`` (``workers`` processes) or ``inline``."""
     if kind == "inline":
         channel = Channel()
         return InlineExecutor(source, channel), channel
