@@ -58,6 +58,8 @@ class TroefWorkerPlugin(WorkerPlugin):
 
     def setup(self, worker: DaskWorker) -> None:
         self.worker.where = f"Dask worker {worker.address}"
+        # Each match goes to the runner as an event as soon as it ends.
+        self.worker.channel = Channel(_Events(worker, self.topic), threading.Event())
 
     def teardown(self, worker: DaskWorker) -> None:
         # Bot processes kept for reuse end with the worker.
@@ -84,16 +86,10 @@ def _play_chunk(
     plugin: str, jobs: Sequence[Job], keep_logs: bool, in_flight: int
 ) -> list[tuple[str, Result]]:
     """The task: play ``jobs`` with this Dask worker's :class:`Worker`."""
-    from harness.executors import play_chunk
-
     dask_worker = get_worker()
     troef = dask_worker.plugins[plugin]
     assert isinstance(troef, TroefWorkerPlugin)
-    registry = troef.worker.load()
-    channel = Channel(_Events(dask_worker, troef.topic), threading.Event())
-    return play_chunk(
-        registry, troef.worker._games, channel, jobs, keep_logs, in_flight
-    )
+    return troef.worker.play(jobs, keep_logs, in_flight)
 
 
 class DaskExecutor(concurrent.futures.Executor):

@@ -1,9 +1,9 @@
 """Where jobs run: in this process, or in a local pool of worker processes.
 
 Both are ``concurrent.futures`` executors running :func:`run_jobs`. Each worker
-process builds its plugin registry once, in the pool's initializer, from the
-same plugin source as the parent: a registry does not pickle, and jobs carry
-names only.
+process builds its :class:`~harness.workers.Worker` once, in the pool's
+initializer, from the same plugin source as the parent: a registry does not
+pickle, and jobs carry names only.
 
 Each finished match is also streamed at once to the pool's ``results`` queue
 (a chunk's return value comes too late for a run that is killed), and a set
@@ -42,6 +42,7 @@ from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import abandon_bots, forfeit_before_start, play_match
 from harness.result import ForfeitReason, Result
 from harness.seeding import bot_seed
+from harness.workers import Worker
 
 __all__ = ["Channel", "InlineExecutor", "make_executor", "run_jobs"]
 
@@ -77,11 +78,9 @@ class Channel:
                 return items
 
 
-# The registry of this worker process and the channel to its scheduler: the
-# module-level mutable state the design allows (set once per process by init_worker).
-_registry: Registry | None = None
-_channel: Channel | None = None
-_games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game] = {}
+# The Worker of this pool process (it owns the registry, the games built and the
+# channel): the one per-process anchor a pool's initializer can set.
+_worker: Worker | None = None
 
 
 def init_worker(
@@ -101,7 +100,7 @@ def init_worker(
     :param tmpdir: the run's folder for temporary files (the bots' working
         folders), removed by the scheduler whatever happens to the worker.
     """
-    global _registry, _channel
+    global _worker
     if parent is not None:
         die_with_parent(parent)
         become_subreaper()
@@ -113,9 +112,8 @@ def init_worker(
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     if tmpdir is not None:
         tempfile.tempdir = tmpdir
-    _channel = channel
-    _registry = load_plugins(**asdict(source))
-    _games.clear()
+    _worker = Worker(source, channel=channel)
+    _worker.load()
 
 
 def _leave() -> None:
@@ -142,9 +140,9 @@ def run_jobs(
     When any bot runs in its own process, up to ``in_flight`` matches are
     interleaved so that the worker never idles waiting on one bot's pipe.
     """
-    if _registry is None:
+    if _worker is None:
         raise RuntimeError("run_jobs called in a process whose plugins are not loaded")
-    return play_chunk(_registry, _games, _channel, jobs, keep_logs, in_flight)
+    return _worker.play(jobs, keep_logs, in_flight)
 
 
 def play_chunk(

@@ -17,13 +17,16 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import TroefError
 from harness.game import Game
 from harness.plan import Job
 from harness.plugins import PluginSource, Registry, load_plugins
 from harness.result import Result
+
+if TYPE_CHECKING:
+    from harness.executors import Channel
 
 __all__ = ["Worker", "WorkerMismatch", "fingerprint"]
 
@@ -92,6 +95,9 @@ class Worker:
     source: PluginSource
     expected: dict[str, str] | None = None
     where: str = "a worker"
+    #: Where each finished match is streamed, and the stop signal (not pickled:
+    #: each executor gives its workers their own).
+    channel: Channel | None = field(default=None, repr=False, compare=False)
     _registry: Registry | None = field(default=None, repr=False, compare=False)
     _games: dict[Any, Game] = field(default_factory=dict, repr=False, compare=False)
 
@@ -127,4 +133,6 @@ class Worker:
         """Play ``jobs``; return (job id, Result) for each, in order (plain data)."""
         from harness.executors import play_chunk
 
-        return play_chunk(self.load(), self._games, None, jobs, keep_logs, in_flight)
+        return play_chunk(
+            self.load(), self._games, self.channel, jobs, keep_logs, in_flight
+        )

@@ -21,11 +21,14 @@ from pathlib import Path
 import pytest
 
 from harness.config import load_config
+from harness.errors import TroefError
 from harness.scheduler import run_tournament
 from harness.store import Store
 from tests.harness.test_scheduler import _cli, _wait_for_results, stored, write_config
 
 distributed = pytest.importorskip("distributed")
+
+KILLER = Path(__file__).parents[1] / "plugins" / "executor_plugin.py"
 
 
 @pytest.fixture(autouse=True)
@@ -165,3 +168,33 @@ def test_troef_run_killed_and_run_again_resumes_on_dask(tmp_path: Path) -> None:
     assert "played" in again.stdout
     with Store.existing(db) as store:
         assert store.counts() == (planned, planned)
+
+
+def test_a_dask_worker_with_other_code_refuses_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import harness.dask_executor
+    from harness.workers import fingerprint
+
+    # The runner believes it runs another troef; the workers compute their own.
+    monkeypatch.setattr(
+        harness.dask_executor,
+        "fingerprint",
+        lambda registry: {**fingerprint(registry), "troef": "9.9.9 (elsewhere)"},
+    )
+    path = _dask_config(tmp_path, "t", DASK, matches=1)
+    with pytest.raises(TroefError, match=r"Dask worker tcp://127\.0\.0\.1:\d+ refuses"):
+        run_tournament(load_config(path))
+    with Store.existing(tmp_path / "t.sqlite") as store:
+        assert store.counts()[0] == 0
+
+
+def test_a_chunk_that_kills_its_worker_twice_stops_the_run_naming_it(
+    tmp_path: Path,
+) -> None:
+    path = _dask_config(tmp_path, "t", DASK, matches=1, bot="kills-worker")
+    path.write_text(path.read_text().replace("plugins = [", f'plugins = ["{KILLER}", '))
+    started = time.monotonic()
+    with pytest.raises(TroefError, match="lost its Dask worker more often"):
+        run_tournament(load_config(path))
+    assert time.monotonic() - started < 60
