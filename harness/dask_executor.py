@@ -7,9 +7,10 @@ worker processes on the loopback interface, and registers a
 process unpickles it once, loads the plugins on its first chunk and checks
 that it runs the runner's troef and plugin code.
 
-Each finished match is streamed at once to the runner as a Dask event (a
-pickled (job id, Result) on a topic of this run), and the chunk's return
-value brings the same results again; the scheduler records each job once. A
+Finished matches are streamed to the runner as Dask events (pickled lists of
+(job id, Result) on a topic of this run, each at most 0.1 s after it ends), and the
+chunk's return value brings the same results again; the scheduler records
+each job once. A
 worker that dies takes its task with it; Dask's scheduler runs the task again
 on another worker. A task that loses its worker twice (``allowed-failures``
 of 1 on a local cluster; the cluster's own setting at an ``address``) fails
@@ -48,6 +49,10 @@ log = logging.getLogger("troef.dask")
 #: whose worker dies runs once more, then is recorded as a failure.
 ALLOWED_FAILURES = 1
 
+#: Most seconds a finished match waits on its worker before it is streamed to
+#: the runner (a killed runner loses at most this much of each worker's play).
+STREAM_INTERVAL = 0.1
+
 
 class TroefWorkerPlugin(WorkerPlugin):
     """Keeps a :class:`Worker` on each Dask worker; plays chunks with it."""
@@ -69,14 +74,34 @@ class TroefWorkerPlugin(WorkerPlugin):
 
 
 class _Events:
-    """A results queue whose ``put`` sends the item to the runner as an event."""
+    """A results queue whose ``put`` sends results to the runner as events.
+
+    A finished match waits at most :data:`STREAM_INTERVAL` seconds, so that
+    the matches of a fast game go in batches: an event per match would cost
+    the scheduler more than the match.
+    """
 
     def __init__(self, worker: DaskWorker, topic: str) -> None:
         self.worker = worker
         self.topic = topic
+        self.lock = threading.Lock()
+        self.batch: list[tuple[str, Result]] = []
 
     def put(self, item: tuple[str, Result], /) -> None:
-        self.worker.log_event(self.topic, pickle.dumps(item))
+        with self.lock:
+            self.batch.append(item)
+            first = len(self.batch) == 1
+        if first:  # called in a task's thread; the loop's methods are not safe there
+            self.worker.loop.add_callback(
+                self.worker.loop.call_later, STREAM_INTERVAL, self.flush
+            )
+
+    def flush(self) -> None:
+        """Send the batch (in the worker's event loop)."""
+        with self.lock:
+            batch, self.batch = self.batch, []
+        if batch:
+            self.worker.log_event(self.topic, pickle.dumps(batch))
 
     def get_nowait(self) -> tuple[str, Result]:
         raise NotImplementedError("the runner reads the events, not the worker")
@@ -200,7 +225,8 @@ def start_dask(
     results = channel.results
 
     def arrived(event: tuple[float, bytes]) -> None:
-        results.put(pickle.loads(event[1]))
+        for item in pickle.loads(event[1]):
+            results.put(item)
 
     client.subscribe_topic(topic, arrived)
     worker = Worker(source, fingerprint(load_plugins(**dataclasses.asdict(source))))
