@@ -2,8 +2,10 @@
 
 The same config gives identical stored results inline, on the process pool,
 on a local Dask cluster and on a cluster at an address; a Dask worker process
-killed mid-run loses nothing; a ``troef run`` killed mid-run and run again
-resumes on Dask; no worker outlives its run (the survivor guard checks).
+killed mid-run loses nothing; a ``troef run`` stopped by SIGTERM or killed
+mid-run and run again resumes on Dask; a worker with other code refuses the
+work; a chunk that kills its worker twice stops the run; no worker outlives
+its run (the survivor guard checks).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import pytest
 
 from harness.config import load_config
 from harness.errors import TroefError
-from harness.scheduler import run_tournament
+from harness.scheduler import GRACE, run_tournament
 from harness.store import Store
 from tests.harness.test_scheduler import _cli, _wait_for_results, stored, write_config
 
@@ -141,31 +143,44 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
     assert [r[1:] for r in ours] == [r[1:] for r in theirs]
 
 
-def test_troef_run_killed_and_run_again_resumes_on_dask(tmp_path: Path) -> None:
+def test_troef_run_stopped_or_killed_and_run_again_resumes_on_dask(
+    tmp_path: Path,
+) -> None:
     slow = "options = { delay = 0.004 }\n"
-    # Two chunks of 36: the matches recorded before the kill were streamed
-    # one by one from chunks still in play.
+    # Two chunks of 36: the matches recorded before a stop were streamed from
+    # chunks still in play.
     path = _dask_config(
         tmp_path, "t", DASK, chunk=36, matches=6, bot="sleepy", bot_options=slow
     )
     db = tmp_path / "t.sqlite"
-    proc = subprocess.Popen(
-        _cli("run", str(path), "--quiet"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        before = _wait_for_results(db, 3, proc)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    with Store.existing(db) as store:
-        done, planned = store.counts()
-    assert before <= done < planned
+    recorded = [0]
+    for stop in (signal.SIGKILL, signal.SIGTERM):
+        proc = subprocess.Popen(
+            _cli("run", str(path), "--quiet"),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            seen = _wait_for_results(db, recorded[-1] + 3, proc)
+        finally:
+            proc.send_signal(stop)
+            sent = time.monotonic()
+            _, err = proc.communicate(timeout=60)
+        if stop == signal.SIGTERM:
+            # Like Ctrl-C: no new chunk, the matches in play waited for (GRACE).
+            assert time.monotonic() - sent < GRACE + 2.5
+            assert proc.returncode == 130
+            assert f"run 'troef run {path}' again to resume" in err
+        with Store.existing(db) as store:
+            done, planned = store.counts()
+        # A kill loses the matches in play; a stop may see them all end in grace.
+        assert seen <= done < planned or (stop == signal.SIGTERM and done == planned)
+        recorded.append(done)
     again = subprocess.run(
         _cli("run", str(path), "--quiet"), capture_output=True, text=True, check=True
     )
-    assert "played" in again.stdout
+    assert ("played" if recorded[-1] < planned else "nothing left") in again.stdout
     with Store.existing(db) as store:
         assert store.counts() == (planned, planned)
 
