@@ -298,6 +298,8 @@ def make_executor(
     """An executor of ``kind`` (a registered executor plugin: ``process``,
     ``inline``, ``dask`` or a plugin's) and the channel its workers stream to."""
     if kind in ("inline", "process") and not settings:
+        # What their plugins' start() returns, without loading the plugins again
+        # each time a broken pool is rebuilt.
         return local_executor(kind, workers, source, tmpdir=tmpdir)
     registry = load_plugins(**asdict(source))
     return registry.executor_class(kind).start(

@@ -45,6 +45,11 @@ def _digest(paths: Sequence[Path]) -> str:
     return h.hexdigest()[:16]
 
 
+#: The digest of troef's own sources as this process imported them: taken at
+#: import, so that files edited later do not pass for the code that runs.
+_HARNESS_DIGEST = _digest(list(_HARNESS.glob("*.py")))
+
+
 def fingerprint(registry: Registry) -> dict[str, str]:
     """What the results depend on besides the jobs: troef's version and code,
     and, per plugin, a digest of the source files of the classes it registers.
@@ -53,10 +58,7 @@ def fingerprint(registry: Registry) -> dict[str, str]:
     keeps one version number across changes.
     """
     found: dict[str, str] = {
-        "troef": (
-            f"{importlib.metadata.version('troef')} "
-            f"({_digest(list(_HARNESS.glob('*.py')))})"
-        ),
+        "troef": f"{importlib.metadata.version('troef')} ({_HARNESS_DIGEST})",
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
     }
     files: dict[str, set[Path]] = {}

@@ -59,6 +59,7 @@ def _dask_config(
     return path
 
 
+@pytest.mark.slow
 def test_the_same_config_gives_identical_results_inline_on_a_pool_and_on_dask(
     tmp_path: Path,
 ) -> None:
@@ -105,6 +106,7 @@ def _worker_pids() -> list[int]:
     return pids
 
 
+@pytest.mark.slow
 def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
     slow = "options = { delay = 0.004 }\n"
     path = _dask_config(tmp_path, "t", DASK, matches=6, bot="sleepy", bot_options=slow)
@@ -143,6 +145,7 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
     assert [r[1:] for r in ours] == [r[1:] for r in theirs]
 
 
+@pytest.mark.slow
 def test_troef_run_stopped_or_killed_and_run_again_resumes_on_dask(
     tmp_path: Path,
 ) -> None:
