@@ -77,10 +77,17 @@ RED_REVERSED = ("10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "J", "N", "Q"
 
 
 @cache
-def tables_of(tiers: tuple[int, ...], red_reversed: bool = False) -> TrickTables:
+def tables_of(
+    tiers: tuple[int, ...],
+    red_reversed: bool = False,
+    points: tuple[int, ...] | None = None,
+) -> TrickTables:
     """The trick tables for trump ``tiers``; with ``red_reversed`` the red suits
-    rank K Q N J 1 2 ... 10 (the older games), the black suits as usual."""
+    rank K Q N J 1 2 ... 10 (the older games), the black suits as usual; with
+    ``points`` the cards score those values in the trick records."""
     tables = RULES.tables(*tiers)
+    if points is not None:
+        tables = replace(tables, points=points, leads={})
     if not red_reversed:
         return tables
     beats = list(tables.beats)
@@ -165,6 +172,11 @@ class TarotState(TrickState):
     #: Whether the excuse's player owes the trick's winner a card (R3); without
     #: card points (Triomphe Forcee) the excuse just goes back to its player.
     excuse_exchange: bool = True
+    #: Each card's value in the trick records; ``None``: :data:`POINTS`.
+    card_values: tuple[int, ...] | None = None
+    #: Whether narration gives a trick's card points (the family's values; off
+    #: where a game counts otherwise or not at all).
+    narrate_points: bool = True
     #: The cards nobody was dealt this deal.
     undealt: CardMask
 
@@ -197,7 +209,7 @@ class TarotState(TrickState):
     @property
     def table(self) -> TrickTables:
         """The trick tables of this game's trump tiers."""
-        return tables_of(self.tiers, self.red_reversed)
+        return tables_of(self.tiers, self.red_reversed, self.card_values)
 
     def _deal_sizes(self) -> list[int]:
         """How many cards each seat is dealt (the dealer of deal ``self.deal``
@@ -389,9 +401,9 @@ class TarotState(TrickState):
         )
         if len(tricks) > n_tricks:
             leader, cards, winner, points, _ = tricks[-1]
+            note = f" ({points} card points)" if self.narrate_points else ""
             lines.append(
-                f"trick {len(tricks)} to seat {winner}: {' '.join(cards)} "
-                f"({points} card points)"
+                f"trick {len(tricks)} to seat {winner}: {' '.join(cards)}{note}"
             )
             if "EX" in cards:
                 owner = (leader + cards.index("EX")) % self.n_seats

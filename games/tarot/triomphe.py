@@ -59,6 +59,8 @@ class TriompheState(TarotState):
     _view_class = TriompheView
     red_reversed = True
     excuse_exchange = False
+    narrate_points = False
+    card_values = (0,) * len(TAROT)  # tricks only (line 211)
 
     def __init__(self, game: TriompheForcee, n_seats: int, seed: int) -> None:
         self._blank(game, n_seats, seed)
@@ -276,6 +278,8 @@ class TriompheForcee(Game):
     seat_counts = frozenset(range(2, 11))
     tiers: ClassVar[tuple[int, ...]] = (TRUMPS,)
     red_reversed: ClassVar[bool] = True
+    #: Short check matches (and golden playthrough): five hands.
+    check_options: ClassVar[dict[str, Any]] = {"deals": 5}
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "stake",

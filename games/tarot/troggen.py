@@ -100,6 +100,8 @@ class TroggenState(TarotState):
     game: MaisonTroggen
     _view_class = TroggenView
     red_reversed = True
+    narrate_points = False
+    card_values = SET_VALUES
 
     def __init__(self, game: MaisonTroggen, n_seats: int, seed: int) -> None:
         self._blank(game, n_seats, seed)
