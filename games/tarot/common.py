@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import Any, Self
 
 from games.cards import TAROT, CardMask, iter_bits
 from games.sampling import ConstrainedDealer
@@ -347,7 +347,7 @@ class TarotState(TrickState):
         """The fields of :attr:`_view_class` beyond :class:`TarotView`'s."""
         return {}
 
-    def clone(self) -> TarotState:
+    def clone(self) -> Self:
         """An independent copy (the won piles copied, the rest shared)."""
         twin = super().clone()
         twin.won = self.won[:]
