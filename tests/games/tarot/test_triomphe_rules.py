@@ -197,3 +197,19 @@ def test_tf9_samples_keep_declared_cards_and_never_deal_death() -> None:
     assert set(places["shown:0"]) == {"EX", "11T"}
     assert {"13T", "1T"} <= set(places["out"])
     assert "out" not in state.hidden_from(1)
+
+
+def test_tf2_the_deal_rotates_to_the_next_seat_and_voorhand_leads() -> None:
+    """Seed 000 line 201: 'het delen roteert van hand tot hand tegen de klok in';
+    TF2 (as R1): deal k is dealt by seat (k - 1) mod n, voorhand k mod n leads
+    unless a seat holds Death."""
+    state = GAME.new_match(4, 6)
+    seen = []
+    while not state.is_over():
+        if not seen or seen[-1][0] != state.deal:
+            death = state.declarations[:1] and state.declarations[0][1] == "13T"
+            seen.append((state.deal, state.dealer, state.to_act, death))
+        state.apply(state.legal_actions()[0])
+    for deal, dealer, to_act, death in seen:
+        assert dealer == (deal - 1) % 4
+        assert death or to_act == deal % 4
