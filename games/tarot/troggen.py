@@ -266,6 +266,8 @@ class MaisonTroggen(Game):
     seat_counts = frozenset({3})
     tiers: ClassVar[tuple[int, ...]] = (TRUMPS,)
     red_reversed: ClassVar[bool] = True
+    #: One round (three deals) is already a short match.
+    check_options: ClassVar[dict[str, Any]] = {}
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "counting",
