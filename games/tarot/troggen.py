@@ -181,7 +181,7 @@ class TroggenState(TarotState):
     # -- views, places, sampling ----------------------------------------------------
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
-        own = seat == self.dealer
+        own = seat == self.dealer and self.discard
         return {
             "discard": TAROT.names(self.discard) if own else (),
             "discarded": self.discard.bit_count(),
