@@ -204,12 +204,13 @@ def test_tf2_the_deal_rotates_to_the_next_seat_and_voorhand_leads() -> None:
     TF2 (as R1): deal k is dealt by seat (k - 1) mod n, voorhand k mod n leads
     unless a seat holds Death."""
     state = GAME.new_match(4, 6)
-    seen = []
+    seen: list[tuple[int, int, int | None, bool]] = []
     while not state.is_over():
         if not seen or seen[-1][0] != state.deal:
-            death = state.declarations[:1] and state.declarations[0][1] == "13T"
+            death = state._death_deal()
             seen.append((state.deal, state.dealer, state.to_act, death))
         state.apply(state.legal_actions()[0])
     for deal, dealer, to_act, death in seen:
         assert dealer == (deal - 1) % 4
         assert death or to_act == deal % 4
+    assert len(seen) == 10 and not all(d for *_, d in seen)
