@@ -20,7 +20,7 @@ the deal a point card, or the excuse itself when he won nothing else (R3-R6).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Self
@@ -99,6 +99,36 @@ def tables_of(
                 higher |= 1 << c
             beats[b] = higher
     return replace(tables, beats=tuple(beats), leads={})
+
+
+def _hand_namer() -> Callable[[CardMask], tuple[str, ...]]:
+    """Names of a mask of the 78 cards in six look-ups of 13 bits (a view names
+    a hand at every decision; the deck's own namer loops over ten bytes)."""
+    cards = TAROT.cards
+    tables = [
+        [
+            tuple(cards[base + i] for i in range(13) if m >> i & 1)
+            for m in range(1 << 13)
+        ]
+        for base in range(0, 78, 13)
+    ]
+    t0, t1, t2, t3, t4, t5 = (tuple(t) for t in tables)
+
+    def names(mask: CardMask) -> tuple[str, ...]:
+        return (
+            t0[mask & 8191]
+            + t1[mask >> 13 & 8191]
+            + t2[mask >> 26 & 8191]
+            + t3[mask >> 39 & 8191]
+            + t4[mask >> 52 & 8191]
+            + t5[mask >> 65]
+        )
+
+    return names
+
+
+#: The names of a mask of tarot cards, in deck order.
+hand_names = _hand_namer()
 
 
 def card_points(mask: CardMask) -> int:
@@ -330,7 +360,7 @@ class TarotState(TrickState):
             deal=self.deal,
             dealer=self.dealer,
             to_act=to_act,
-            hand=TAROT.names(self.hands[seat]),
+            hand=hand_names(self.hands[seat]),
             trick=self._trick_view,
             tricks=self._tricks,
             exchanges=self.exchanges,
