@@ -52,7 +52,8 @@ __all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config", "make_entran
 
 #: The tournament formats and what each needs.
 FORMATS = ("round-robin", "gauntlet", "sprt", "ladder")
-EXECUTORS = ("process", "inline")
+#: The built-in executors (plugins may register more: ``troef_executors``).
+EXECUTORS = ("process", "inline", "dask")
 #: How ``troef report`` rates (harness.ratings.MODELS; not imported: numpy).
 RATING_MODELS = ("pairwise", "plackett-luce")
 
@@ -76,7 +77,10 @@ _TOP_KEYS = {
     "keep_logs": "store every match's action log (true/false)",
     "plugins": "plugin files (.py) or module names to load",
     "workers": '"auto" or a number of worker processes',
-    "executor": f"one of {', '.join(EXECUTORS)}",
+    "executor": (
+        f"an executor name ({', '.join(EXECUTORS)}, or a plugin's), or a table "
+        "[executor] with its name and settings"
+    ),
     "chunk": "jobs per chunk sent to a worker (an integer >= 1)",
     "candidates": "gauntlet: the entrants that play against the pool",
     "entrants": "one table per entrant: [entrants.LABEL]",
@@ -209,6 +213,8 @@ class TournamentConfig:
     entrants: tuple[Entrant, ...]
     #: Matches a worker interleaves when bots run in processes.
     in_flight: int = 4
+    #: The settings of the ``[executor]`` table besides its name (sorted).
+    executor_settings: tuple[tuple[str, Any], ...] = ()
     #: The default time control of every entrant (None: no limit).
     time_control: TimeControl | None = None
     #: A lower match cap than the game's ``max_actions`` (None: the game's).
@@ -506,15 +512,15 @@ class _Validator:
         duplicate = self.get("duplicate", bool, True, "true or false")
         keep_logs = self.get("keep_logs", bool, True, "true or false")
         workers = self.workers()
-        executor = self.get(
-            "executor", str, "process", f"one of {', '.join(EXECUTORS)}"
-        )
-        if executor not in EXECUTORS:
-            raise self.error(
-                "",
-                "executor",
-                f"unknown executor {executor!r}; {close_names(executor, EXECUTORS)}",
-            )
+        executor, executor_settings = self.executor(registry)
+        if "workers" in executor_settings:
+            if "workers" in d:
+                raise self.error(
+                    "executor",
+                    "workers",
+                    "workers is given twice (also at the top level); keep one",
+                )
+            workers = executor_settings["workers"]
         chunk = self.get("chunk", int, None, "an integer >= 1")
         if chunk is not None and chunk < 1:
             raise self.error(
@@ -557,6 +563,7 @@ class _Validator:
             plugins=plugin_paths,
             workers=workers,
             executor=executor,
+            executor_settings=tuple(sorted(executor_settings.items())),
             chunk=chunk,
             entrants=entrants,
             candidates=candidates,
@@ -994,6 +1001,52 @@ class _Validator:
         except (OptionError, TypeError) as exc:
             key = next((k for k in raw if f"{k!r}" in str(exc)), None)
             raise self.error(where, key, str(exc)) from None
+
+    def executor(self, registry: Registry) -> tuple[str, dict[str, Any]]:
+        """The executor's name and settings: ``executor = "NAME"`` or a table
+        ``[executor]`` with ``name`` and the executor's own keys."""
+        value = self.data.get("executor", "process")
+        accepted = (
+            "an executor name or a table with its name and settings; executors: "
+            + ", ".join(sorted(registry.executors))
+        )
+        settings: dict[str, Any] = {}
+        if isinstance(value, str):
+            name = value
+        elif isinstance(value, dict):
+            settings = dict(value)
+            name = settings.pop("name", None)
+            if not isinstance(name, str):
+                raise self.error(
+                    "executor",
+                    "name" if "name" in value else None,
+                    f'missing or bad "name"; expected {accepted}',
+                )
+        else:
+            raise self.error(
+                "", "executor", f"{value!r} is not allowed; expected {accepted}"
+            )
+        table = "executor" if isinstance(value, dict) else ""
+        key = "name" if table else "executor"
+        try:
+            cls = registry.executor_class(name)
+        except UnknownNameError as exc:
+            raise self.error(table, key, str(exc)) from None
+        known = {k: what for k, (_, what) in cls.settings.items()}
+        self.check_keys("executor", settings, {"name": "the executor", **known})
+        for setting, item in settings.items():
+            kind, what = cls.settings[setting]
+            if not isinstance(item, kind) or (
+                isinstance(item, int)
+                and (isinstance(item, bool) or not 1 <= item <= MAX_WORKERS)
+            ):
+                raise self.error(
+                    "executor", setting, f"{item!r} is not allowed; expected {what}"
+                )
+        problem = cls.check(settings)
+        if problem is not None:
+            raise self.error("executor", problem[0], problem[1])
+        return name, settings
 
     def in_flight(self) -> int:
         value = self.data.get("in_flight", 4)

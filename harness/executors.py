@@ -1,9 +1,9 @@
 """Where jobs run: in this process, or in a local pool of worker processes.
 
 Both are ``concurrent.futures`` executors running :func:`run_jobs`. Each worker
-process builds its plugin registry once, in the pool's initializer, from the
-same plugin source as the parent: a registry does not pickle, and jobs carry
-names only.
+process builds its :class:`~harness.workers.Worker` once, in the pool's
+initializer, from the same plugin source as the parent: a registry does not
+pickle, and jobs carry names only.
 
 Each finished match is also streamed at once to the pool's ``results`` queue
 (a chunk's return value comes too late for a run that is killed), and a set
@@ -44,6 +44,7 @@ from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import abandon_bots, forfeit_before_start, play_match
 from harness.result import ForfeitReason, Result
 from harness.seeding import bot_seed
+from harness.workers import Worker
 
 __all__ = ["Channel", "InlineExecutor", "make_executor", "run_jobs", "watch_path"]
 
@@ -79,11 +80,9 @@ class Channel:
                 return items
 
 
-# The registry of this worker process and the channel to its scheduler: the
-# module-level mutable state the design allows (set once per process by init_worker).
-_registry: Registry | None = None
-_channel: Channel | None = None
-_games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game] = {}
+# The Worker of this pool process (it owns the registry, the games built and the
+# channel): the one per-process anchor a pool's initializer can set.
+_worker: Worker | None = None
 
 
 def init_worker(
@@ -103,7 +102,7 @@ def init_worker(
     :param tmpdir: the run's folder for temporary files (the bots' working
         folders), removed by the scheduler whatever happens to the worker.
     """
-    global _registry, _channel
+    global _worker
     if parent is not None:
         # The handler first: the parent's death then always ends the bots too.
         signal.signal(signal.SIGTERM, _leave_now)
@@ -119,9 +118,8 @@ def init_worker(
         if parent is not None:
             # What this worker awaits, for the scheduler to read if a bot kills it.
             set_watch(watch_path(tmpdir, os.getpid()))
-    _channel = channel
-    _registry = load_plugins(**asdict(source))
-    _games.clear()
+    _worker = Worker(source, channel=channel)
+    _worker.load()
 
 
 def watch_path(tmpdir: str, pid: int) -> str:
@@ -156,16 +154,28 @@ def run_jobs(
     interleaved so that the worker never idles waiting on one bot's pipe.
     Bot seeds are keyed with the tournament's ``secret`` (``bot_seed``).
     """
-    if _registry is None:
+    if _worker is None:
         raise RuntimeError("run_jobs called in a process whose plugins are not loaded")
-    registry = _registry
-    channel = _channel
+    return _worker.play(jobs, keep_logs, in_flight, secret)
+
+
+def play_chunk(
+    registry: Registry,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+    channel: Channel | None,
+    jobs: Sequence[Job],
+    keep_logs: bool,
+    in_flight: int = 4,
+    secret: bytes = b"",
+) -> list[tuple[str, Result]]:
+    """:func:`run_jobs` with its state given: the registry, a cache of built
+    games, and where to stream each result (None: nowhere)."""
 
     def until_stopped() -> Iterator[MatchSpec]:
         for job in jobs:
             if channel is not None and channel.stop.is_set():
                 return
-            yield _spec(registry, job, keep_logs, secret)
+            yield _spec(registry, job, keep_logs, games, secret)
 
     def stream(index: int, result: Result) -> None:
         if channel is not None:
@@ -183,20 +193,28 @@ def run_jobs(
     return list(zip((job.id for job in jobs), results, strict=False))
 
 
-def _game(registry: Registry, job: Job) -> Game:
+def _game(
+    registry: Registry,
+    job: Job,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+) -> Game:
     key = (job.game, job.options, job.max_actions)
-    game = _games.get(key)
+    game = games.get(key)
     if game is None:
         game = registry.game(job.game, dict(job.options))
-        game = _games[key] = game.with_max_actions(job.max_actions)
+        game = games[key] = game.with_max_actions(job.max_actions)
     return game
 
 
 def _spec(
-    registry: Registry, job: Job, keep_logs: bool, secret: bytes = b""
+    registry: Registry,
+    job: Job,
+    keep_logs: bool,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+    secret: bytes = b"",
 ) -> MatchSpec:
     """The match of ``job`` with a factory per seat (bots are built when it starts)."""
-    game = _game(registry, job)
+    game = _game(registry, job, games)
     n_seats = len(job.bots)
     factories: list[Callable[[], Bot]] = []
     for seat, (name, options) in enumerate(job.bots):
@@ -293,9 +311,28 @@ def make_executor(
     source: PluginSource,
     *,
     tmpdir: str | None = None,
+    settings: Sequence[tuple[str, Any]] = (),
 ) -> tuple[concurrent.futures.Executor, Channel]:
-    """An executor of ``kind`` (``process``: ``workers`` processes, or ``inline``)
-    and the channel its workers stream results to."""
+    """An executor of ``kind`` (a registered executor plugin: ``process``,
+    ``inline``, ``dask`` or a plugin's) and the channel its workers stream to."""
+    if kind in ("inline", "process") and not settings:
+        # What their plugins' start() returns, without loading the plugins again
+        # each time a broken pool is rebuilt.
+        return local_executor(kind, workers, source, tmpdir=tmpdir)
+    registry = load_plugins(**asdict(source))
+    return registry.executor_class(kind).start(
+        dict(settings), workers, source, tmpdir=tmpdir
+    )
+
+
+def local_executor(
+    kind: str,
+    workers: int,
+    source: PluginSource,
+    *,
+    tmpdir: str | None = None,
+) -> tuple[concurrent.futures.Executor, Channel]:
+    """The built-in executors: ``process`` (``workers`` processes) or ``inline``."""
     if kind == "inline":
         channel = Channel()
         return InlineExecutor(source, channel), channel

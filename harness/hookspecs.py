@@ -18,6 +18,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from harness.bot import Bot
+    from harness.executor_plugins import ExecutorPlugin
     from harness.game import Game
 
 __all__ = ["hookimpl", "hookspec"]
@@ -55,4 +56,20 @@ def troef_bots() -> Sequence[type[Bot]]:  # type: ignore[empty-body]
 
     Called in: the main process and every worker, once, when the registry
     is built. Must have no side effects.
+    """
+
+
+@hookspec
+def troef_executors() -> Sequence[type[ExecutorPlugin]]:  # type: ignore[empty-body]
+    """Return the executor classes this plugin provides (where chunks run).
+
+    Each is a :class:`~harness.executor_plugins.ExecutorPlugin` subclass with
+    a unique ``name``, the keys its config table ``[executor]`` takes
+    (``settings``) and ``start``, which returns a ``concurrent.futures``
+    executor and the channel its workers stream results to. The built-in
+    ``inline``, ``process`` and ``dask`` are registered through this hook too.
+
+    Called in: the main process (when a config is checked and a run starts)
+    and every worker, once, when the registry is built. Must have no side
+    effects.
     """

@@ -234,6 +234,7 @@ class Ladder:
                 tracker,
                 source=self.config.plugin_source,
                 executor=self.config.executor,
+                executor_settings=self.config.executor_settings,
                 workers=workers or self.config.workers or os.cpu_count() or 1,
                 chunk=self.config.chunk,
                 keep_logs=self.config.keep_logs,

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 
@@ -26,6 +26,9 @@ from harness import hookspecs
 from harness.bot import Bot
 from harness.errors import PluginError, UnknownNameError, close_names
 from harness.game import Game
+
+if TYPE_CHECKING:
+    from harness.executor_plugins import ExecutorPlugin
 
 __all__ = ["ENTRY_POINT_GROUP", "Registry", "load_plugins"]
 
@@ -49,6 +52,7 @@ class Registry:
     source: PluginSource
     games: dict[str, type[Game]] = field(default_factory=dict)
     bots: dict[str, type[Bot]] = field(default_factory=dict)
+    executors: dict[str, type[ExecutorPlugin]] = field(default_factory=dict)
     #: Which plugin registered each game or bot name.
     provider: dict[tuple[str, str], str] = field(default_factory=dict)
     #: What the user should hear about but that does not stop loading: a
@@ -87,6 +91,15 @@ class Registry:
             )
         return cls
 
+    def executor_class(self, name: str) -> type[ExecutorPlugin]:
+        """The executor class registered as ``name``."""
+        try:
+            return self.executors[name]
+        except KeyError:
+            raise UnknownNameError(
+                f"unknown executor {name!r}; {close_names(name, self.executors)}"
+            ) from None
+
 
 def load_plugins(
     *,
@@ -108,6 +121,11 @@ def load_plugins(
     )
     pm = pluggy.PluginManager("troef")
     pm.add_hookspecs(hookspecs)
+    # The built-in executors register like any plugin, but cannot be blocked:
+    # every config needs one.
+    from harness import executor_plugins
+
+    pm.register(executor_plugins, name=executor_plugins.BUILTIN_PLUGIN)
     for name in source.blocked:
         pm.set_blocked(name)
     if entry_points:
@@ -129,7 +147,7 @@ def load_plugins(
     return registry
 
 
-_HOOKS = ("troef_games", "troef_bots")
+_HOOKS = ("troef_games", "troef_bots", "troef_executors")
 
 
 def _warnings(pm: pluggy.PluginManager, source: PluginSource) -> list[str]:
@@ -154,7 +172,7 @@ def _warnings(pm: pluggy.PluginManager, source: PluginSource) -> list[str]:
             if near
             else f"; a plugin defines {' or '.join(_HOOKS)} marked @hookimpl"
         )
-        found.append(f"plugin {name!r} registers no game or bot{hint}")
+        found.append(f"plugin {name!r} registers no game, bot or executor{hint}")
     known = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     known |= {*source.modules, *source.files}
     for name in source.blocked:
@@ -214,6 +232,7 @@ def _collect(pm: pluggy.PluginManager, source: PluginSource) -> Registry:
     for kind, hook, table in (
         ("game", pm.hook.troef_games, registry.games),
         ("bot", pm.hook.troef_bots, registry.bots),
+        ("executor", pm.hook.troef_executors, registry.executors),
     ):
         for impl in hook.get_hookimpls():
             plugin_name = impl.plugin_name

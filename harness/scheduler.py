@@ -26,7 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from harness.config import MAX_WORKERS, TournamentConfig
 from harness.errors import TroefError
@@ -273,6 +273,7 @@ def run_tournament(
                 tracker,
                 source=config.plugin_source,
                 executor=config.executor,
+                executor_settings=config.executor_settings,
                 workers=_workers(workers or config.workers, len(pending)),
                 # An SPRT stops early: small chunks waste few matches past the verdict.
                 chunk=config.chunk or (2 if config.sprt is not None else None),
@@ -397,6 +398,7 @@ def execute(
     keep_logs: bool,
     matches_in_flight: int = 4,
     secret: bytes = b"",
+    executor_settings: Sequence[tuple[str, Any]] = (),
 ) -> None:
     """Play ``pending`` on an executor and hand each result to ``tracker``.
 
@@ -427,6 +429,7 @@ def execute(
                 breaks,
                 tmpdir,
                 secret,
+                executor_settings,
             )
     finally:
         if tmpdir is not None:
@@ -458,9 +461,12 @@ def _run_queue(
     breaks: dict[str, int],
     tmpdir: str | None,
     secret: bytes = b"",
+    executor_settings: Sequence[tuple[str, Any]] = (),
 ) -> None:
     while queue and not tracker.stopped():
-        pool, channel = make_executor(executor, workers, source, tmpdir=tmpdir)
+        pool, channel = make_executor(
+            executor, workers, source, tmpdir=tmpdir, settings=executor_settings
+        )
         flight = _Flight(tracker, channel)
         clean = False
         try:

@@ -53,6 +53,9 @@ class SprtVerdict:
     sprt_elo: float = float("nan")
     sprt_elo_lower: float = float("nan")
     sprt_elo_upper: float = float("nan")
+    #: The hypotheses, on the ``elo_model`` scale.
+    elo0: float = float("nan")
+    elo1: float = float("nan")
 
     def describe(self) -> str:
         """A few lines for a person."""
@@ -62,14 +65,24 @@ class SprtVerdict:
             "continue": "no decision yet",
         }[self.status]
         return (
-            f"SPRT ({self.model}, {self.elo_model} Elo): LLR {self.llr:.3f} "
-            f"in [{self.lower:.3f}, {self.upper:.3f}] after {self.samples} samples "
-            f"{self.counts}\nElo {self.elo:+.1f} "
-            f"[{self.elo_lower:+.1f}, {self.elo_upper:+.1f}] (raw), "
-            f"{self.sprt_elo:+.1f} [{self.sprt_elo_lower:+.1f}, "
-            f"{self.sprt_elo_upper:+.1f}] (SPRT-adjusted, median-unbiased)"
-            f"\nverdict: {verdict}"
+            f"SPRT ({self.model}): H0 elo <= {self.elo0:g}, H1 elo >= {self.elo1:g} "
+            f"in {self.elo_model} Elo; LLR {self.llr:.3f} in "
+            f"[{self.lower:.3f}, {self.upper:.3f}] after {self.samples} samples "
+            f"{self.counts}\nlogistic Elo per game: {self.elo:+.1f} "
+            f"[{self.elo_lower:+.1f}, {self.elo_upper:+.1f}] (raw, biased after an "
+            f"early stop), {self.sprt_elo:+.1f} [{self.sprt_elo_lower:+.1f}, "
+            f"{self.sprt_elo_upper:+.1f}] (SPRT-adjusted, median-unbiased: the "
+            "figure to compare across tests)"
+            f"\n{_SCALES}\nverdict: {verdict}"
         )
+
+
+#: The two Elo scales, said once wherever a verdict is printed.
+_SCALES = (
+    "(logistic Elo: 400 log10(s / (1 - s)) of the score s; normalized Elo: the "
+    "score's distance from 1/2 in standard deviations of a game's result, "
+    "fishtest's nElo, which does not depend on the draw rate)"
+)
 
 
 class SprtMonitor:
@@ -163,6 +176,8 @@ class SprtMonitor:
             sprt_elo=adjusted.elo,
             sprt_elo_lower=adjusted.lower,
             sprt_elo_upper=adjusted.upper,
+            elo0=self.settings.elo0,
+            elo1=self.settings.elo1,
         )
 
     def _candidate_score(self, seating: Sequence[str], result: Result) -> float:

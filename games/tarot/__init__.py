@@ -10,12 +10,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.tarot.maison import LaRigueur, MaisonTarot
+from games.tarot.triomphe import TriompheForcee
+from games.tarot.troggen import MaisonTroggen
 from harness import Game, hookimpl
 
-__all__ = ["LaRigueur", "MaisonTarot", "troef_games"]
+__all__ = [
+    "LaRigueur",
+    "MaisonTarot",
+    "MaisonTroggen",
+    "TriompheForcee",
+    "troef_games",
+]
 
 
 @hookimpl
 def troef_games() -> Sequence[type[Game]]:
     """Register the tarot family's games."""
-    return [MaisonTarot, LaRigueur]
+    return [
+        MaisonTarot,
+        LaRigueur,
+        MaisonTroggen,
+        TriompheForcee,
+    ]

@@ -20,8 +20,10 @@ the deal a point card, or the excuse itself when he won nothing else (R3-R6).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any, Self
 
 from games.cards import TAROT, CardMask, iter_bits
 from games.sampling import ConstrainedDealer
@@ -40,6 +42,7 @@ __all__ = [
     "TarotView",
     "card_points",
     "excuse_settlement",
+    "tables_of",
     "won_piles",
 ]
 
@@ -66,6 +69,66 @@ POINTS: tuple[int, ...] = RULES.tables(TRUMPS).points
 #: The cards worth nothing: what the excuse's player gives back (R3).
 BLANK: CardMask = sum(1 << c for c, p in enumerate(POINTS) if p == 0)
 FULL: CardMask = TAROT.full
+#: The red suits (diamonds, hearts) by deck number.
+RED_SUITS = (1, 2)
+#: Red suits in Maison Troggen and Triomphe Forcee, weakest first: 10 ... 1 J N
+#: Q K (seed 000 line 157 and line 209).
+RED_REVERSED = ("10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "J", "N", "Q", "K")
+
+
+@cache
+def tables_of(
+    tiers: tuple[int, ...],
+    red_reversed: bool = False,
+    points: tuple[int, ...] | None = None,
+) -> TrickTables:
+    """The trick tables for trump ``tiers``; with ``red_reversed`` the red suits
+    rank K Q N J 1 2 ... 10 (the older games), the black suits as usual; with
+    ``points`` the cards score those values in the trick records."""
+    tables = RULES.tables(*tiers)
+    if points is not None:
+        tables = replace(tables, points=points, leads={})
+    if not red_reversed:
+        return tables
+    beats = list(tables.beats)
+    for suit in RED_SUITS:
+        cards = [TAROT.index[r + "DH"[suit - 1]] for r in RED_REVERSED]
+        for i, b in enumerate(cards):
+            higher = tables.above[suit]
+            for c in cards[i + 1 :]:
+                higher |= 1 << c
+            beats[b] = higher
+    return replace(tables, beats=tuple(beats), leads={})
+
+
+def _hand_namer() -> Callable[[CardMask], tuple[str, ...]]:
+    """Names of a mask of the 78 cards in six look-ups of 13 bits (a view names
+    a hand at every decision; the deck's own namer loops over ten bytes)."""
+    cards = TAROT.cards
+    tables = [
+        [
+            tuple(cards[base + i] for i in range(13) if m >> i & 1)
+            for m in range(1 << 13)
+        ]
+        for base in range(0, 78, 13)
+    ]
+    t0, t1, t2, t3, t4, t5 = (tuple(t) for t in tables)
+
+    def names(mask: CardMask) -> tuple[str, ...]:
+        return (
+            t0[mask & 8191]
+            + t1[mask >> 13 & 8191]
+            + t2[mask >> 26 & 8191]
+            + t3[mask >> 39 & 8191]
+            + t4[mask >> 52 & 8191]
+            + t5[mask >> 65]
+        )
+
+    return names
+
+
+#: The names of a mask of tarot cards, in deck order.
+hand_names = _hand_namer()
 
 
 def card_points(mask: CardMask) -> int:
@@ -134,6 +197,16 @@ class TarotState(TrickState):
     tiers: tuple[int, ...]
     #: Each seat's won cards after the excuse's exchanges (R3-R6).
     won: list[CardMask]
+    #: Whether the red suits rank K Q N J 1 ... 10 (Troggen, Triomphe Forcee).
+    red_reversed: bool = False
+    #: Whether the excuse's player owes the trick's winner a card (R3); without
+    #: card points (Triomphe Forcee) the excuse just goes back to its player.
+    excuse_exchange: bool = True
+    #: Each card's value in the trick records; ``None``: :data:`POINTS`.
+    card_values: tuple[int, ...] | None = None
+    #: Whether narration gives a trick's card points (the family's values; off
+    #: where a game counts otherwise or not at all).
+    narrate_points: bool = True
     #: The cards nobody was dealt this deal.
     undealt: CardMask
 
@@ -166,31 +239,47 @@ class TarotState(TrickState):
     @property
     def table(self) -> TrickTables:
         """The trick tables of this game's trump tiers."""
-        return RULES.tables(*self.tiers)
+        return tables_of(self.tiers, self.red_reversed, self.card_values)
+
+    def _deal_sizes(self) -> list[int]:
+        """How many cards each seat is dealt (the dealer of deal ``self.deal``
+        is seat ``(deal - 1) % n``)."""
+        return [self.hand_size] * self.n_seats
 
     def _start_deal(self) -> None:
         """Shuffle deal ``self.deal`` from the match seed alone and open play."""
-        n, size, k = self.n_seats, self.hand_size, self.deal
+        n, k = self.n_seats, self.deal
         order = TAROT.shuffled(deal_rng(self.seed, k))
         self._reset_tricks(n)
         hands = []
-        for s in range(n):
+        at = 0
+        for size in self._deal_sizes():
             mask = 0
-            for c in order[s * size : (s + 1) * size]:
+            for c in order[at : at + size]:
                 mask |= 1 << c
+            at += size
             hands.append(mask)
         self.hands = hands
         self.undealt = FULL & ~sum(hands)
         self._open_deal()
 
     def _open_deal(self) -> None:
-        """Clear the deal's piles; voorhand (R1) leads the first trick."""
+        """Clear the deal's piles, then what comes before the play."""
         n, k = self.n_seats, self.deal
         self.dealer = (k - 1) % n
         self.won = [0] * n
         self.debt = None
         self.exchanges = ()
-        self._begin_tricks(self.table, TAROT_DUTIES, k % n)
+        self._before_play()
+
+    def _before_play(self) -> None:
+        """What happens between the deal and the first lead (a discard,
+        declarations); by default nothing: play starts."""
+        self._begin_play()
+
+    def _begin_play(self) -> None:
+        """Voorhand (R1) leads the first trick."""
+        self._begin_tricks(self.table, TAROT_DUTIES, self.deal % self.n_seats)
 
     # -- after a trick ---------------------------------------------------------
 
@@ -206,7 +295,10 @@ class TarotState(TrickState):
         record = self._close_trick()
         winner = record[2]
         won = self.won
-        if excuse_seat >= 0 and excuse_seat != winner:
+        if excuse_seat >= 0 and excuse_seat != winner and not self.excuse_exchange:
+            won[winner] |= mask & ~EXCUSE
+            won[excuse_seat] |= EXCUSE
+        elif excuse_seat >= 0 and excuse_seat != winner:
             # R3: the excuse goes back to its player, who owes the winner a blank.
             won[winner] |= mask & ~EXCUSE
             won[excuse_seat] |= EXCUSE
@@ -262,22 +354,30 @@ class TarotState(TrickState):
     def view(self, seat: int) -> TarotView:
         """What ``seat`` knows now (R9)."""
         to_act = self.to_act
-        return TarotView(
+        return self._view_class(
             seat=seat,
             legal_actions=self.legal_actions() if seat == to_act else (),
             deal=self.deal,
             dealer=self.dealer,
             to_act=to_act,
-            hand=TAROT.names(self.hands[seat]),
+            hand=hand_names(self.hands[seat]),
             trick=self._trick_view,
             tricks=self._tricks,
             exchanges=self.exchanges,
             debt=self.debt,
             deal_scores=self.deal_scores,
             scores=self.totals,
+            **self._view_extra(seat),
         )
 
-    def clone(self) -> TarotState:
+    #: The view's class (a subclass adds a game's own fields).
+    _view_class: type[TarotView] = TarotView
+
+    def _view_extra(self, seat: int) -> dict[str, Any]:
+        """The fields of :attr:`_view_class` beyond :class:`TarotView`'s."""
+        return {}
+
+    def clone(self) -> Self:
         """An independent copy (the won piles copied, the rest shared)."""
         twin = super().clone()
         twin.won = self.won[:]
@@ -296,19 +396,32 @@ class TarotState(TrickState):
         places["undealt"] = names(self.undealt)
         places["trick"] = tuple(TAROT.cards[c] for c in self._trick)
         places.update((f"won:{s}", names(w)) for s, w in enumerate(self.won))
+        places.update(self._extra_places())
         return places
 
+    def _extra_places(self) -> dict[str, tuple[str, ...]]:
+        """A game's own places (the dealer's discard)."""
+        return {}
+
     def hidden_from(self, seat: int) -> frozenset[str]:
-        """The other hands and the undealt cards (R2)."""
+        """The other hands and the undealt cards (R2), and any game place the
+        seat cannot see."""
         return frozenset(
-            [f"hand:{s}" for s in range(self.n_seats) if s != seat] + ["undealt"]
+            [f"hand:{s}" for s in range(self.n_seats) if s != seat]
+            + ["undealt", *self._extra_hidden(seat)]
         )
+
+    def _extra_hidden(self, seat: int) -> tuple[str, ...]:
+        """The game's own places hidden from ``seat``."""
+        return ()
 
     # -- for people ---------------------------------------------------------------
 
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell the trick, the excuse's exchanges, the deal."""
         seat, deal = self.to_act, self.deal
+        if not self._playing:
+            return self._narrate_other(action)
         n_tricks, n_exchanges = len(self._tricks), len(self.exchanges)
         self.apply(action)
         lines = [f"seat {seat} plays {action}"]
@@ -318,9 +431,9 @@ class TarotState(TrickState):
         )
         if len(tricks) > n_tricks:
             leader, cards, winner, points, _ = tricks[-1]
+            note = f" ({points} card points)" if self.narrate_points else ""
             lines.append(
-                f"trick {len(tricks)} to seat {winner}: {' '.join(cards)} "
-                f"({points} card points)"
+                f"trick {len(tricks)} to seat {winner}: {' '.join(cards)}{note}"
             )
             if "EX" in cards:
                 owner = (leader + cards.index("EX")) % self.n_seats
@@ -332,6 +445,13 @@ class TarotState(TrickState):
         if ended:
             lines += self._deal_lines(deal)
         return lines
+
+    def _narrate_other(self, action: str) -> list[str]:
+        """Apply and tell an action that is not a card played (a discard, a
+        declaration)."""
+        seat = self.to_act
+        self.apply(action)
+        return [f"seat {seat}: {action}"]
 
     def _deal_lines(self, deal: int) -> list[str]:
         """Lines that close deal ``deal`` and open the next (for narration)."""
@@ -355,7 +475,41 @@ class TarotState(TrickState):
                 f"deal {self.deal}: dealer seat {self.dealer}, "
                 f"voorhand seat {self.deal % self.n_seats} leads"
             )
+            lines += self._opening_lines()
         return lines
+
+    def _opening_lines(self) -> list[str]:
+        """What a new deal shows before its first action (stakes, declarations
+        made at once), for narration."""
+        return []
+
+    # -- hooks for sampling (R10) ------------------------------------------------
+
+    def _restore_extra(self, view: TarotView) -> None:
+        """Set the game's own fields from ``view`` (a sampler's template)."""
+
+    def _hand_counts(self, played: Sequence[int]) -> list[int]:
+        """How many cards each seat holds now, given the cards it has played."""
+        return [self.hand_size - p for p in played]
+
+    def _known_in_hands(self, view: TarotView) -> list[CardMask]:
+        """Cards the viewer knows are in another seat's hand (declared ones)."""
+        return [0] * self.n_seats
+
+    def _own_known(self, view: TarotView) -> CardMask:
+        """Cards outside the viewer's hand whose place it knows (its discard)."""
+        return 0
+
+    def _hand_forbidden(self) -> CardMask:
+        """Cards no hand can hold now (Death once play has begun)."""
+        return 0
+
+    def _hidden_extras(self, view: TarotView) -> list[tuple[int, CardMask]]:
+        """The game's hidden places: ``(size, cards it cannot hold)`` each."""
+        return []
+
+    def _set_extras(self, masks: Sequence[CardMask]) -> None:
+        """Fill the hidden places of :meth:`_hidden_extras` in a sample."""
 
     # -- construction for tests and sampling ------------------------------------
 
@@ -408,14 +562,27 @@ class TarotSampler(Sampler):
         own = TAROT.mask(view.hand)
         state.hands = [0] * n
         state.hands[me] = own
+        state._restore_extra(view)
         self._state = state
         self._others = [s for s in range(n) if s != me]
-        size = state.hand_size
-        sizes = [size - public.played[s] for s in self._others]
-        sizes.append(len(TAROT) - n * size)
+        counts = state._hand_counts(public.played)
+        known = state._known_in_hands(view)
+        self._known = known
+        unseen = FULL & ~(public.seen | own | state._own_known(view))
+        for s in self._others:
+            known[s] &= ~public.seen
+            unseen &= ~known[s]
+        sizes = [counts[s] - known[s].bit_count() for s in self._others]
+        extras = state._hidden_extras(view)
+        self._n_extras = len(extras)
+        sizes += [size for size, _ in extras]
+        sizes.append(unseen.bit_count() - sum(sizes))
+        barred = state._hand_forbidden()
         self._dealer = ConstrainedDealer(
-            list(iter_bits(FULL & ~(public.seen | own))),
-            [public.forbidden[s] for s in self._others] + [0],
+            list(iter_bits(unseen)),
+            [public.forbidden[s] | barred for s in self._others]
+            + [forbid for _, forbid in extras]
+            + [0],
             sizes,
         )
 
@@ -425,8 +592,10 @@ class TarotSampler(Sampler):
         state = self._state.clone()
         state.seed = rng.getrandbits(64)
         *hands, undealt = self._dealer.sample(rng)
-        for seat, mask in zip(self._others, hands, strict=True):
-            state.hands[seat] = mask
+        n_hands = len(self._others)
+        for seat, mask in zip(self._others, hands[:n_hands], strict=True):
+            state.hands[seat] = mask | self._known[seat]
+        state._set_extras(hands[n_hands:])
         state.undealt = undealt
         return state
 

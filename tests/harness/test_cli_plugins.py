@@ -69,7 +69,7 @@ def test_a_plugin_file_that_registers_nothing_is_warned_about(
     )
     code, _, err = run(capsys, "--plugin", str(misspelled), "bots")
     assert code == 0
-    assert f"plugin {str(misspelled)!r} registers no game or bot" in err
+    assert f"plugin {str(misspelled)!r} registers no game, bot or executor" in err
     assert "did you mean 'troef_bots'?" in err
 
 

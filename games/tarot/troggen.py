@@ -1,0 +1,297 @@
+"""Maison Troggen: three players, the dealer's discard, counting by threes.
+
+Rule text: ``seeds/000`` line 141; rulings TR1-TR8 in ``games/tarot/RULES.md``.
+The card play, the excuse's exchange and sampling are the family's
+(:mod:`games.tarot.common`); the red suits rank K Q N J 1 2 ... 10 (line 157).
+
+The dealer gets 28 cards and discards three, one decision each (``discard
+5H``), never a king, a trump or the excuse (line 149); voorhand leads. A deal
+scores the cards each seat won, counted by threes (line 173): each group of three
+cards is worth its cards' values (21T, 1T, kings 5; queens 4; knights and the
+excuse 3; valets 2; a blank 1) less 2. The text's easier count (line 177) gives
+the same totals: 4 3 2 2 1 plus one per set of three cards. A round is three
+deals, one for each dealer; the highest total wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.cards import TAROT, CardMask, iter_bits
+from games.tarot.common import (
+    EXCUSE,
+    FULL,
+    POINTS,
+    TRUMPS,
+    TarotSampler,
+    TarotState,
+    TarotView,
+)
+from harness import Game, IllegalActionError, Option, Result, View
+
+__all__ = [
+    "MaisonTroggen",
+    "TroggenState",
+    "TroggenView",
+    "count_by_threes",
+    "count_with_sets",
+]
+
+THREES, SETS = "threes", "sets"
+#: The dealer's hand before the discard, the others' hands (line 149).
+DEALER_SIZE, HAND_SIZE, DISCARD = 28, 25, 3
+KINGS: CardMask = TAROT.mask(["KC", "KD", "KH", "KS"])
+#: Cards the dealer may never discard (line 149): kings, trumps, the excuse.
+KEEP: CardMask = KINGS | TAROT.suit_masks[TRUMPS] | EXCUSE
+#: The text's values when counting by threes (line 163-171); a blank is 1 here.
+THREE_VALUES: tuple[int, ...] = tuple(
+    3 if c == EXCUSE.bit_length() - 1 else POINTS[c] + 1 for c in range(len(TAROT))
+)
+#: The easier count's values (line 177-187): the family's points, excuse 2.
+SET_VALUES: tuple[int, ...] = tuple(
+    2 if c == EXCUSE.bit_length() - 1 else POINTS[c] for c in range(len(TAROT))
+)
+
+
+def count_by_threes(won: CardMask) -> int:
+    """Count won cards as the text does (line 173): in groups of three, each
+    honour with two blanks where there are blanks, each group worth its values
+    less 2 ("een Dame pas 4 punten waard is als er ook twee lege kaarten
+    bijgeteld worden. Drie lege kaarten vormen samen 1 punt")."""
+    cards = list(iter_bits(won))
+    if len(cards) % 3:
+        raise ValueError(f"{len(cards)} cards do not make groups of three (TR4)")
+    honours = [c for c in cards if SET_VALUES[c]]
+    blanks = [c for c in cards if not SET_VALUES[c]]
+    pile = []
+    for h in honours:  # an honour, then two blanks while they last
+        pile.append(h)
+        for _ in range(2):
+            if blanks:
+                pile.append(blanks.pop())
+    pile += blanks
+    total = 0
+    for i in range(0, len(pile), 3):
+        total += sum(THREE_VALUES[c] for c in pile[i : i + 3]) - 2
+    return total
+
+
+def count_with_sets(won: CardMask) -> int:
+    """The text's easier count (line 177-189): values 4 3 2 2 1, plus one point
+    for each set of three cards."""
+    return sum(SET_VALUES[c] for c in iter_bits(won)) + won.bit_count() // 3
+
+
+@dataclass(frozen=True)
+class TroggenView(TarotView):
+    """A Maison Troggen view: also the dealer's discard so far."""
+
+    #: The dealer's discarded cards: named for the dealer, else ``()``.
+    discard: tuple[str, ...]
+    #: How many cards the dealer has discarded this deal (public).
+    discarded: int
+
+
+class TroggenState(TarotState):
+    """The referee's truth of one Maison Troggen match."""
+
+    game: MaisonTroggen
+    _view_class = TroggenView
+    red_reversed = True
+    narrate_points = False
+    card_values = SET_VALUES
+
+    def __init__(self, game: MaisonTroggen, n_seats: int, seed: int) -> None:
+        self._blank(game, n_seats, seed)
+        self._start_deal()
+
+    def _setup(self) -> None:
+        self.hand_size = HAND_SIZE
+        self.tiers = (TRUMPS,)
+        self.discard: CardMask = 0
+        self._discarded = 0  # the view's count, in a sampler's template
+        self._deals: int = 3 * self.game.options["rounds"]
+        self._count = (
+            count_by_threes
+            if self.game.options["counting"] == THREES
+            else count_with_sets
+        )
+
+    def _deal_sizes(self) -> list[int]:
+        sizes = [HAND_SIZE] * self.n_seats
+        sizes[(self.deal - 1) % self.n_seats] = DEALER_SIZE
+        return sizes
+
+    def _before_play(self) -> None:
+        self.discard = 0
+        self.to_act = self.dealer
+        self._legal = None
+
+    # -- the discard (line 149) --------------------------------------------------
+
+    def _discardable(self) -> CardMask:
+        """TR2: no king, trump or excuse; kings only when fewer other cards remain
+        than discards are still due."""
+        hand = self.hands[self.dealer]
+        due = DISCARD - self.discard.bit_count()
+        free = hand & ~KEEP
+        if free.bit_count() < due:
+            free |= hand & KINGS
+        return free
+
+    def _other_actions(self) -> tuple[str, ...]:
+        if self._over:
+            return ()
+        return tuple(f"discard {c}" for c in TAROT.names(self._discardable()))
+
+    def _apply_other(self, action: str) -> None:
+        if self._over or not action.startswith("discard "):
+            raise IllegalActionError(
+                f"{action!r} is not a discard; the dealer discards"
+            )
+        card = TAROT.index.get(action[8:], -1)
+        if card < 0 or not self._discardable() >> card & 1:
+            raise IllegalActionError(
+                f"{action!r}: the dealer may discard only "
+                f"{', '.join(TAROT.names(self._discardable()))}"
+            )
+        self.hands[self.dealer] ^= 1 << card
+        self.discard |= 1 << card
+        self._legal = None
+        if self.discard.bit_count() == DISCARD:
+            self._begin_play()
+
+    # -- scoring -------------------------------------------------------------------
+
+    def _score_deal(self) -> tuple[int, ...]:
+        """TR3, TR4: the won cards counted; the discard scores for nobody."""
+        return tuple(self._count(w) for w in self.won)
+
+    def _match_over(self) -> bool:
+        return len(self.deal_scores) >= self._deals
+
+    def result(self) -> Result:
+        """Totals per seat, highest first (line 191)."""
+        return Result.from_scores(
+            self.totals, tuple(range(self.n_seats)), self.deal_scores
+        )
+
+    # -- views, places, sampling ----------------------------------------------------
+
+    def _view_extra(self, seat: int) -> dict[str, Any]:
+        own = seat == self.dealer and self.discard
+        return {
+            "discard": TAROT.names(self.discard) if own else (),
+            "discarded": self.discard.bit_count(),
+        }
+
+    def _extra_places(self) -> dict[str, tuple[str, ...]]:
+        return {"discard": TAROT.names(self.discard)}
+
+    def _extra_hidden(self, seat: int) -> tuple[str, ...]:
+        return () if seat == self.dealer else ("discard",)
+
+    def _restore_extra(self, view: TarotView) -> None:
+        assert isinstance(view, TroggenView)
+        self.discard = TAROT.mask(view.discard)
+        self._discarded = view.discarded
+        self._playing = self._playing and view.discarded == DISCARD
+
+    def _hand_counts(self, played: Sequence[int]) -> list[int]:
+        counts = [HAND_SIZE - p for p in played]
+        counts[self.dealer] += DISCARD - self._discarded
+        return counts
+
+    def _own_known(self, view: TarotView) -> CardMask:
+        return self.discard
+
+    def _hidden_extras(self, view: TarotView) -> list[tuple[int, CardMask]]:
+        """TR7: another seat's view hides the discard, which holds no king,
+        trump or excuse (kings only in the rare hand of TR2: allowed then)."""
+        if view.seat == self.dealer:
+            return []
+        return [(self._discarded, KEEP & ~KINGS)]
+
+    def _set_extras(self, masks: Sequence[CardMask]) -> None:
+        if masks:
+            self.discard = masks[0]
+
+    # -- narration -------------------------------------------------------------------
+
+    def _narrate_other(self, action: str) -> list[str]:
+        seat = self.to_act
+        self.apply(action)
+        lines = [f"seat {seat} (dealer) discards a card"]
+        if self._playing:
+            lines.append(f"the dealer has discarded three; seat {self.to_act} leads")
+        return lines
+
+    def _opening_lines(self) -> list[str]:
+        return [f"seat {self.dealer} deals 28 to himself and discards three"]
+
+    @classmethod
+    def from_hands(
+        cls,
+        game: MaisonTroggen,
+        hands: list[str],
+        *,
+        deal: int = 0,
+        discard: str = "",
+        seed: int = 0,
+    ) -> TroggenState:
+        """A state at the first lead of deal ``deal`` with the given 25-card
+        hands and the dealer's ``discard``; the rest of the pack must be the
+        discard. For worked examples."""
+        state = object.__new__(cls)
+        state._blank(game, len(hands), seed)
+        state.deal = deal
+        state._reset_tricks(len(hands))
+        state._place_hands(hands)
+        state._open_deal()
+        state.discard = TAROT.mask(discard.split())
+        if state.discard != state.undealt:
+            raise ValueError("the discard must be the three cards not in a hand")
+        state.undealt = 0
+        state._begin_play()
+        return state
+
+
+class MaisonTroggen(Game):
+    """Maison Troggen: three players, the dealer discards three, counting by threes."""
+
+    name = "maison-troggen"
+    title = "Maison Troggen (3 players)"
+    seat_counts = frozenset({3})
+    tiers: ClassVar[tuple[int, ...]] = (TRUMPS,)
+    red_reversed: ClassVar[bool] = True
+    #: One round (three deals) is already a short match.
+    check_options: ClassVar[dict[str, Any]] = {}
+    option_specs: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "counting",
+            THREES,
+            doc="'threes' (seed 000 line 173) or 'sets' (line 177): the same totals",
+            choices=(THREES, SETS),
+        ),
+        Option(
+            "rounds", 1, doc="rounds of three deals (each seat deals once)", minimum=1
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> TroggenState:
+        """The first deal of a match, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return TroggenState(self, n_seats, seed)
+
+    def sampler(self, view: View) -> TarotSampler:
+        """The worlds behind ``view`` (R10, TR7)."""
+        if not isinstance(view, TroggenView):
+            raise TypeError(f"{self.name} samples from a TroggenView, not {view!r}")
+        state = object.__new__(TroggenState)
+        state._blank(self, len(view.scores), 0)
+        return TarotSampler(state, view)
+
+
+assert FULL.bit_count() == 2 * HAND_SIZE + DEALER_SIZE

@@ -1,0 +1,157 @@
+"""Executors as plugins: the contract; the built-ins inline, process and dask.
+
+An executor kind is a class with a ``name``, the settings its ``[executor]``
+table takes, and :meth:`ExecutorPlugin.start`, which returns a
+``concurrent.futures`` executor and the :class:`~harness.executors.Channel`
+its workers stream results to. Plugins return such classes from the
+``troef_executors`` hook; the built-ins below are registered the same way, by
+:func:`~harness.plugins.load_plugins`, as the plugin ``troef-executors``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from harness.hookspecs import hookimpl
+
+if TYPE_CHECKING:
+    from harness.executors import Channel
+    from harness.plugins import PluginSource
+
+__all__ = [
+    "DaskExecutorPlugin",
+    "ExecutorPlugin",
+    "InlineExecutorPlugin",
+    "ProcessExecutorPlugin",
+]
+
+#: The plugin name the built-in executors are registered under.
+BUILTIN_PLUGIN = "troef-executors"
+
+
+class ExecutorPlugin:
+    """Where a run's chunks of jobs are played.
+
+    ``settings`` maps each key of the config's ``[executor]`` table (besides
+    ``name``) to its accepted type and a description of what it takes; the
+    config checks them with its usual file:line:key errors, then
+    :meth:`check` sees the whole table.
+    """
+
+    name: ClassVar[str]
+    settings: ClassVar[Mapping[str, tuple[type, str]]] = {}
+
+    @classmethod
+    def check(cls, settings: Mapping[str, Any]) -> tuple[str, str] | None:
+        """(key, problem) of the first bad setting, or None (types already checked)."""
+        return None
+
+    @classmethod
+    def start(
+        cls,
+        settings: Mapping[str, Any],
+        workers: int,
+        source: PluginSource,
+        *,
+        tmpdir: str | None = None,
+    ) -> tuple[concurrent.futures.Executor, Channel]:
+        """An executor for ``workers`` chunks at once and its result channel.
+
+        Its ``submit`` is called with :func:`harness.executors.run_jobs` and a
+        chunk's arguments; its futures hold the chunk's (job id, Result) list.
+        """
+        raise NotImplementedError
+
+
+class InlineExecutorPlugin(ExecutorPlugin):
+    """Every chunk at once in this process (tests, debugging)."""
+
+    name = "inline"
+
+    @classmethod
+    def start(
+        cls,
+        settings: Mapping[str, Any],
+        workers: int,
+        source: PluginSource,
+        *,
+        tmpdir: str | None = None,
+    ) -> tuple[concurrent.futures.Executor, Channel]:
+        from harness.executors import local_executor
+
+        return local_executor("inline", workers, source, tmpdir=tmpdir)
+
+
+class ProcessExecutorPlugin(ExecutorPlugin):
+    """A pool of ``workers`` local worker processes (the default)."""
+
+    name = "process"
+
+    @classmethod
+    def start(
+        cls,
+        settings: Mapping[str, Any],
+        workers: int,
+        source: PluginSource,
+        *,
+        tmpdir: str | None = None,
+    ) -> tuple[concurrent.futures.Executor, Channel]:
+        from harness.executors import local_executor
+
+        return local_executor("process", workers, source, tmpdir=tmpdir)
+
+
+class DaskExecutorPlugin(ExecutorPlugin):
+    """A ``dask.distributed`` cluster: one at ``address``, or a local one."""
+
+    name = "dask"
+    settings: ClassVar[Mapping[str, tuple[type, str]]] = {
+        "address": (
+            str,
+            'the scheduler of a running cluster, e.g. "tcp://host:8786" '
+            "(default: a local cluster of 'workers' processes)",
+        ),
+        "workers": (
+            int,
+            "worker processes of the local cluster, or chunks in play at once "
+            "on the cluster at 'address' (an integer from 1 to 256)",
+        ),
+    }
+
+    @classmethod
+    def check(cls, settings: Mapping[str, Any]) -> tuple[str, str] | None:
+        address = settings.get("address")
+        if address is not None and "://" not in address:
+            return "address", (
+                f"{address!r} is not allowed; expected a scheduler address such "
+                'as "tcp://host:8786"'
+            )
+        return None
+
+    @classmethod
+    def start(
+        cls,
+        settings: Mapping[str, Any],
+        workers: int,
+        source: PluginSource,
+        *,
+        tmpdir: str | None = None,
+    ) -> tuple[concurrent.futures.Executor, Channel]:
+        from harness.errors import TroefError
+
+        try:
+            from harness.dask_executor import start_dask
+        except ImportError as exc:
+            raise TroefError(
+                f"executor 'dask' needs dask.distributed ({exc}); install it with "
+                "pip install 'troef[dask]'"
+            ) from None
+        return start_dask(settings.get("address"), workers, source)
+
+
+@hookimpl
+def troef_executors() -> Sequence[type[ExecutorPlugin]]:
+    """The built-in executors."""
+    return [InlineExecutorPlugin, ProcessExecutorPlugin, DaskExecutorPlugin]
