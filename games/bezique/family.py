@@ -54,6 +54,7 @@ from harness import (
     View,
 )
 from harness.seeding import deal_rng
+from harness.view import new_view
 
 __all__ = [
     "DIX",
@@ -69,7 +70,6 @@ __all__ = [
 PASS, DIX = "pass", "dix"
 MELD = "meld:"
 
-_new_view = object.__new__
 
 #: The one-pack games (Marjolet, Binage): ranks A 10 K Q J 9 8 7 in every suit,
 #: brisques (each ace and ten won scores 10), 10 for the last trick.
@@ -596,7 +596,7 @@ class FamilyState(TrickState):
             )
         to_act = self.to_act
         stock = self._stock
-        view = _new_view(self.VIEW)
+        view = new_view(self.VIEW)
         view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == to_act else (),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
@@ -45,6 +45,7 @@ from harness import (
     View,
 )
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = ["BELOTE_ROEM", "Belote", "BeloteState", "BeloteView"]
 
@@ -144,13 +145,15 @@ class BeloteView(View):
     target: int
 
 
-_new_view = object.__new__
-_VIEW_FIELDS = (
-    "seat legal_actions deal dealer to_act phase hand turned table trump bids player "
-    "declared shown roem_seat stuk trick tricks deal_scores scores reserve target"
-).split()
-if [f.name for f in fields(BeloteView)] != _VIEW_FIELDS:  # pragma: no cover
-    raise RuntimeError("BeloteView's fields changed; update BeloteState.view()")
+#: The fields view() fills, in order: a changed BeloteView fails at import.
+pin_fields(
+    BeloteView,
+    (
+        "seat legal_actions deal dealer to_act phase hand turned table trump "
+        "bids player declared shown roem_seat stuk trick tricks deal_scores "
+        "scores reserve target"
+    ),
+)
 
 
 class BeloteState(DeclaresInHand):
@@ -531,7 +534,7 @@ class BeloteState(DeclaresInHand):
     def view(self, seat: int) -> BeloteView:
         """What ``seat`` knows now (B14)."""
         trump = self.trump
-        view = _new_view(BeloteView)
+        view = new_view(BeloteView)
         view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),

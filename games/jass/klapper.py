@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET24, SUITS, iter_bits
@@ -50,6 +50,7 @@ from harness import (
     View,
 )
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = ["KLAPPER_ROEM", "TRUMP_TABLES", "Klapper", "KlapperState", "KlapperView"]
 
@@ -115,14 +116,14 @@ class KlapperView(View):
     scores: tuple[int, ...]
 
 
-_new_view = object.__new__
-#: The fields view() fills, in order: it fails at import if KlapperView changes.
-_VIEW_FIELDS = (
-    "seat legal_actions deal dealer teams to_act hand open_card turned trump "
-    "bids player declared roem_team trick tricks deal_scores scores"
-).split()
-if [f.name for f in fields(KlapperView)] != _VIEW_FIELDS:  # pragma: no cover
-    raise RuntimeError("KlapperView's fields changed; update KlapperState.view()")
+#: The fields view() fills, in order: a changed KlapperView fails at import.
+pin_fields(
+    KlapperView,
+    (
+        "seat legal_actions deal dealer teams to_act hand open_card turned "
+        "trump bids player declared roem_team trick tricks deal_scores scores"
+    ),
+)
 
 
 class KlapperState(DeclaresInHand):
@@ -355,7 +356,7 @@ class KlapperState(DeclaresInHand):
         trump = self.trump
         # Filled without the frozen dataclass's __init__ (one setattr per field
         # costs more than the rules of a decision); same fields, same order.
-        view = _new_view(KlapperView)
+        view = new_view(KlapperView)
         view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
@@ -48,6 +48,7 @@ from harness import (
     View,
 )
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = ["Klaverjassen", "KlaverjassenState", "KlaverjassenView"]
 
@@ -178,25 +179,14 @@ class KlaverjassenView(View):
     scores: tuple[int, int]
 
 
-_new_view = object.__new__
-# The fast construction in KlaverjassenState.view names every field itself.
-if tuple(f.name for f in fields(KlaverjassenView)) != (
-    "seat",
-    "legal_actions",
-    "deal",
-    "dealer",
-    "to_act",
-    "hand",
-    "turned",
-    "trump",
-    "bids",
-    "player",
-    "trick",
-    "tricks",
-    "deal_scores",
-    "scores",
-):  # pragma: no cover - fails at import if View or KlaverjassenView gains a field
-    raise RuntimeError("KlaverjassenView's fields changed; update view()")
+#: The fields view() fills, in order: a changed KlaverjassenView fails at import.
+pin_fields(
+    KlaverjassenView,
+    (
+        "seat legal_actions deal dealer to_act hand turned trump bids player "
+        "trick tricks deal_scores scores"
+    ),
+)
 
 
 # -- the state --------------------------------------------------------------
@@ -440,7 +430,7 @@ class KlaverjassenState(TrickState):
         else:
             legal = ()
             names = _NAMES(hand)
-        view = _new_view(self._view_class)
+        view = new_view(self._view_class)
         fields = view.__dict__
         fields.update(self._public)
         fields["seat"] = seat

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NamedTuple, NoReturn
 
 from games.cards import PIQUET, SUITS
@@ -50,6 +50,7 @@ from harness import (
     View,
 )
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = [
     "Klaverjassen3",
@@ -161,30 +162,14 @@ class Klaverjassen3View(View):
     scores: tuple[int, ...]
 
 
-_new_view = object.__new__
-#: The fields view() fills, in order: it fails at import if Klaverjassen3View changes.
-_VIEW_FIELDS = (
-    "seat",
-    "legal_actions",
-    "deal",
-    "dealer",
-    "active",
-    "to_act",
-    "phase",
-    "hand",
-    "bids",
-    "player",
-    "took",
-    "skart_count",
-    "skart",
-    "trump",
-    "trick",
-    "tricks",
-    "deal_scores",
-    "scores",
+#: The fields view() fills, in order: a changed Klaverjassen3View fails at import.
+pin_fields(
+    Klaverjassen3View,
+    (
+        "seat legal_actions deal dealer active to_act phase hand bids player "
+        "took skart_count skart trump trick tricks deal_scores scores"
+    ),
 )
-if tuple(f.name for f in fields(Klaverjassen3View)) != _VIEW_FIELDS:  # pragma: no cover
-    raise RuntimeError("Klaverjassen3View's fields changed; update view()")
 
 
 class Klaverjassen3State(SkartState):
@@ -371,7 +356,7 @@ class Klaverjassen3State(SkartState):
         """What ``seat`` knows now (D10)."""
         # Filled without the frozen dataclass's __init__ (one setattr per field
         # costs more than the rules of a decision); same fields, same order.
-        view = _new_view(Klaverjassen3View)
+        view = new_view(Klaverjassen3View)
         view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
@@ -47,6 +47,7 @@ from harness import (
     View,
 )
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = ["Kleintje", "KleintjeState", "KleintjeView", "lives_at_stake"]
 
@@ -128,38 +129,15 @@ class KleintjeView(View):
     deal_scores: tuple[tuple[int, ...], ...]
 
 
-_new_view = object.__new__
-#: The fields view() fills, in order: it fails at import if KleintjeView changes.
-_VIEW_FIELDS = (
-    "seat",
-    "legal_actions",
-    "deal",
-    "dealer",
-    "active",
-    "to_act",
-    "phase",
-    "hand",
-    "cards_each",
-    "skart_size",
-    "skart_open",
-    "open_skart",
-    "skart_count",
-    "skart",
-    "bids",
-    "player",
-    "bid",
-    "took",
-    "trump",
-    "stuk",
-    "trick",
-    "tricks",
-    "lives",
-    "kip",
-    "out",
-    "deal_scores",
+#: The fields view() fills, in order: a changed KleintjeView fails at import.
+pin_fields(
+    KleintjeView,
+    (
+        "seat legal_actions deal dealer active to_act phase hand cards_each "
+        "skart_size skart_open open_skart skart_count skart bids player bid "
+        "took trump stuk trick tricks lives kip out deal_scores"
+    ),
 )
-if tuple(f.name for f in fields(KleintjeView)) != _VIEW_FIELDS:  # pragma: no cover
-    raise RuntimeError("KleintjeView's fields changed; update view()")
 
 
 class KleintjeState(SkartState):
@@ -502,7 +480,7 @@ class KleintjeState(SkartState):
         if public is None:
             public = self._public = self._publish()
         to_act = self.to_act
-        view = _new_view(KleintjeView)
+        view = new_view(KleintjeView)
         fields = view.__dict__
         fields.update(public)
         fields["seat"] = seat

@@ -53,6 +53,7 @@ from harness import (
     View,
 )
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = [
     "DECLS",
@@ -271,7 +272,15 @@ class StockView(View):
     rounds: tuple[tuple[int, int, str], ...]
 
 
-_new_view = object.__new__
+#: The fields view() fills, in order: a changed StockView fails at import.
+pin_fields(
+    StockView,
+    (
+        "seat legal_actions deal dealer to_act phase trump open_card stock hand "
+        "hand_sizes known announced challenge mariages own_pending events trick "
+        "tricks roem hand_scores totals lives kip rounds"
+    ),
+)
 
 
 _CARD_LEGAL = TrickState.legal_actions
@@ -805,7 +814,7 @@ class StockState(TrickState):
                 _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
                 + _N3[hand >> 24]
             )  # fmt: skip
-        view = _new_view(StockView)
+        view = new_view(StockView)
         fields = view.__dict__
         fields.update(public)
         fields.update(
