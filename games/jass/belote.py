@@ -721,45 +721,6 @@ def _trick_line(record: TrickRecord, number: int) -> str:
     return f"trick {number} to seat {record[2]}: {record[3]} points"
 
 
-class Belote(Game):
-    """Belote / piekjas: 2 to 4 players each for himself, a turned trump."""
-
-    name = "belote"
-    title = "Belote / Piekjas (2 to 4 players, each for himself)"
-    seat_counts = frozenset({2, 3, 4})
-    check_options = {"target2": 300, "target3": 300, "target4": 300}  # noqa: RUF012
-    option_specs = (
-        Option("target2", 500, doc="match target at two seats (line 97)", minimum=1),
-        Option(
-            "target3",
-            700,
-            doc="match target at three seats: 700 or 1000 (line 97)",
-            minimum=1,
-        ),
-        Option(
-            "target4",
-            1000,
-            doc="match target at four seats: 1000 to 1500 (line 97)",
-            minimum=1,
-        ),
-    )
-
-    def target(self, n_seats: int) -> int:
-        """The match target at ``n_seats`` (B15)."""
-        return int(self.options[f"target{n_seats}"])
-
-    def new_match(self, n_seats: int, seed: int) -> BeloteState:
-        """The first deal of a match, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return BeloteState(self, n_seats, seed)
-
-    def sampler(self, view: View) -> BeloteSampler:
-        """The worlds behind ``view`` (B16)."""
-        if not isinstance(view, BeloteView):
-            raise TypeError(f"belote samples from a BeloteView, not {view!r}")
-        return BeloteSampler(self, view)
-
-
 class BeloteSampler(Sampler):
     """States consistent with one seat's view (B16): the unseen cards dealt
     uniformly to the other hands and the stock, respecting voids shown by the
@@ -944,3 +905,40 @@ def _plays(view: BeloteView) -> list[tuple[int, str]]:
         for i, card in enumerate(record[1])
     ]
     return out + list(view.trick)
+
+
+class Belote(Game):
+    """Belote / piekjas: 2 to 4 players each for himself, a turned trump."""
+
+    view_class = BeloteView
+    #: The worlds behind a view (B16).
+    sampler_class = BeloteSampler
+
+    name = "belote"
+    title = "Belote / Piekjas (2 to 4 players, each for himself)"
+    seat_counts = frozenset({2, 3, 4})
+    check_options = {"target2": 300, "target3": 300, "target4": 300}  # noqa: RUF012
+    option_specs = (
+        Option("target2", 500, doc="match target at two seats (line 97)", minimum=1),
+        Option(
+            "target3",
+            700,
+            doc="match target at three seats: 700 or 1000 (line 97)",
+            minimum=1,
+        ),
+        Option(
+            "target4",
+            1000,
+            doc="match target at four seats: 1000 to 1500 (line 97)",
+            minimum=1,
+        ),
+    )
+
+    def target(self, n_seats: int) -> int:
+        """The match target at ``n_seats`` (B15)."""
+        return int(self.options[f"target{n_seats}"])
+
+    def new_match(self, n_seats: int, seed: int) -> BeloteState:
+        """The first deal of a match, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return BeloteState(self, n_seats, seed)

@@ -522,41 +522,6 @@ def _trick_line(record: TrickRecord, number: int) -> str:
     return f"trick {number} to seat {record[2]}: {record[3]} points"
 
 
-class Klapper(Game):
-    """Klapper: 24 cards, turned trump from the dealer's hand, declarations."""
-
-    name = "klapper"
-    title = "Klapper (2 or 3 each for himself; 4 or 6 in two teams)"
-    seat_counts = frozenset({2, 3, 4, 6})
-    check_options = {"target": 400}  # noqa: RUF012 - short: a few deals
-    option_specs = (
-        Option(
-            "target",
-            500,
-            doc="the match ends after the deal in which a team reaches this total",
-            minimum=1,
-        ),
-    )
-
-    def teams(self, n_seats: int) -> tuple[int, ...]:
-        """Four or six seats: two teams sitting alternately; two or three: each
-        alone."""
-        if n_seats <= 3:
-            return tuple(range(n_seats))
-        return tuple(seat % 2 for seat in range(n_seats))
-
-    def new_match(self, n_seats: int, seed: int) -> KlapperState:
-        """The first deal of a match, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return KlapperState(self, n_seats, seed)
-
-    def sampler(self, view: View) -> KlapperSampler:
-        """The worlds behind ``view`` (K10)."""
-        if not isinstance(view, KlapperView):
-            raise TypeError(f"klapper samples from a KlapperView, not {view!r}")
-        return KlapperSampler(self, view)
-
-
 class KlapperSampler(Sampler):
     """States consistent with one seat's view (K10): the unseen cards dealt
     uniformly to the other hands, respecting voids shown by the play, the
@@ -652,3 +617,36 @@ class KlapperSampler(Sampler):
                     else:
                         state._pending[int(place[-1])] = mask
         return state
+
+
+class Klapper(Game):
+    """Klapper: 24 cards, turned trump from the dealer's hand, declarations."""
+
+    view_class = KlapperView
+    #: The worlds behind a view (K10).
+    sampler_class = KlapperSampler
+
+    name = "klapper"
+    title = "Klapper (2 or 3 each for himself; 4 or 6 in two teams)"
+    seat_counts = frozenset({2, 3, 4, 6})
+    check_options = {"target": 400}  # noqa: RUF012 - short: a few deals
+    option_specs = (
+        Option(
+            "target",
+            500,
+            doc="the match ends after the deal in which a team reaches this total",
+            minimum=1,
+        ),
+    )
+
+    def teams(self, n_seats: int) -> tuple[int, ...]:
+        """Four or six seats: two teams sitting alternately; two or three: each
+        alone."""
+        if n_seats <= 3:
+            return tuple(range(n_seats))
+        return tuple(seat % 2 for seat in range(n_seats))
+
+    def new_match(self, n_seats: int, seed: int) -> KlapperState:
+        """The first deal of a match, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return KlapperState(self, n_seats, seed)

@@ -584,69 +584,6 @@ def _match_line(totals: tuple[int, int]) -> str:
 # -- the game ---------------------------------------------------------------
 
 
-class Klaverjassen(Game):
-    """Klaverjassen, Rotterdam style: turned trump, must over- and under-trump."""
-
-    name = "klaverjassen"
-    title = "Klaverjassen (4 players, fixed partnerships)"
-    seat_counts = frozenset({4})
-    partnerships = True
-    check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
-    max_actions = 20_000  # a 1500-point match takes ~1,000; the referee draws here
-    option_specs = (
-        Option(
-            "variant",
-            "standard",
-            doc=(
-                "rule set (seed 004 lines 126-132): 'standard' is Rotterdam with a "
-                "turned trump; 'utrechts' voorhand names trump; 'leids' bids of "
-                "points and suit; 'voorhand-vrij' a free choice after all pass; "
-                "'amsterdams' no under-trumping, partner exempt; 'kraken' doubling "
-                "and roem in hand; 'schoppen-dubbel' kraken with spades doubling"
-            ),
-            choices=VARIANTS,
-        ),
-        Option(
-            "target",
-            1500,
-            doc="the match ends after the deal in which a team reaches this total",
-            minimum=1,
-        ),
-        Option(
-            "clubs_first",
-            True,
-            doc="in the first deal clubs is trump without turning; voorhand plays",
-        ),
-    )
-
-    @property
-    def state_class(self) -> type[KlaverjassenState]:
-        """The State class of this game's ``variant``."""
-        if self.options["variant"] == "standard":
-            return KlaverjassenState
-        from games.jass.variants import (
-            KlaverjassenKrakenState,
-            KlaverjassenVariantState,
-        )
-
-        if self.options["variant"] in ("kraken", "schoppen-dubbel"):
-            return KlaverjassenKrakenState
-        return KlaverjassenVariantState
-
-    def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
-        """The first deal of a match of four, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return self.state_class(self, seed)
-
-    def sampler(self, view: View) -> KlaverjassenSampler:
-        """The worlds behind ``view`` (R14): read once, sampled cheaply."""
-        if not isinstance(view, KlaverjassenView):
-            raise TypeError(
-                f"klaverjassen samples from a KlaverjassenView, not {view!r}"
-            )
-        return KlaverjassenSampler(self, view)
-
-
 class KlaverjassenSampler(Sampler):
     """Full States consistent with one seat's view (R14).
 
@@ -716,3 +653,62 @@ class KlaverjassenSampler(Sampler):
             for seat, mask, known in zip(self._others, dealt, self._known, strict=True):
                 hands[seat] = mask | known
         return state
+
+
+class Klaverjassen(Game):
+    """Klaverjassen, Rotterdam style: turned trump, must over- and under-trump."""
+
+    view_class = KlaverjassenView
+    #: The worlds behind a view (R14): read once, sampled cheaply.
+    sampler_class = KlaverjassenSampler
+
+    name = "klaverjassen"
+    title = "Klaverjassen (4 players, fixed partnerships)"
+    seat_counts = frozenset({4})
+    partnerships = True
+    check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
+    max_actions = 20_000  # a 1500-point match takes ~1,000; the referee draws here
+    option_specs = (
+        Option(
+            "variant",
+            "standard",
+            doc=(
+                "rule set (seed 004 lines 126-132): 'standard' is Rotterdam with a "
+                "turned trump; 'utrechts' voorhand names trump; 'leids' bids of "
+                "points and suit; 'voorhand-vrij' a free choice after all pass; "
+                "'amsterdams' no under-trumping, partner exempt; 'kraken' doubling "
+                "and roem in hand; 'schoppen-dubbel' kraken with spades doubling"
+            ),
+            choices=VARIANTS,
+        ),
+        Option(
+            "target",
+            1500,
+            doc="the match ends after the deal in which a team reaches this total",
+            minimum=1,
+        ),
+        Option(
+            "clubs_first",
+            True,
+            doc="in the first deal clubs is trump without turning; voorhand plays",
+        ),
+    )
+
+    @property
+    def state_class(self) -> type[KlaverjassenState]:
+        """The State class of this game's ``variant``."""
+        if self.options["variant"] == "standard":
+            return KlaverjassenState
+        from games.jass.variants import (
+            KlaverjassenKrakenState,
+            KlaverjassenVariantState,
+        )
+
+        if self.options["variant"] in ("kraken", "schoppen-dubbel"):
+            return KlaverjassenKrakenState
+        return KlaverjassenVariantState
+
+    def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
+        """The first deal of a match of four, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return self.state_class(self, seed)

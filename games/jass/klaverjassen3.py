@@ -520,34 +520,6 @@ def _match_line(totals: tuple[int, ...]) -> str:
     )
 
 
-class Klaverjassen3(Game):
-    """Klaverjassen for 3: each for himself, free trump, skart, claimed roem."""
-
-    name = "klaverjassen-3"
-    title = "Klaverjassen for 3 (each for himself; four with the dealer sitting out)"
-    seat_counts = frozenset({3, 4})
-    check_options = {"target": 200}  # noqa: RUF012 - short: 2-4 deals
-    option_specs = (
-        Option(
-            "target",
-            1000,
-            doc="the match ends after the deal in which a seat reaches this total",
-            minimum=1,
-        ),
-    )
-
-    def new_match(self, n_seats: int, seed: int) -> Klaverjassen3State:
-        """The first deal of a match, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return Klaverjassen3State(self, n_seats, seed)
-
-    def sampler(self, view: View) -> Klaverjassen3Sampler:
-        """The worlds behind ``view`` (D10)."""
-        if not isinstance(view, Klaverjassen3View):
-            raise TypeError(f"klaverjassen-3 samples from its own view, not {view!r}")
-        return Klaverjassen3Sampler(self, view)
-
-
 class Klaverjassen3Sampler(Sampler):
     """States consistent with one seat's view (D10): the other hands, the skart
     unless the seat laid it back itself, voids shown by the play."""
@@ -610,3 +582,29 @@ class Klaverjassen3Sampler(Sampler):
                 state.hands[seat] = mask
             state.skart |= skart
         return state
+
+
+class Klaverjassen3(Game):
+    """Klaverjassen for 3: each for himself, free trump, skart, claimed roem."""
+
+    view_class = Klaverjassen3View
+    #: The worlds behind a view (D10).
+    sampler_class = Klaverjassen3Sampler
+
+    name = "klaverjassen-3"
+    title = "Klaverjassen for 3 (each for himself; four with the dealer sitting out)"
+    seat_counts = frozenset({3, 4})
+    check_options = {"target": 200}  # noqa: RUF012 - short: 2-4 deals
+    option_specs = (
+        Option(
+            "target",
+            1000,
+            doc="the match ends after the deal in which a seat reaches this total",
+            minimum=1,
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> Klaverjassen3State:
+        """The first deal of a match, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return Klaverjassen3State(self, n_seats, seed)

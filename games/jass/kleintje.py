@@ -660,36 +660,6 @@ class KleintjeState(SkartState):
 _KQ = PIQUET.mask(r + s for s in SUITS for r in "KQ")
 
 
-class Kleintje(Game):
-    """Kleintje Klaverjas: the dealer's choices, bids of points, lives."""
-
-    name = "kleintje-klaverjas"
-    title = "Kleintje Klaverjas (2-6 players, lives; variant Spit)"
-    seat_counts = frozenset({2, 3, 4, 5, 6})
-    ranks_follow_scores = False
-    check_options = {"lives": 2}  # noqa: RUF012 - short: a few deals
-    option_specs = (
-        Option("lives", 6, doc="lives each player starts with (line 27)", minimum=1),
-        Option(
-            "spit",
-            False,
-            doc="variant Spit (line 30): a bid under 50 costs 1 life, 50-99 2, "
-            "100 or more 3",
-        ),
-    )
-
-    def new_match(self, n_seats: int, seed: int) -> KleintjeState:
-        """The first deal of a match: the dealer's choices come first."""
-        self.check_seats(n_seats)
-        return KleintjeState(self, n_seats, seed)
-
-    def sampler(self, view: View) -> KleintjeSampler:
-        """The worlds behind ``view`` (KK11)."""
-        if not isinstance(view, KleintjeView):
-            raise TypeError(f"kleintje-klaverjas samples from its view, not {view!r}")
-        return KleintjeSampler(self, view)
-
-
 class KleintjeSampler(Sampler):
     """States consistent with one seat's view (KK11): the other hands, the
     skart unless open or laid back by this seat, the undealt stock; voids shown
@@ -791,3 +761,31 @@ _CHOICES = (CARDS, SKART_CHOICE, OPENNESS)
 _SKART_PHASES = (SKART, TRUMP, DISCARD)
 #: The legal bids after a bid of ``10 * i``: the higher ones, then pass.
 _BID_LEGAL = tuple((*BIDS[i:], PASS) for i in range(len(BIDS) + 1))
+
+
+class Kleintje(Game):
+    """Kleintje Klaverjas: the dealer's choices, bids of points, lives."""
+
+    view_class = KleintjeView
+    #: The worlds behind a view (KK11).
+    sampler_class = KleintjeSampler
+
+    name = "kleintje-klaverjas"
+    title = "Kleintje Klaverjas (2-6 players, lives; variant Spit)"
+    seat_counts = frozenset({2, 3, 4, 5, 6})
+    ranks_follow_scores = False
+    check_options = {"lives": 2}  # noqa: RUF012 - short: a few deals
+    option_specs = (
+        Option("lives", 6, doc="lives each player starts with (line 27)", minimum=1),
+        Option(
+            "spit",
+            False,
+            doc="variant Spit (line 30): a bid under 50 costs 1 life, 50-99 2, "
+            "100 or more 3",
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> KleintjeState:
+        """The first deal of a match: the dealer's choices come first."""
+        self.check_seats(n_seats)
+        return KleintjeState(self, n_seats, seed)

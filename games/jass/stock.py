@@ -1045,41 +1045,6 @@ def _kind_words(kind: str) -> str:
     return f"{kind[:-1]} to the {_RANK_WORDS[kind[-1]]}"
 
 
-class StockGame(Game):
-    """The shared Game of Smousjas and Vijfhonderden (subclasses set config)."""
-
-    config: ClassVar[StockConfig]
-    seat_counts = frozenset({2})
-    ranks_follow_scores = True
-    check_options: ClassVar[Mapping[str, object]] = {"target": 200, "lives": 1}
-    option_specs = (
-        Option(
-            "target",
-            500,
-            doc="a round is won by reaching this score (onder Jan below half of "
-            "it, Uit from 20 below it)",
-            minimum=1,
-        ),
-        Option(
-            "lives",
-            3,
-            doc="lives each player starts a match with (S13)",
-            minimum=1,
-        ),
-    )
-
-    def new_match(self, n_seats: int, seed: int) -> StockState:
-        """The first hand of a match for two, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return StockState(self, seed)
-
-    def sampler(self, view: View) -> StockSampler:
-        """The worlds behind ``view`` (S15)."""
-        if not isinstance(view, StockView):
-            raise TypeError(f"{self.name} samples from a StockView, not {view!r}")
-        return StockSampler(self, view)
-
-
 def _candidates(
     role: str, kind: str, allowed: CardMask, trump: int, state: StockState, seat: int
 ) -> list[tuple[str, CardMask]]:
@@ -1305,3 +1270,36 @@ class StockSampler(Sampler):
                 state._mariages.append((s, action, _action_cards(action, state.trump)))
         state._legal = None
         return state
+
+
+class StockGame(Game):
+    """The shared Game of Smousjas and Vijfhonderden (subclasses set config)."""
+
+    view_class = StockView
+    #: The worlds behind a view (S15): read once, sampled cheaply.
+    sampler_class = StockSampler
+
+    config: ClassVar[StockConfig]
+    seat_counts = frozenset({2})
+    ranks_follow_scores = True
+    check_options: ClassVar[Mapping[str, object]] = {"target": 200, "lives": 1}
+    option_specs = (
+        Option(
+            "target",
+            500,
+            doc="a round is won by reaching this score (onder Jan below half of "
+            "it, Uit from 20 below it)",
+            minimum=1,
+        ),
+        Option(
+            "lives",
+            3,
+            doc="lives each player starts a match with (S13)",
+            minimum=1,
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> StockState:
+        """The first hand of a match for two, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return StockState(self, seed)

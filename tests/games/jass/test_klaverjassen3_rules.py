@@ -251,8 +251,11 @@ def test_sampler_keeps_the_skart_the_player_laid_back() -> None:
     rng = random.Random(1)
     skarts = set()
     for _ in range(20):
-        assert me.sample(rng).skart == PIQUET.mask(["8D", "7D"])
+        mine = me.sample(rng)
+        assert isinstance(mine, Klaverjassen3State)
+        assert mine.skart == PIQUET.mask(["8D", "7D"])
         world = other.sample(rng)
+        assert isinstance(world, Klaverjassen3State)
         assert world.view(1) == view(state, 1)
         skarts.add(world.skart)
     assert len(skarts) > 1

@@ -219,10 +219,12 @@ def test_sampler_keeps_the_declared_stuk_and_an_open_skart() -> None:
     open_cards = PIQUET.mask(["AH", "TH"])
     for _ in range(30):
         world = sampler.sample(rng)
+        assert isinstance(world, KleintjeState)
         assert world.view(1) == view
         assert (world.hands[0] | world.skart) & open_cards == open_cards
     state = apply(position(), "bid:10 pass pass leave hearts stuk KH")
     view = state.view(2)
     for _ in range(10):
         world = GAME.sampler(view).sample(rng)
+        assert isinstance(world, KleintjeState)
         assert world.hands[0] >> PIQUET.index["QH"] & 1
