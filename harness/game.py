@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeAlias
 
-from harness.errors import OptionError, SeatCountError
+from harness.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    OptionError,
+    SeatCountError,
+)
 from harness.options import Option, resolve_options
 
 if TYPE_CHECKING:
     from harness.result import Result
     from harness.view import View
 
-__all__ = ["Action", "Game", "Sampler", "Seat", "State"]
+__all__ = ["Action", "Game", "Sampler", "Seat", "State", "reject_action"]
 
 #: A position 0..n-1 in playing order.
 Seat: TypeAlias = int
@@ -315,3 +320,23 @@ class State(ABC):
         seat = self.to_act
         self.apply(action)
         return [f"seat {seat}: {action}"]
+
+
+def reject_action(
+    state: State, action: object, known: Callable[[str], bool], notation: str
+) -> NoReturn:
+    """Raise the error ``state.apply`` owes for an ``action`` it cannot play.
+
+    :class:`~harness.errors.IllegalActionError` when ``known(action)`` (good
+    notation, not legal now), else :class:`~harness.errors.InvalidActionError`
+    saying the notation is ``notation`` (e.g. ``"a belote action: 'take', ...
+    or a card such as 'JC'"``); both list the legal actions.
+    """
+    if not isinstance(action, str):
+        raise InvalidActionError(f"an action is a string, not {action!r}")
+    legal = ", ".join(state.legal_actions())
+    if known(action):
+        raise IllegalActionError(
+            f"seat {state.to_act} may not {action!r} now; legal: {legal}"
+        )
+    raise InvalidActionError(f"{action!r} is not {notation}; legal now: {legal}")

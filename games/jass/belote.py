@@ -38,12 +38,12 @@ from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -349,17 +349,12 @@ class BeloteState(DeclaresInHand):
                 self._stuk_seat = seat
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
-        if action in _INDEX or action in _ALL_WORDS:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a belote action: 'take', 'pass', a suit ('clubs' "
-            f"... 'spades'), 'smous', 'accept', 'redeal', 'dix', 'roem' or a card "
-            f"such as 'JC'; legal now: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in _INDEX or a in _ALL_WORDS,
+            "a belote action: 'take', 'pass', a suit ('clubs' ... 'spades'), "
+            "'smous', 'accept', 'redeal', 'dix', 'roem' or a card such as 'JC'",
         )
 
     # -- declarations (B8, B9) and stuk (B10) --------------------------------------

@@ -43,12 +43,12 @@ from games.tricks import ROTTERDAM, TrickRecord, TrickRules
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -237,16 +237,12 @@ class KlapperState(DeclaresInHand):
         self._begin_tricks(TRUMP_TABLES[trump], ROTTERDAM, self.deal % self.n_seats)
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
-        if action in PIQUET24.index or action in (PLAY, PASS, ROEM, *SUIT_ACTIONS):
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a klapper action: 'play', 'pass', a suit "
-            f"('clubs' ... 'spades'), 'roem' or a card such as 'JC'; legal now: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in PIQUET24.index or a in (PLAY, PASS, ROEM, *SUIT_ACTIONS),
+            "a klapper action: 'play', 'pass', a suit ('clubs' ... 'spades'), "
+            "'roem' or a card such as 'JC'",
         )
 
     # -- declarations (K5, K6) ------------------------------------------------------

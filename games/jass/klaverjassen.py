@@ -41,12 +41,12 @@ from games.tricks import ROTTERDAM, Duties, TrickRecord, TrickRules, TrickState
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -271,16 +271,12 @@ class KlaverjassenState(TrickState):
             self._bad_action(action)
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
-        if action in _INDEX or action in _BID_ACTIONS:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a klaverjassen action: a bid ('play', 'pass') or a "
-            f"card such as 'JC' or 'TH'"
+        reject_action(
+            self,
+            action,
+            lambda a: a in _INDEX or a in _BID_ACTIONS,
+            "a klaverjassen action: a bid ('play', 'pass') or a card such as "
+            "'JC' or 'TH'",
         )
 
     def _bid(self, action: str) -> None:

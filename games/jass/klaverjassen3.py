@@ -43,12 +43,12 @@ from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -260,18 +260,13 @@ class Klaverjassen3State(SkartState):
             self.to_act = self._next_seat[seat]
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
         words = (PLAY, PASS, TAKE, LEAVE, ROEM, *SUIT_ACTIONS)
-        if action in PIQUET.index or action in words:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a klaverjassen-3 action: 'play', 'pass', 'take', "
-            f"'leave', a suit ('clubs' ... 'spades'), 'roem' or a card such as "
-            f"'JC'; legal now: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in PIQUET.index or a in words,
+            "a klaverjassen-3 action: 'play', 'pass', 'take', 'leave', a suit "
+            "('clubs' ... 'spades'), 'roem' or a card such as 'JC'",
         )
 
     # -- tricks and scoring ----------------------------------------------------

@@ -40,12 +40,12 @@ from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -296,9 +296,6 @@ class KleintjeState(SkartState):
         self.to_act = nxt
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
         words = (
             *DEAL_ACTIONS,
             *SKART_ACTIONS,
@@ -311,14 +308,13 @@ class KleintjeState(SkartState):
             STUK,
             *SUIT_ACTIONS,
         )
-        if action in PIQUET.index or action in words:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a kleintje-klaverjas action: 'deal:3', 'skart:2', "
-            f"'open', 'closed', 'bid:40', 'pass', 'take', 'leave', a suit, 'stuk' "
-            f"or a card such as 'JC'; legal now: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in PIQUET.index or a in words,
+            "a kleintje-klaverjas action: 'deal:3', 'skart:2', 'open', 'closed', "
+            "'bid:40', 'pass', 'take', 'leave', a suit, 'stuk' or a card such as "
+            "'JC'",
         )
 
     # -- the stuk (line 24) ------------------------------------------------------

@@ -46,12 +46,12 @@ from games.tricks import (
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -697,22 +697,16 @@ class StockState(TrickState):
         self._legal = None
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
         words = (EXCHANGE, STUK, DUBBEL, DRAW_STOCK, DRAW_OPEN)
-        if (
-            action in PIQUET.index
-            or action in words
-            or action.startswith((ROEM, CHALLENGE, BROK))
-        ):
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a {self.game.name} action: a card ('AS'), "
-            f"'exchange', 'roem:QS3', 'afkeuren:KH4', 'stuk', 'dubbel', "
-            f"'brok:KHQS', 'draw:stock' or 'draw:open'; legal: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: (
+                a in PIQUET.index or a in words or a.startswith((ROEM, CHALLENGE, BROK))
+            ),
+            f"a {self.game.name} action: a card ('AS'), 'exchange', 'roem:QS3', "
+            "'afkeuren:KH4', 'stuk', 'dubbel', 'brok:KHQS', 'draw:stock' or "
+            "'draw:open'",
         )
 
     # -- scoring --------------------------------------------------------------
