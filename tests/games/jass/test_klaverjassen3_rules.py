@@ -21,6 +21,7 @@ from games.jass.klaverjassen3 import (
 )
 from games.jass.roem import roem_parts_three, trick_roem_three
 from harness import IllegalActionError
+from tests.games.playing import play as apply
 
 GAME = Klaverjassen3()
 
@@ -38,12 +39,6 @@ SKART = "8D 7D"
 
 def position() -> Klaverjassen3State:
     return Klaverjassen3State.from_hands(GAME, HANDS, SKART)
-
-
-def apply(state: Klaverjassen3State, actions: str) -> Klaverjassen3State:
-    for action in actions.split():
-        state.apply(action)
-    return state
 
 
 def view(state: Klaverjassen3State, seat: int) -> Klaverjassen3View:

@@ -16,6 +16,7 @@ from games.cards import PIQUET
 from games.jass import Kleintje, troef_games
 from games.jass.kleintje import BIDS, DEAL_ACTIONS, KleintjeState, lives_at_stake
 from harness import IllegalActionError
+from tests.games.playing import play as apply
 
 GAME = Kleintje()
 
@@ -26,12 +27,6 @@ HANDS = ["KH QH 7S", "JH AS TS", "9H AC 7C"]
 
 def position(game: Kleintje = GAME, **kw: object) -> KleintjeState:
     return KleintjeState.from_hands(game, HANDS, skart="AH TH", **kw)  # type: ignore[arg-type]
-
-
-def apply(state: KleintjeState, actions: str) -> KleintjeState:
-    for action in actions.split():
-        state.apply(action)
-    return state
 
 
 def test_registered_two_to_six() -> None:
