@@ -37,6 +37,7 @@ __all__ = [
     "CardMask",
     "CardSet",
     "Deck",
+    "field_names",
     "iter_bits",
     "lowest_bit",
 ]
@@ -62,6 +63,28 @@ def iter_bits(mask: CardMask) -> Iterator[int]:
 def lowest_bit(mask: CardMask) -> int:
     """Index of the lowest set bit; ``mask`` must not be 0."""
     return (mask & -mask).bit_length() - 1
+
+
+def field_names(
+    cards: Sequence[str], base: int, width: int
+) -> tuple[tuple[str, ...], ...]:
+    """``table[m]``: the names of the cards ``base + i`` for the bits i of ``m``,
+    for every ``width``-bit ``m``: a hand named in a few look-ups of wide fields.
+
+    Built from two narrower tables by concatenation, not bit by bit: a game
+    builds its tables when troef starts, and ``troef games`` should be quick.
+    """
+
+    def bits(start: int, count: int) -> list[tuple[str, ...]]:
+        return [
+            tuple(cards[start + i] for i in range(count) if m >> i & 1)
+            for m in range(1 << count)
+        ]
+
+    low_width = min(width, 8)
+    low, high = bits(base, low_width), bits(base + low_width, width - low_width)
+    mask = (1 << low_width) - 1
+    return tuple(low[m & mask] + high[m >> low_width] for m in range(1 << width))
 
 
 class Deck:

@@ -110,6 +110,14 @@ def init_worker(
         die_with_parent(parent, signal.SIGTERM)
         # Pool workers leave by os._exit: atexit never runs, these finalizers do.
         util.Finalize(None, _leave, exitpriority=100)
+        cancel_join = getattr(
+            channel.results if channel else None, "cancel_join_thread", None
+        )
+        if cancel_join is not None:
+            # A leaving worker must not wait to flush streamed results the runner
+            # no longer reads: it blocked on a full pipe, and the runner on it.
+            # Nothing is lost: a chunk's return value carries every result again.
+            cancel_join()
     if ignore_sigint:
         # The parent handles Ctrl-C and stops the pool; workers must not die mid-write.
         signal.signal(signal.SIGINT, signal.SIG_IGN)

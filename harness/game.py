@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeAlias
 
-from harness.errors import OptionError, SeatCountError
+from harness.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    OptionError,
+    SeatCountError,
+)
 from harness.options import Option, resolve_options
 
 if TYPE_CHECKING:
     from harness.result import Result
     from harness.view import View
 
-__all__ = ["Action", "Game", "Sampler", "Seat", "State"]
+__all__ = ["Action", "Game", "Sampler", "Seat", "State", "reject_action"]
 
 #: A position 0..n-1 in playing order.
 Seat: TypeAlias = int
@@ -29,7 +34,12 @@ Action: TypeAlias = str
 
 
 class Game(ABC):
-    """The rules of one game with its options; a variant is an option."""
+    """The rules of one game with its options; a variant is an option.
+
+    A game that reads a view into its own :class:`Sampler` names it and its
+    View class (:attr:`sampler_class`, :attr:`view_class`) instead of writing
+    :meth:`sampler`: the default checks the view's type and builds it.
+    """
 
     #: Registry name, e.g. ``"klaverjassen"``.
     name: ClassVar[str]
@@ -65,10 +75,21 @@ class Game(ABC):
     #: A lower cap for this instance (a tournament's ``max_actions``, ``troef
     #: play --max-actions``), set by :meth:`with_max_actions`; None: the game's.
     _cap: int | None = None
+    #: The View class this game's States make: the default :meth:`sampler`
+    #: accepts only these, and ``harness.bothost`` decodes views with it.
+    view_class: ClassVar[type[View] | None] = None
+    #: For the default :meth:`sampler`: a Sampler class, built as
+    #: ``sampler_class(game, view)`` for a :attr:`view_class` view. None: the
+    #: game overrides :meth:`sampler` or :meth:`sample_state`.
+    sampler_class: ClassVar[type[Any] | None] = None
 
     def __init__(self, **options: Any) -> None:
         cls = type(self)
-        if cls.sample_state is Game.sample_state and cls.sampler is Game.sampler:
+        if (
+            cls.sample_state is Game.sample_state
+            and cls.sampler is Game.sampler
+            and cls.sampler_class is None
+        ):
             # Either one is enough; abstractmethod cannot say "one of two".
             raise TypeError(f"cannot instantiate {_NO_SAMPLER.format(cls.__name__)}")
         self.options: Mapping[str, Any] = resolve_options(
@@ -164,7 +185,7 @@ class Game(ABC):
         A game implements this or :meth:`sampler` (or both); by default it is
         ``self.sampler(view).sample(rng)``.
         """
-        if type(self).sampler is Game.sampler:
+        if type(self).sampler is Game.sampler and self.sampler_class is None:
             raise NotImplementedError(_NO_SAMPLER.format(type(self).__name__))
         return self.sampler(view).sample(rng)
 
@@ -173,8 +194,17 @@ class Game(ABC):
 
         A search bot that draws many worlds from one view builds this once:
         a game that implements it reads the view's constraints once and
-        samples cheaply. By default each sample is a :meth:`sample_state` call.
+        samples cheaply. By default it is ``sampler_class(self, view)`` when the
+        game names a :attr:`sampler_class` (``view`` must be a
+        :attr:`view_class`), else each sample is a :meth:`sample_state` call.
         """
+        if self.sampler_class is not None:
+            if self.view_class is None or not isinstance(view, self.view_class):
+                raise TypeError(
+                    f"{self.name} samples from a {_name(self.view_class)}, not {view!r}"
+                )
+            sampler: Sampler = self.sampler_class(self, view)
+            return sampler
         if type(self).sample_state is Game.sample_state:
             raise NotImplementedError(_NO_SAMPLER.format(type(self).__name__))
         return _EachCall(self, view)
@@ -186,6 +216,10 @@ def _rebuild_game(
     game = cls(**options)
     game._cap = cap
     return game
+
+
+def _name(cls: type[Any] | None) -> str:
+    return "View (no view_class named)" if cls is None else cls.__name__
 
 
 _NO_SAMPLER = "game class {} implements neither sample_state nor sampler"
@@ -286,3 +320,23 @@ class State(ABC):
         seat = self.to_act
         self.apply(action)
         return [f"seat {seat}: {action}"]
+
+
+def reject_action(
+    state: State, action: object, known: Callable[[str], bool], notation: str
+) -> NoReturn:
+    """Raise the error ``state.apply`` owes for an ``action`` it cannot play.
+
+    :class:`~harness.errors.IllegalActionError` when ``known(action)`` (good
+    notation, not legal now), else :class:`~harness.errors.InvalidActionError`
+    saying the notation is ``notation`` (e.g. ``"a belote action: 'take', ...
+    or a card such as 'JC'"``); both list the legal actions.
+    """
+    if not isinstance(action, str):
+        raise InvalidActionError(f"an action is a string, not {action!r}")
+    legal = ", ".join(state.legal_actions())
+    if known(action):
+        raise IllegalActionError(
+            f"seat {state.to_act} may not {action!r} now; legal: {legal}"
+        )
+    raise InvalidActionError(f"{action!r} is not {notation}; legal now: {legal}")

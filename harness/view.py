@@ -12,7 +12,12 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any, Self
 
-__all__ = ["View"]
+__all__ = ["View", "new_view", "pin_fields"]
+
+#: A View with no fields set, for a State's fast ``view()``: it skips the
+#: frozen dataclass's ``__init__`` and fills ``__dict__`` in one update. Such a
+#: State pins the fields it fills with :func:`pin_fields`.
+new_view = object.__new__
 
 
 @dataclass(frozen=True)
@@ -45,3 +50,17 @@ def _tuples(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_tuples(v) for v in value)
     return value
+
+
+def pin_fields(cls: type[View], names: str) -> None:
+    """Fail at import unless ``cls``'s fields are ``names`` (space-separated), in order.
+
+    A State that builds views with :data:`new_view` names every field itself;
+    this makes a field added to the View (or to :class:`View`) an import error
+    instead of a view that silently lacks it.
+    """
+    found = [f.name for f in fields(cls)]
+    if found != names.split():
+        raise RuntimeError(
+            f"{cls.__name__}'s fields changed to {found}; update the state's view()"
+        )

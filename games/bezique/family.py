@@ -53,7 +53,9 @@ from harness import (
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
+from harness.view import new_view
 
 __all__ = [
     "DIX",
@@ -69,7 +71,6 @@ __all__ = [
 PASS, DIX = "pass", "dix"
 MELD = "meld:"
 
-_new_view = object.__new__
 
 #: The one-pack games (Marjolet, Binage): ranks A 10 K Q J 9 8 7 in every suit,
 #: brisques (each ace and ten won scores 10), 10 for the last trick.
@@ -457,18 +458,13 @@ class FamilyState(TrickState):
         return known
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
-        if action in self._deck.index or action in self._known_actions():
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
         dix = ", 'dix'" if self.DIX_VALUE else ""
-        raise InvalidActionError(
-            f"{action!r} is not a {self.game.name} action: a card such as 'AS' or "
-            f"'TH', 'pass'{dix} or 'meld:' and a combination ('meld:stuk'); "
-            f"legal: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in self._deck.index or a in self._known_actions(),
+            f"a {self.game.name} action: a card such as 'AS' or 'TH', 'pass'{dix} "
+            "or 'meld:' and a combination ('meld:stuk')",
         )
 
     def _declare(self, seat: int, name: str, cards: tuple[int, ...]) -> None:
@@ -596,7 +592,7 @@ class FamilyState(TrickState):
             )
         to_act = self.to_act
         stock = self._stock
-        view = _new_view(self.VIEW)
+        view = new_view(self.VIEW)
         view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == to_act else (),

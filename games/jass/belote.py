@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
@@ -38,13 +38,14 @@ from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = ["BELOTE_ROEM", "Belote", "BeloteState", "BeloteView"]
 
@@ -144,13 +145,15 @@ class BeloteView(View):
     target: int
 
 
-_new_view = object.__new__
-_VIEW_FIELDS = (
-    "seat legal_actions deal dealer to_act phase hand turned table trump bids player "
-    "declared shown roem_seat stuk trick tricks deal_scores scores reserve target"
-).split()
-if [f.name for f in fields(BeloteView)] != _VIEW_FIELDS:  # pragma: no cover
-    raise RuntimeError("BeloteView's fields changed; update BeloteState.view()")
+#: The fields view() fills, in order: a changed BeloteView fails at import.
+pin_fields(
+    BeloteView,
+    (
+        "seat legal_actions deal dealer to_act phase hand turned table trump "
+        "bids player declared shown roem_seat stuk trick tricks deal_scores "
+        "scores reserve target"
+    ),
+)
 
 
 class BeloteState(DeclaresInHand):
@@ -346,17 +349,12 @@ class BeloteState(DeclaresInHand):
                 self._stuk_seat = seat
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
-        if action in _INDEX or action in _ALL_WORDS:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a belote action: 'take', 'pass', a suit ('clubs' "
-            f"... 'spades'), 'smous', 'accept', 'redeal', 'dix', 'roem' or a card "
-            f"such as 'JC'; legal now: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in _INDEX or a in _ALL_WORDS,
+            "a belote action: 'take', 'pass', a suit ('clubs' ... 'spades'), "
+            "'smous', 'accept', 'redeal', 'dix', 'roem' or a card such as 'JC'",
         )
 
     # -- declarations (B8, B9) and stuk (B10) --------------------------------------
@@ -531,7 +529,7 @@ class BeloteState(DeclaresInHand):
     def view(self, seat: int) -> BeloteView:
         """What ``seat`` knows now (B14)."""
         trump = self.trump
-        view = _new_view(BeloteView)
+        view = new_view(BeloteView)
         view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),
@@ -718,45 +716,6 @@ def _trick_line(record: TrickRecord, number: int) -> str:
     return f"trick {number} to seat {record[2]}: {record[3]} points"
 
 
-class Belote(Game):
-    """Belote / piekjas: 2 to 4 players each for himself, a turned trump."""
-
-    name = "belote"
-    title = "Belote / Piekjas (2 to 4 players, each for himself)"
-    seat_counts = frozenset({2, 3, 4})
-    check_options = {"target2": 300, "target3": 300, "target4": 300}  # noqa: RUF012
-    option_specs = (
-        Option("target2", 500, doc="match target at two seats (line 97)", minimum=1),
-        Option(
-            "target3",
-            700,
-            doc="match target at three seats: 700 or 1000 (line 97)",
-            minimum=1,
-        ),
-        Option(
-            "target4",
-            1000,
-            doc="match target at four seats: 1000 to 1500 (line 97)",
-            minimum=1,
-        ),
-    )
-
-    def target(self, n_seats: int) -> int:
-        """The match target at ``n_seats`` (B15)."""
-        return int(self.options[f"target{n_seats}"])
-
-    def new_match(self, n_seats: int, seed: int) -> BeloteState:
-        """The first deal of a match, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return BeloteState(self, n_seats, seed)
-
-    def sampler(self, view: View) -> BeloteSampler:
-        """The worlds behind ``view`` (B16)."""
-        if not isinstance(view, BeloteView):
-            raise TypeError(f"belote samples from a BeloteView, not {view!r}")
-        return BeloteSampler(self, view)
-
-
 class BeloteSampler(Sampler):
     """States consistent with one seat's view (B16): the unseen cards dealt
     uniformly to the other hands and the stock, respecting voids shown by the
@@ -941,3 +900,40 @@ def _plays(view: BeloteView) -> list[tuple[int, str]]:
         for i, card in enumerate(record[1])
     ]
     return out + list(view.trick)
+
+
+class Belote(Game):
+    """Belote / piekjas: 2 to 4 players each for himself, a turned trump."""
+
+    view_class = BeloteView
+    #: The worlds behind a view (B16).
+    sampler_class = BeloteSampler
+
+    name = "belote"
+    title = "Belote / Piekjas (2 to 4 players, each for himself)"
+    seat_counts = frozenset({2, 3, 4})
+    check_options = {"target2": 300, "target3": 300, "target4": 300}  # noqa: RUF012
+    option_specs = (
+        Option("target2", 500, doc="match target at two seats (line 97)", minimum=1),
+        Option(
+            "target3",
+            700,
+            doc="match target at three seats: 700 or 1000 (line 97)",
+            minimum=1,
+        ),
+        Option(
+            "target4",
+            1000,
+            doc="match target at four seats: 1000 to 1500 (line 97)",
+            minimum=1,
+        ),
+    )
+
+    def target(self, n_seats: int) -> int:
+        """The match target at ``n_seats`` (B15)."""
+        return int(self.options[f"target{n_seats}"])
+
+    def new_match(self, n_seats: int, seed: int) -> BeloteState:
+        """The first deal of a match, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return BeloteState(self, n_seats, seed)

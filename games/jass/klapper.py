@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET24, SUITS, iter_bits
@@ -43,13 +43,14 @@ from games.tricks import ROTTERDAM, TrickRecord, TrickRules
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = ["KLAPPER_ROEM", "TRUMP_TABLES", "Klapper", "KlapperState", "KlapperView"]
 
@@ -115,14 +116,14 @@ class KlapperView(View):
     scores: tuple[int, ...]
 
 
-_new_view = object.__new__
-#: The fields view() fills, in order: it fails at import if KlapperView changes.
-_VIEW_FIELDS = (
-    "seat legal_actions deal dealer teams to_act hand open_card turned trump "
-    "bids player declared roem_team trick tricks deal_scores scores"
-).split()
-if [f.name for f in fields(KlapperView)] != _VIEW_FIELDS:  # pragma: no cover
-    raise RuntimeError("KlapperView's fields changed; update KlapperState.view()")
+#: The fields view() fills, in order: a changed KlapperView fails at import.
+pin_fields(
+    KlapperView,
+    (
+        "seat legal_actions deal dealer teams to_act hand open_card turned "
+        "trump bids player declared roem_team trick tricks deal_scores scores"
+    ),
+)
 
 
 class KlapperState(DeclaresInHand):
@@ -236,16 +237,12 @@ class KlapperState(DeclaresInHand):
         self._begin_tricks(TRUMP_TABLES[trump], ROTTERDAM, self.deal % self.n_seats)
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
-        if action in PIQUET24.index or action in (PLAY, PASS, ROEM, *SUIT_ACTIONS):
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a klapper action: 'play', 'pass', a suit "
-            f"('clubs' ... 'spades'), 'roem' or a card such as 'JC'; legal now: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in PIQUET24.index or a in (PLAY, PASS, ROEM, *SUIT_ACTIONS),
+            "a klapper action: 'play', 'pass', a suit ('clubs' ... 'spades'), "
+            "'roem' or a card such as 'JC'",
         )
 
     # -- declarations (K5, K6) ------------------------------------------------------
@@ -355,7 +352,7 @@ class KlapperState(DeclaresInHand):
         trump = self.trump
         # Filled without the frozen dataclass's __init__ (one setattr per field
         # costs more than the rules of a decision); same fields, same order.
-        view = _new_view(KlapperView)
+        view = new_view(KlapperView)
         view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),
@@ -521,41 +518,6 @@ def _trick_line(record: TrickRecord, number: int) -> str:
     return f"trick {number} to seat {record[2]}: {record[3]} points"
 
 
-class Klapper(Game):
-    """Klapper: 24 cards, turned trump from the dealer's hand, declarations."""
-
-    name = "klapper"
-    title = "Klapper (2 or 3 each for himself; 4 or 6 in two teams)"
-    seat_counts = frozenset({2, 3, 4, 6})
-    check_options = {"target": 400}  # noqa: RUF012 - short: a few deals
-    option_specs = (
-        Option(
-            "target",
-            500,
-            doc="the match ends after the deal in which a team reaches this total",
-            minimum=1,
-        ),
-    )
-
-    def teams(self, n_seats: int) -> tuple[int, ...]:
-        """Four or six seats: two teams sitting alternately; two or three: each
-        alone."""
-        if n_seats <= 3:
-            return tuple(range(n_seats))
-        return tuple(seat % 2 for seat in range(n_seats))
-
-    def new_match(self, n_seats: int, seed: int) -> KlapperState:
-        """The first deal of a match, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return KlapperState(self, n_seats, seed)
-
-    def sampler(self, view: View) -> KlapperSampler:
-        """The worlds behind ``view`` (K10)."""
-        if not isinstance(view, KlapperView):
-            raise TypeError(f"klapper samples from a KlapperView, not {view!r}")
-        return KlapperSampler(self, view)
-
-
 class KlapperSampler(Sampler):
     """States consistent with one seat's view (K10): the unseen cards dealt
     uniformly to the other hands, respecting voids shown by the play, the
@@ -651,3 +613,36 @@ class KlapperSampler(Sampler):
                     else:
                         state._pending[int(place[-1])] = mask
         return state
+
+
+class Klapper(Game):
+    """Klapper: 24 cards, turned trump from the dealer's hand, declarations."""
+
+    view_class = KlapperView
+    #: The worlds behind a view (K10).
+    sampler_class = KlapperSampler
+
+    name = "klapper"
+    title = "Klapper (2 or 3 each for himself; 4 or 6 in two teams)"
+    seat_counts = frozenset({2, 3, 4, 6})
+    check_options = {"target": 400}  # noqa: RUF012 - short: a few deals
+    option_specs = (
+        Option(
+            "target",
+            500,
+            doc="the match ends after the deal in which a team reaches this total",
+            minimum=1,
+        ),
+    )
+
+    def teams(self, n_seats: int) -> tuple[int, ...]:
+        """Four or six seats: two teams sitting alternately; two or three: each
+        alone."""
+        if n_seats <= 3:
+            return tuple(range(n_seats))
+        return tuple(seat % 2 for seat in range(n_seats))
+
+    def new_match(self, n_seats: int, seed: int) -> KlapperState:
+        """The first deal of a match, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return KlapperState(self, n_seats, seed)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
@@ -41,13 +41,14 @@ from games.tricks import ROTTERDAM, Duties, TrickRecord, TrickRules, TrickState
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = ["Klaverjassen", "KlaverjassenState", "KlaverjassenView"]
 
@@ -178,25 +179,14 @@ class KlaverjassenView(View):
     scores: tuple[int, int]
 
 
-_new_view = object.__new__
-# The fast construction in KlaverjassenState.view names every field itself.
-if tuple(f.name for f in fields(KlaverjassenView)) != (
-    "seat",
-    "legal_actions",
-    "deal",
-    "dealer",
-    "to_act",
-    "hand",
-    "turned",
-    "trump",
-    "bids",
-    "player",
-    "trick",
-    "tricks",
-    "deal_scores",
-    "scores",
-):  # pragma: no cover - fails at import if View or KlaverjassenView gains a field
-    raise RuntimeError("KlaverjassenView's fields changed; update view()")
+#: The fields view() fills, in order: a changed KlaverjassenView fails at import.
+pin_fields(
+    KlaverjassenView,
+    (
+        "seat legal_actions deal dealer to_act hand turned trump bids player "
+        "trick tricks deal_scores scores"
+    ),
+)
 
 
 # -- the state --------------------------------------------------------------
@@ -281,16 +271,12 @@ class KlaverjassenState(TrickState):
             self._bad_action(action)
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
-        if action in _INDEX or action in _BID_ACTIONS:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a klaverjassen action: a bid ('play', 'pass') or a "
-            f"card such as 'JC' or 'TH'"
+        reject_action(
+            self,
+            action,
+            lambda a: a in _INDEX or a in _BID_ACTIONS,
+            "a klaverjassen action: a bid ('play', 'pass') or a card such as "
+            "'JC' or 'TH'",
         )
 
     def _bid(self, action: str) -> None:
@@ -440,7 +426,7 @@ class KlaverjassenState(TrickState):
         else:
             legal = ()
             names = _NAMES(hand)
-        view = _new_view(self._view_class)
+        view = new_view(self._view_class)
         fields = view.__dict__
         fields.update(self._public)
         fields["seat"] = seat
@@ -594,69 +580,6 @@ def _match_line(totals: tuple[int, int]) -> str:
 # -- the game ---------------------------------------------------------------
 
 
-class Klaverjassen(Game):
-    """Klaverjassen, Rotterdam style: turned trump, must over- and under-trump."""
-
-    name = "klaverjassen"
-    title = "Klaverjassen (4 players, fixed partnerships)"
-    seat_counts = frozenset({4})
-    partnerships = True
-    check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
-    max_actions = 20_000  # a 1500-point match takes ~1,000; the referee draws here
-    option_specs = (
-        Option(
-            "variant",
-            "standard",
-            doc=(
-                "rule set (seed 004 lines 126-132): 'standard' is Rotterdam with a "
-                "turned trump; 'utrechts' voorhand names trump; 'leids' bids of "
-                "points and suit; 'voorhand-vrij' a free choice after all pass; "
-                "'amsterdams' no under-trumping, partner exempt; 'kraken' doubling "
-                "and roem in hand; 'schoppen-dubbel' kraken with spades doubling"
-            ),
-            choices=VARIANTS,
-        ),
-        Option(
-            "target",
-            1500,
-            doc="the match ends after the deal in which a team reaches this total",
-            minimum=1,
-        ),
-        Option(
-            "clubs_first",
-            True,
-            doc="in the first deal clubs is trump without turning; voorhand plays",
-        ),
-    )
-
-    @property
-    def state_class(self) -> type[KlaverjassenState]:
-        """The State class of this game's ``variant``."""
-        if self.options["variant"] == "standard":
-            return KlaverjassenState
-        from games.jass.variants import (
-            KlaverjassenKrakenState,
-            KlaverjassenVariantState,
-        )
-
-        if self.options["variant"] in ("kraken", "schoppen-dubbel"):
-            return KlaverjassenKrakenState
-        return KlaverjassenVariantState
-
-    def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
-        """The first deal of a match of four, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return self.state_class(self, seed)
-
-    def sampler(self, view: View) -> KlaverjassenSampler:
-        """The worlds behind ``view`` (R14): read once, sampled cheaply."""
-        if not isinstance(view, KlaverjassenView):
-            raise TypeError(
-                f"klaverjassen samples from a KlaverjassenView, not {view!r}"
-            )
-        return KlaverjassenSampler(self, view)
-
-
 class KlaverjassenSampler(Sampler):
     """Full States consistent with one seat's view (R14).
 
@@ -726,3 +649,62 @@ class KlaverjassenSampler(Sampler):
             for seat, mask, known in zip(self._others, dealt, self._known, strict=True):
                 hands[seat] = mask | known
         return state
+
+
+class Klaverjassen(Game):
+    """Klaverjassen, Rotterdam style: turned trump, must over- and under-trump."""
+
+    view_class = KlaverjassenView
+    #: The worlds behind a view (R14): read once, sampled cheaply.
+    sampler_class = KlaverjassenSampler
+
+    name = "klaverjassen"
+    title = "Klaverjassen (4 players, fixed partnerships)"
+    seat_counts = frozenset({4})
+    partnerships = True
+    check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
+    max_actions = 20_000  # a 1500-point match takes ~1,000; the referee draws here
+    option_specs = (
+        Option(
+            "variant",
+            "standard",
+            doc=(
+                "rule set (seed 004 lines 126-132): 'standard' is Rotterdam with a "
+                "turned trump; 'utrechts' voorhand names trump; 'leids' bids of "
+                "points and suit; 'voorhand-vrij' a free choice after all pass; "
+                "'amsterdams' no under-trumping, partner exempt; 'kraken' doubling "
+                "and roem in hand; 'schoppen-dubbel' kraken with spades doubling"
+            ),
+            choices=VARIANTS,
+        ),
+        Option(
+            "target",
+            1500,
+            doc="the match ends after the deal in which a team reaches this total",
+            minimum=1,
+        ),
+        Option(
+            "clubs_first",
+            True,
+            doc="in the first deal clubs is trump without turning; voorhand plays",
+        ),
+    )
+
+    @property
+    def state_class(self) -> type[KlaverjassenState]:
+        """The State class of this game's ``variant``."""
+        if self.options["variant"] == "standard":
+            return KlaverjassenState
+        from games.jass.variants import (
+            KlaverjassenKrakenState,
+            KlaverjassenVariantState,
+        )
+
+        if self.options["variant"] in ("kraken", "schoppen-dubbel"):
+            return KlaverjassenKrakenState
+        return KlaverjassenVariantState
+
+    def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
+        """The first deal of a match of four, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return self.state_class(self, seed)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NamedTuple, NoReturn
 
 from games.cards import PIQUET, SUITS
@@ -43,13 +43,14 @@ from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = [
     "Klaverjassen3",
@@ -161,30 +162,14 @@ class Klaverjassen3View(View):
     scores: tuple[int, ...]
 
 
-_new_view = object.__new__
-#: The fields view() fills, in order: it fails at import if Klaverjassen3View changes.
-_VIEW_FIELDS = (
-    "seat",
-    "legal_actions",
-    "deal",
-    "dealer",
-    "active",
-    "to_act",
-    "phase",
-    "hand",
-    "bids",
-    "player",
-    "took",
-    "skart_count",
-    "skart",
-    "trump",
-    "trick",
-    "tricks",
-    "deal_scores",
-    "scores",
+#: The fields view() fills, in order: a changed Klaverjassen3View fails at import.
+pin_fields(
+    Klaverjassen3View,
+    (
+        "seat legal_actions deal dealer active to_act phase hand bids player "
+        "took skart_count skart trump trick tricks deal_scores scores"
+    ),
 )
-if tuple(f.name for f in fields(Klaverjassen3View)) != _VIEW_FIELDS:  # pragma: no cover
-    raise RuntimeError("Klaverjassen3View's fields changed; update view()")
 
 
 class Klaverjassen3State(SkartState):
@@ -275,18 +260,13 @@ class Klaverjassen3State(SkartState):
             self.to_act = self._next_seat[seat]
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
         words = (PLAY, PASS, TAKE, LEAVE, ROEM, *SUIT_ACTIONS)
-        if action in PIQUET.index or action in words:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a klaverjassen-3 action: 'play', 'pass', 'take', "
-            f"'leave', a suit ('clubs' ... 'spades'), 'roem' or a card such as "
-            f"'JC'; legal now: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in PIQUET.index or a in words,
+            "a klaverjassen-3 action: 'play', 'pass', 'take', 'leave', a suit "
+            "('clubs' ... 'spades'), 'roem' or a card such as 'JC'",
         )
 
     # -- tricks and scoring ----------------------------------------------------
@@ -371,7 +351,7 @@ class Klaverjassen3State(SkartState):
         """What ``seat`` knows now (D10)."""
         # Filled without the frozen dataclass's __init__ (one setattr per field
         # costs more than the rules of a decision); same fields, same order.
-        view = _new_view(Klaverjassen3View)
+        view = new_view(Klaverjassen3View)
         view.__dict__.update(
             seat=seat,
             legal_actions=self.legal_actions() if seat == self.to_act else (),
@@ -535,34 +515,6 @@ def _match_line(totals: tuple[int, ...]) -> str:
     )
 
 
-class Klaverjassen3(Game):
-    """Klaverjassen for 3: each for himself, free trump, skart, claimed roem."""
-
-    name = "klaverjassen-3"
-    title = "Klaverjassen for 3 (each for himself; four with the dealer sitting out)"
-    seat_counts = frozenset({3, 4})
-    check_options = {"target": 200}  # noqa: RUF012 - short: 2-4 deals
-    option_specs = (
-        Option(
-            "target",
-            1000,
-            doc="the match ends after the deal in which a seat reaches this total",
-            minimum=1,
-        ),
-    )
-
-    def new_match(self, n_seats: int, seed: int) -> Klaverjassen3State:
-        """The first deal of a match, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return Klaverjassen3State(self, n_seats, seed)
-
-    def sampler(self, view: View) -> Klaverjassen3Sampler:
-        """The worlds behind ``view`` (D10)."""
-        if not isinstance(view, Klaverjassen3View):
-            raise TypeError(f"klaverjassen-3 samples from its own view, not {view!r}")
-        return Klaverjassen3Sampler(self, view)
-
-
 class Klaverjassen3Sampler(Sampler):
     """States consistent with one seat's view (D10): the other hands, the skart
     unless the seat laid it back itself, voids shown by the play."""
@@ -625,3 +577,29 @@ class Klaverjassen3Sampler(Sampler):
                 state.hands[seat] = mask
             state.skart |= skart
         return state
+
+
+class Klaverjassen3(Game):
+    """Klaverjassen for 3: each for himself, free trump, skart, claimed roem."""
+
+    view_class = Klaverjassen3View
+    #: The worlds behind a view (D10).
+    sampler_class = Klaverjassen3Sampler
+
+    name = "klaverjassen-3"
+    title = "Klaverjassen for 3 (each for himself; four with the dealer sitting out)"
+    seat_counts = frozenset({3, 4})
+    check_options = {"target": 200}  # noqa: RUF012 - short: 2-4 deals
+    option_specs = (
+        Option(
+            "target",
+            1000,
+            doc="the match ends after the deal in which a seat reaches this total",
+            minimum=1,
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> Klaverjassen3State:
+        """The first deal of a match, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return Klaverjassen3State(self, n_seats, seed)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
@@ -40,13 +40,14 @@ from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = ["Kleintje", "KleintjeState", "KleintjeView", "lives_at_stake"]
 
@@ -128,38 +129,15 @@ class KleintjeView(View):
     deal_scores: tuple[tuple[int, ...], ...]
 
 
-_new_view = object.__new__
-#: The fields view() fills, in order: it fails at import if KleintjeView changes.
-_VIEW_FIELDS = (
-    "seat",
-    "legal_actions",
-    "deal",
-    "dealer",
-    "active",
-    "to_act",
-    "phase",
-    "hand",
-    "cards_each",
-    "skart_size",
-    "skart_open",
-    "open_skart",
-    "skart_count",
-    "skart",
-    "bids",
-    "player",
-    "bid",
-    "took",
-    "trump",
-    "stuk",
-    "trick",
-    "tricks",
-    "lives",
-    "kip",
-    "out",
-    "deal_scores",
+#: The fields view() fills, in order: a changed KleintjeView fails at import.
+pin_fields(
+    KleintjeView,
+    (
+        "seat legal_actions deal dealer active to_act phase hand cards_each "
+        "skart_size skart_open open_skart skart_count skart bids player bid "
+        "took trump stuk trick tricks lives kip out deal_scores"
+    ),
 )
-if tuple(f.name for f in fields(KleintjeView)) != _VIEW_FIELDS:  # pragma: no cover
-    raise RuntimeError("KleintjeView's fields changed; update view()")
 
 
 class KleintjeState(SkartState):
@@ -318,9 +296,6 @@ class KleintjeState(SkartState):
         self.to_act = nxt
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
         words = (
             *DEAL_ACTIONS,
             *SKART_ACTIONS,
@@ -333,14 +308,13 @@ class KleintjeState(SkartState):
             STUK,
             *SUIT_ACTIONS,
         )
-        if action in PIQUET.index or action in words:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a kleintje-klaverjas action: 'deal:3', 'skart:2', "
-            f"'open', 'closed', 'bid:40', 'pass', 'take', 'leave', a suit, 'stuk' "
-            f"or a card such as 'JC'; legal now: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in PIQUET.index or a in words,
+            "a kleintje-klaverjas action: 'deal:3', 'skart:2', 'open', 'closed', "
+            "'bid:40', 'pass', 'take', 'leave', a suit, 'stuk' or a card such as "
+            "'JC'",
         )
 
     # -- the stuk (line 24) ------------------------------------------------------
@@ -502,7 +476,7 @@ class KleintjeState(SkartState):
         if public is None:
             public = self._public = self._publish()
         to_act = self.to_act
-        view = _new_view(KleintjeView)
+        view = new_view(KleintjeView)
         fields = view.__dict__
         fields.update(public)
         fields["seat"] = seat
@@ -682,36 +656,6 @@ class KleintjeState(SkartState):
 _KQ = PIQUET.mask(r + s for s in SUITS for r in "KQ")
 
 
-class Kleintje(Game):
-    """Kleintje Klaverjas: the dealer's choices, bids of points, lives."""
-
-    name = "kleintje-klaverjas"
-    title = "Kleintje Klaverjas (2-6 players, lives; variant Spit)"
-    seat_counts = frozenset({2, 3, 4, 5, 6})
-    ranks_follow_scores = False
-    check_options = {"lives": 2}  # noqa: RUF012 - short: a few deals
-    option_specs = (
-        Option("lives", 6, doc="lives each player starts with (line 27)", minimum=1),
-        Option(
-            "spit",
-            False,
-            doc="variant Spit (line 30): a bid under 50 costs 1 life, 50-99 2, "
-            "100 or more 3",
-        ),
-    )
-
-    def new_match(self, n_seats: int, seed: int) -> KleintjeState:
-        """The first deal of a match: the dealer's choices come first."""
-        self.check_seats(n_seats)
-        return KleintjeState(self, n_seats, seed)
-
-    def sampler(self, view: View) -> KleintjeSampler:
-        """The worlds behind ``view`` (KK11)."""
-        if not isinstance(view, KleintjeView):
-            raise TypeError(f"kleintje-klaverjas samples from its view, not {view!r}")
-        return KleintjeSampler(self, view)
-
-
 class KleintjeSampler(Sampler):
     """States consistent with one seat's view (KK11): the other hands, the
     skart unless open or laid back by this seat, the undealt stock; voids shown
@@ -813,3 +757,31 @@ _CHOICES = (CARDS, SKART_CHOICE, OPENNESS)
 _SKART_PHASES = (SKART, TRUMP, DISCARD)
 #: The legal bids after a bid of ``10 * i``: the higher ones, then pass.
 _BID_LEGAL = tuple((*BIDS[i:], PASS) for i in range(len(BIDS) + 1))
+
+
+class Kleintje(Game):
+    """Kleintje Klaverjas: the dealer's choices, bids of points, lives."""
+
+    view_class = KleintjeView
+    #: The worlds behind a view (KK11).
+    sampler_class = KleintjeSampler
+
+    name = "kleintje-klaverjas"
+    title = "Kleintje Klaverjas (2-6 players, lives; variant Spit)"
+    seat_counts = frozenset({2, 3, 4, 5, 6})
+    ranks_follow_scores = False
+    check_options = {"lives": 2}  # noqa: RUF012 - short: a few deals
+    option_specs = (
+        Option("lives", 6, doc="lives each player starts with (line 27)", minimum=1),
+        Option(
+            "spit",
+            False,
+            doc="variant Spit (line 30): a bid under 50 costs 1 life, 50-99 2, "
+            "100 or more 3",
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> KleintjeState:
+        """The first deal of a match: the dealer's choices come first."""
+        self.check_seats(n_seats)
+        return KleintjeState(self, n_seats, seed)

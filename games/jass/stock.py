@@ -46,13 +46,14 @@ from games.tricks import (
 from harness import (
     Game,
     IllegalActionError,
-    InvalidActionError,
     Option,
     Result,
     Sampler,
     View,
 )
+from harness.game import reject_action
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = [
     "DECLS",
@@ -271,7 +272,15 @@ class StockView(View):
     rounds: tuple[tuple[int, int, str], ...]
 
 
-_new_view = object.__new__
+#: The fields view() fills, in order: a changed StockView fails at import.
+pin_fields(
+    StockView,
+    (
+        "seat legal_actions deal dealer to_act phase trump open_card stock hand "
+        "hand_sizes known announced challenge mariages own_pending events trick "
+        "tricks roem hand_scores totals lives kip rounds"
+    ),
+)
 
 
 _CARD_LEGAL = TrickState.legal_actions
@@ -688,22 +697,16 @@ class StockState(TrickState):
         self._legal = None
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
         words = (EXCHANGE, STUK, DUBBEL, DRAW_STOCK, DRAW_OPEN)
-        if (
-            action in PIQUET.index
-            or action in words
-            or action.startswith((ROEM, CHALLENGE, BROK))
-        ):
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a {self.game.name} action: a card ('AS'), "
-            f"'exchange', 'roem:QS3', 'afkeuren:KH4', 'stuk', 'dubbel', "
-            f"'brok:KHQS', 'draw:stock' or 'draw:open'; legal: {legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: (
+                a in PIQUET.index or a in words or a.startswith((ROEM, CHALLENGE, BROK))
+            ),
+            f"a {self.game.name} action: a card ('AS'), 'exchange', 'roem:QS3', "
+            "'afkeuren:KH4', 'stuk', 'dubbel', 'brok:KHQS', 'draw:stock' or "
+            "'draw:open'",
         )
 
     # -- scoring --------------------------------------------------------------
@@ -805,7 +808,7 @@ class StockState(TrickState):
                 _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
                 + _N3[hand >> 24]
             )  # fmt: skip
-        view = _new_view(StockView)
+        view = new_view(StockView)
         fields = view.__dict__
         fields.update(public)
         fields.update(
@@ -1036,41 +1039,6 @@ def _kind_words(kind: str) -> str:
     return f"{kind[:-1]} to the {_RANK_WORDS[kind[-1]]}"
 
 
-class StockGame(Game):
-    """The shared Game of Smousjas and Vijfhonderden (subclasses set config)."""
-
-    config: ClassVar[StockConfig]
-    seat_counts = frozenset({2})
-    ranks_follow_scores = True
-    check_options: ClassVar[Mapping[str, object]] = {"target": 200, "lives": 1}
-    option_specs = (
-        Option(
-            "target",
-            500,
-            doc="a round is won by reaching this score (onder Jan below half of "
-            "it, Uit from 20 below it)",
-            minimum=1,
-        ),
-        Option(
-            "lives",
-            3,
-            doc="lives each player starts a match with (S13)",
-            minimum=1,
-        ),
-    )
-
-    def new_match(self, n_seats: int, seed: int) -> StockState:
-        """The first hand of a match for two, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return StockState(self, seed)
-
-    def sampler(self, view: View) -> StockSampler:
-        """The worlds behind ``view`` (S15)."""
-        if not isinstance(view, StockView):
-            raise TypeError(f"{self.name} samples from a StockView, not {view!r}")
-        return StockSampler(self, view)
-
-
 def _candidates(
     role: str, kind: str, allowed: CardMask, trump: int, state: StockState, seat: int
 ) -> list[tuple[str, CardMask]]:
@@ -1296,3 +1264,36 @@ class StockSampler(Sampler):
                 state._mariages.append((s, action, _action_cards(action, state.trump)))
         state._legal = None
         return state
+
+
+class StockGame(Game):
+    """The shared Game of Smousjas and Vijfhonderden (subclasses set config)."""
+
+    view_class = StockView
+    #: The worlds behind a view (S15): read once, sampled cheaply.
+    sampler_class = StockSampler
+
+    config: ClassVar[StockConfig]
+    seat_counts = frozenset({2})
+    ranks_follow_scores = True
+    check_options: ClassVar[Mapping[str, object]] = {"target": 200, "lives": 1}
+    option_specs = (
+        Option(
+            "target",
+            500,
+            doc="a round is won by reaching this score (onder Jan below half of "
+            "it, Uit from 20 below it)",
+            minimum=1,
+        ),
+        Option(
+            "lives",
+            3,
+            doc="lives each player starts a match with (S13)",
+            minimum=1,
+        ),
+    )
+
+    def new_match(self, n_seats: int, seed: int) -> StockState:
+        """The first hand of a match for two, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return StockState(self, seed)

@@ -33,7 +33,8 @@ from games.jass.klaverjassen import (
 from games.jass.roem import FOUR_JACKS, FOUR_OF_A_KIND, RUN_3, RUN_4
 from games.jass.scoring import deal_score
 from games.tricks import AMSTERDAM
-from harness import IllegalActionError, InvalidActionError
+from harness import IllegalActionError
+from harness.game import reject_action
 
 __all__ = [
     "KRAKEN_ROEM",
@@ -237,16 +238,11 @@ class KlaverjassenVariantState(KlaverjassenState):
             self._start_play()
 
     def _bad_action(self, action: object) -> NoReturn:
-        if not isinstance(action, str):
-            raise InvalidActionError(f"an action is a string, not {action!r}")
-        legal = ", ".join(self.legal_actions())
-        if action in _INDEX or action in _KNOWN:
-            raise IllegalActionError(
-                f"seat {self.to_act} may not {action!r} now; legal: {legal}"
-            )
-        raise InvalidActionError(
-            f"{action!r} is not a klaverjassen ({self._variant}) action; legal now: "
-            f"{legal}"
+        reject_action(
+            self,
+            action,
+            lambda a: a in _INDEX or a in _KNOWN,
+            f"a klaverjassen ({self._variant}) action",
         )
 
     def _tallies(self) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple, Self
 
-from games.cards import FULL52, CardMask, iter_bits
+from games.cards import FULL52, CardMask, field_names, iter_bits
 from games.rummy import melds
 from harness.errors import IllegalActionError, InvalidActionError
 from harness.game import Action, Game, Sampler, Seat, State
@@ -68,11 +68,7 @@ _STOCK_ONLY = (DRAW_STOCK,)
 
 #: ``_ROW_NAMES[suit][row]``: the card strings of a 13-bit row of one suit.
 _ROW_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(
-        tuple(CARDS[suit * 13 + r] for r in range(13) if row >> r & 1)
-        for row in range(1 << 13)
-    )
-    for suit in range(4)
+    field_names(CARDS, suit * 13, 13) for suit in range(4)
 )
 _C, _D, _H, _S = _ROW_NAMES
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Self
 
-from games.cards import TAROT, CardMask, iter_bits
+from games.cards import TAROT, CardMask, field_names, iter_bits
 from games.sampling import ConstrainedDealer
 from games.tricks import Duties, TrickRecord, TrickRules, TrickState, TrickTables
 from harness import Sampler, View
@@ -104,15 +104,8 @@ def tables_of(
 def _hand_namer() -> Callable[[CardMask], tuple[str, ...]]:
     """Names of a mask of the 78 cards in six look-ups of 13 bits (a view names
     a hand at every decision; the deck's own namer loops over ten bytes)."""
-    cards = TAROT.cards
-    tables = [
-        [
-            tuple(cards[base + i] for i in range(13) if m >> i & 1)
-            for m in range(1 << 13)
-        ]
-        for base in range(0, 78, 13)
-    ]
-    t0, t1, t2, t3, t4, t5 = (tuple(t) for t in tables)
+    tables = [field_names(TAROT.cards, base, 13) for base in range(0, 78, 13)]
+    t0, t1, t2, t3, t4, t5 = tables
 
     def names(mask: CardMask) -> tuple[str, ...]:
         return (

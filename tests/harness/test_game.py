@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from harness import Game, Sampler, State, View
+from harness import Game, IllegalActionError, InvalidActionError, Sampler, State, View
 from harness.conformance import check_game
-from tests.plugins.toy_game import ToyGame
+from harness.game import reject_action
+from tests.plugins.toy_game import ToyGame, ToyView
 
 
 def a_view(game: Game) -> View:
@@ -63,3 +64,35 @@ class Neither(ToyGame):
 def test_a_game_with_neither_cannot_be_built() -> None:
     with pytest.raises(TypeError, match="Neither implements neither sample_state"):
         Neither()
+
+
+class NamedSampler(ToyGame):
+    """A game that names its Sampler class instead of writing ``sampler``."""
+
+    sample_state = Game.sample_state  # type: ignore[assignment]
+    view_class = ToyView
+    sampler_class = _Worlds
+
+
+def test_a_named_sampler_class_is_built_for_a_view_of_the_named_class() -> None:
+    game = NamedSampler()
+    view = a_view(game)
+    sampler = game.sampler(view)
+    assert isinstance(sampler, _Worlds)
+    assert sampler.view is view
+    assert game.sample_state(view, random.Random(3)).view(1) == view
+    with pytest.raises(TypeError, match="samples from a ToyView"):
+        game.sampler(View(seat=1, legal_actions=()))
+
+
+def test_reject_action_tells_bad_notation_from_a_move_not_legal_now() -> None:
+    state = ToyGame().new_match(2, 5)
+    legal = ", ".join(state.legal_actions())
+    with pytest.raises(InvalidActionError, match="an action is a string, not 7"):
+        reject_action(state, 7, lambda a: True, "a toy action")
+    with pytest.raises(
+        IllegalActionError, match=f"seat 0 may not 'x' now; legal: {legal}"
+    ):
+        reject_action(state, "x", lambda a: a == "x", "a toy action")
+    with pytest.raises(InvalidActionError, match="'y' is not a toy action; legal now"):
+        reject_action(state, "y", lambda a: a == "x", "a toy action")

@@ -340,3 +340,26 @@ def test_a_bot_that_cannot_be_built_forfeits_before_the_first_move(
         assert result.forfeit is not None and result.forfeit.reason.value == "exception"
         assert "no table for this seat" in result.forfeit.detail
         assert result.log == ()  # not one move was played
+
+
+def test_a_run_ends_when_streamed_results_outrun_the_pipe(tmp_path: Path) -> None:
+    """Thousands of short matches with logs in one chunk: more streamed results
+    are left unread at the end than a pipe holds. A leaving worker used to wait
+    to flush them while the runner waited for the worker (found by the
+    ten-seat Triomphe Forcée tournament): 1 run in 3 hung. Five runs in a row
+    must each end promptly."""
+    path = tmp_path / "big.toml"
+    path.write_text(
+        'game = "toy"\nseats = 2\nmatches = 1500\nseed = 5\nworkers = 1\n'
+        f'chunk = 5000\nkeep_logs = true\nplugins = ["{TOY_PLUGIN}"]\n'
+        '[entrants.a]\nbot = "random"\n[entrants.b]\nbot = "random"\n'
+    )
+    for _ in range(5):
+        done = subprocess.run(
+            _cli("run", str(path), "--fresh", "--quiet"),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "played 3000 matches" in done.stdout

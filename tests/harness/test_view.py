@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from harness import View
+from harness.view import new_view, pin_fields
 
 
 @dataclass(frozen=True)
@@ -39,3 +40,22 @@ def test_a_view_is_frozen_and_hashable() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         view.seat = 1  # type: ignore[misc]
     assert hash(view) == hash(example())
+
+
+def test_a_fast_view_built_from_new_view_equals_the_dataclass_one() -> None:
+    view = new_view(TrickView)
+    view.__dict__.update(
+        seat=0,
+        legal_actions=(),
+        hand=("JC",),
+        trick=((1, "7H"),),
+        trump="H",
+        scores=(0, 0),
+    )
+    assert view == TrickView(0, (), ("JC",), ((1, "7H"),), "H", (0, 0))
+
+
+def test_pin_fields_fails_when_the_fields_are_not_the_pinned_ones() -> None:
+    pin_fields(TrickView, "seat legal_actions hand trick trump scores")
+    with pytest.raises(RuntimeError, match="TrickView's fields changed"):
+        pin_fields(TrickView, "seat legal_actions hand trump trick scores")

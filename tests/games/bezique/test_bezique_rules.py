@@ -16,18 +16,13 @@ import pytest
 from games.bezique import Bezique, troef_games
 from games.bezique.bezique import BeziqueState
 from harness import IllegalActionError, InvalidActionError, OptionError
+from tests.games.playing import play
 
 GAME = Bezique()
 
 
 def position(seat0: str, seat1: str, stock: str, game: Bezique = GAME) -> BeziqueState:
     return BeziqueState.from_cards(game, [seat0, seat1], stock.split())
-
-
-def play(state: BeziqueState, actions: str) -> BeziqueState:
-    for action in actions.split():
-        state.apply(action)
-    return state
 
 
 def shown(state: BeziqueState, seat: int) -> dict[str, tuple[str, ...]]:

@@ -17,6 +17,7 @@ from games.bezique import Bezique, Binage, troef_games
 from games.bezique.bezique import BeziqueState
 from games.bezique.binage import BinageState
 from harness import IllegalActionError, InvalidActionError
+from tests.games.playing import play
 
 GAME = Binage()
 #: Seat 1's hand in the meld examples: no spade (trump), nothing to declare.
@@ -32,12 +33,6 @@ def position(
     assert len(set(cards)) == len(cards), "one pack: every card once"
     state = BinageState.from_cards(game, [seat0, seat1], stock.split())
     assert isinstance(state, BinageState)
-    return state
-
-
-def play(state: BinageState, actions: str) -> BinageState:
-    for action in actions.split():
-        state.apply(action)
     return state
 
 

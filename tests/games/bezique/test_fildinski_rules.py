@@ -16,6 +16,7 @@ import pytest
 from games.bezique import Fildinski, troef_games
 from games.bezique.fildinski import FildinskiState, FildinskiView, fildinski_kinds
 from harness import IllegalActionError, OptionError
+from tests.games.playing import play
 
 GAME = Fildinski()
 
@@ -33,12 +34,6 @@ def position(
     assert isinstance(state, FildinskiState)
     # from_cards takes each hand's copies alone: keep the hands' faces apart.
     assert not state.hands[0] & state.hands[1]
-    return state
-
-
-def play(state: FildinskiState, actions: str) -> FildinskiState:
-    for action in actions.split():
-        state.apply(action)
     return state
 
 

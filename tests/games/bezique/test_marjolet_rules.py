@@ -16,6 +16,7 @@ import pytest
 from games.bezique import Marjolet, troef_games
 from games.bezique.marjolet import MarjoletState
 from harness import IllegalActionError, InvalidActionError, OptionError
+from tests.games.playing import play
 
 GAME = Marjolet()
 #: Seat 1's hand in the meld examples: no trump (spades), nothing to declare,
@@ -33,12 +34,6 @@ def position(
     assert len(set(cards)) == len(cards), "one pack: every card once"
     state = MarjoletState.from_cards(game, [seat0, seat1], stock.split())
     assert isinstance(state, MarjoletState)
-    return state
-
-
-def play(state: MarjoletState, actions: str) -> MarjoletState:
-    for action in actions.split():
-        state.apply(action)
     return state
 
 

@@ -23,6 +23,7 @@ from games.bezique.rubicon import (
 )
 from games.cards import RUBICON
 from harness import IllegalActionError, InvalidActionError, OptionError
+from tests.games.playing import play
 
 GAME = Rubicon()
 QUEEN = Rubicon(variant="trump-queen")
@@ -37,12 +38,6 @@ def position(seat0: str, seat1: str, stock: str, game: Rubicon = GAME) -> Rubico
     assert isinstance(state, RubiconState)
     # from_cards takes each hand's copies alone: keep the hands' faces apart.
     assert not state.hands[0] & state.hands[1]
-    return state
-
-
-def play(state: RubiconState, actions: str) -> RubiconState:
-    for action in actions.split():
-        state.apply(action)
     return state
 
 

@@ -21,6 +21,7 @@ from games.jass.declarations import best_declarations
 from games.jass.scoring import beat_each_or_reserve
 from harness import IllegalActionError, SeatCountError
 from harness.referee import make_bots, play_match
+from tests.games.playing import play as apply
 
 GAME = Belote()
 
@@ -36,12 +37,6 @@ STOCK3 = "JH 7C 7D  9H 8D QC  KC TD 8H  TS QS KS AS"
 
 def deal3(**kw: object) -> BeloteState:
     return BeloteState.from_deal(GAME, HANDS3, "TH", STOCK3, **kw)  # type: ignore[arg-type]
-
-
-def apply(state: BeloteState, actions: str) -> BeloteState:
-    for action in actions.split():
-        state.apply(action)
-    return state
 
 
 def bview(state: BeloteState, seat: int) -> BeloteView:

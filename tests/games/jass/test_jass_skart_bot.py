@@ -14,6 +14,7 @@ from games.jass import Klaverjassen3, Kleintje
 from games.jass.klaverjassen3 import Klaverjassen3State
 from games.jass.kleintje import KleintjeState
 from harness import Game, State
+from tests.games.playing import play
 
 K3 = Klaverjassen3()
 KK = Kleintje()
@@ -32,17 +33,11 @@ def act(game: Game, state: State) -> str:
 
 
 def k3(actions: str = "") -> Klaverjassen3State:
-    state = Klaverjassen3State.from_hands(K3, K3_HANDS, "8D 7D")
-    for action in actions.split():
-        state.apply(action)
-    return state
+    return play(Klaverjassen3State.from_hands(K3, K3_HANDS, "8D 7D"), actions)
 
 
 def kk(actions: str = "") -> KleintjeState:
-    state = KleintjeState.from_hands(KK, KK_HANDS, skart="AH TH")
-    for action in actions.split():
-        state.apply(action)
-    return state
+    return play(KleintjeState.from_hands(KK, KK_HANDS, skart="AH TH"), actions)
 
 
 def test_plays_a_strong_hand_and_passes_a_weak_one() -> None:

@@ -18,18 +18,13 @@ from games.jass.declarations import best_declarations
 from games.jass.klapper import KLAPPER_ROEM, SUIT_ACTIONS, KlapperState, KlapperView
 from games.jass.scoring import beat_every_side
 from harness import IllegalActionError, SeatCountError
+from tests.games.playing import play as apply
 
 GAME = Klapper()
 
 
 def position(hands: list[str], trump: str = "H", **kw: object) -> KlapperState:
     return KlapperState.from_hands(GAME, hands, trump=trump, deal=4, **kw)  # type: ignore[arg-type]
-
-
-def apply(state: KlapperState, actions: str) -> KlapperState:
-    for action in actions.split():
-        state.apply(action)
-    return state
 
 
 def kview(state: KlapperState, seat: int) -> KlapperView:

@@ -21,6 +21,7 @@ from games.jass.klaverjassen3 import (
 )
 from games.jass.roem import roem_parts_three, trick_roem_three
 from harness import IllegalActionError
+from tests.games.playing import play as apply
 
 GAME = Klaverjassen3()
 
@@ -38,12 +39,6 @@ SKART = "8D 7D"
 
 def position() -> Klaverjassen3State:
     return Klaverjassen3State.from_hands(GAME, HANDS, SKART)
-
-
-def apply(state: Klaverjassen3State, actions: str) -> Klaverjassen3State:
-    for action in actions.split():
-        state.apply(action)
-    return state
 
 
 def view(state: Klaverjassen3State, seat: int) -> Klaverjassen3View:
@@ -251,8 +246,11 @@ def test_sampler_keeps_the_skart_the_player_laid_back() -> None:
     rng = random.Random(1)
     skarts = set()
     for _ in range(20):
-        assert me.sample(rng).skart == PIQUET.mask(["8D", "7D"])
+        mine = me.sample(rng)
+        assert isinstance(mine, Klaverjassen3State)
+        assert mine.skart == PIQUET.mask(["8D", "7D"])
         world = other.sample(rng)
+        assert isinstance(world, Klaverjassen3State)
         assert world.view(1) == view(state, 1)
         skarts.add(world.skart)
     assert len(skarts) > 1

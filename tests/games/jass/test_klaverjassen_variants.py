@@ -28,6 +28,7 @@ from games.jass.variants import (
 )
 from harness import IllegalActionError
 from harness.conformance import check_game
+from tests.games.playing import play as apply
 
 
 def bid_game(variant: str) -> KlaverjassenState:
@@ -39,12 +40,6 @@ def position(variant: str, hands: list[str], trump: str = "H") -> KlaverjassenSt
     """Deal 4 (seat 0 is voorhand and leads) with ``trump`` accepted by seat 0."""
     game = Klaverjassen(variant=variant)
     return game.state_class.from_hands(game, hands, trump=trump, deal=4)
-
-
-def apply(state: KlaverjassenState, actions: str) -> KlaverjassenState:
-    for action in actions.split():
-        state.apply(action)
-    return state
 
 
 def vview(state: KlaverjassenState, seat: int) -> KlaverjassenVariantView:

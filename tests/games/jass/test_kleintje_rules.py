@@ -16,6 +16,7 @@ from games.cards import PIQUET
 from games.jass import Kleintje, troef_games
 from games.jass.kleintje import BIDS, DEAL_ACTIONS, KleintjeState, lives_at_stake
 from harness import IllegalActionError
+from tests.games.playing import play as apply
 
 GAME = Kleintje()
 
@@ -26,12 +27,6 @@ HANDS = ["KH QH 7S", "JH AS TS", "9H AC 7C"]
 
 def position(game: Kleintje = GAME, **kw: object) -> KleintjeState:
     return KleintjeState.from_hands(game, HANDS, skart="AH TH", **kw)  # type: ignore[arg-type]
-
-
-def apply(state: KleintjeState, actions: str) -> KleintjeState:
-    for action in actions.split():
-        state.apply(action)
-    return state
 
 
 def test_registered_two_to_six() -> None:
@@ -219,10 +214,12 @@ def test_sampler_keeps_the_declared_stuk_and_an_open_skart() -> None:
     open_cards = PIQUET.mask(["AH", "TH"])
     for _ in range(30):
         world = sampler.sample(rng)
+        assert isinstance(world, KleintjeState)
         assert world.view(1) == view
         assert (world.hands[0] | world.skart) & open_cards == open_cards
     state = apply(position(), "bid:10 pass pass leave hearts stuk KH")
     view = state.view(2)
     for _ in range(10):
         world = GAME.sampler(view).sample(rng)
+        assert isinstance(world, KleintjeState)
         assert world.hands[0] >> PIQUET.index["QH"] & 1
