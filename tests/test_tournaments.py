@@ -15,6 +15,8 @@ from harness.scheduler import run_tournament
 from harness.store import Store
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "tournaments").glob("*.toml"))
+#: Strength-ladder configs: search bots with a budget per move, seconds each.
+_SLOW = {"ladder-gin-rummy", "ladder-maison-troggen", "ladder-rubicon"}
 
 
 def test_there_are_examples_for_every_game() -> None:
@@ -25,7 +27,14 @@ def test_there_are_examples_for_every_game() -> None:
     assert {"round-robin", "gauntlet", "sprt", "ladder"} <= {c.format for c in configs}
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(p, marks=pytest.mark.slow) if p.stem in _SLOW else p
+        for p in EXAMPLES
+    ],
+    ids=[p.stem for p in EXAMPLES],
+)
 def test_example_runs_shrunk(path: Path, tmp_path: Path) -> None:
     config = load_config(path)
     options = dict(config.options)

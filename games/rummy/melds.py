@@ -47,6 +47,7 @@ _N = 13
 #: Point value of each card index: ace 1, pip cards their number, faces 10.
 VALUE: tuple[int, ...] = tuple(min(i % _N + 1, 10) for i in range(52))
 
+
 def _row_values() -> tuple[int, ...]:
     """Sum of the values of the ranks set in each 13-bit row: a row's is that of
     the row without its lowest rank plus that rank's (quick at start-up)."""
