@@ -11,8 +11,9 @@ seat's information set: every iteration
    was *available* (legal when its parent was visited); UCB1 uses that
    availability count in place of the parent's visits, as the paper does,
    so an action legal in few worlds is not penalised for the others;
-3. **expands** one untried legal action, **rolls out** with the rollout policy
-   to the end of the deal, and
+3. **expands** one untried legal action (at the root the prior bot's choice
+   first, when a ``prior`` is set), **rolls out** with the rollout policy to
+   the end of the deal, and
 4. **backs up** each node's reward for the seat that chose its action (a
    partner's reward is its team's, so partners cooperate).
 
@@ -38,6 +39,8 @@ from bots.searchkit import (
     check_policy,
     make_policy,
     policy_option,
+    prior_action,
+    prior_options,
     seat_margins,
     time_options,
 )
@@ -85,6 +88,7 @@ class ISMCTSBot(Bot):
             maximum=10.0,
         ),
         policy_option(),
+        *prior_options(),
         Option(
             "max_rollout",
             2000,
@@ -103,6 +107,7 @@ class ISMCTSBot(Bot):
     ) -> None:
         super().__init__(game, seat, seed, options)
         check_policy(self.options["rollout"], game, f"bot {self.name!r}")
+        check_policy(self.options["prior"], game, f"bot {self.name!r}", "prior")
         #: Iterations of the last decision (for benches and tests).
         self.last_iterations = 0
         #: The tree of the last decision (for tests).
@@ -124,6 +129,17 @@ class ISMCTSBot(Bot):
         rng = self.rng
         sampler = self.game.sampler(view)
         policy = make_policy(self.options["rollout"], self.game, rng.getrandbits(32))
+        # The prior's choice at the root, if any: explored first, then favoured
+        # by weight / (1 + visits). Asked only when a prior is set, so a search
+        # without one draws exactly the random stream it always drew.
+        favoured = (
+            None
+            if self.options["prior"] == "none"
+            else prior_action(
+                self.options["prior"], self.game, self.seat, rng.getrandbits(32), view
+            )
+        )
+        bias = float(self.options["prior_weight"])
         c = float(self.options["exploration"])
         cap = self.options["max_rollout"]
         game = self.game
@@ -157,10 +173,15 @@ class ISMCTSBot(Bot):
                     score = child.reward / child.visits + c * math.sqrt(
                         math.log(child.avail) / child.visits
                     )
+                    if node is root and action == favoured:
+                        score += bias / (1 + child.visits)
                     if score > best_score:
                         best, best_action, best_score = child, action, score
                 if untried:
-                    action = untried[int(rng.random() * len(untried))]
+                    if node is root and favoured in untried:
+                        action = favoured
+                    else:
+                        action = untried[int(rng.random() * len(untried))]
                     child = children[action] = Node(seat)
                     child.avail = 1
                     world.apply(action)

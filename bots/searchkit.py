@@ -26,7 +26,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
 
-from harness import Bot, Game, Option, State
+from harness import Bot, Game, Option, State, View
 from harness.errors import OptionError
 
 if TYPE_CHECKING:
@@ -160,18 +160,46 @@ def policy_option(default: str = "random") -> Option:
     )
 
 
-def check_policy(name: str, game: Game, owner: str) -> None:
+def prior_options() -> tuple[Option, ...]:
+    """The ``prior`` and ``prior_weight`` options of a tree search."""
+    return (
+        Option(
+            "prior",
+            "none",
+            "prior policy: 'none', or the name of a registered bot whose choice at "
+            "the root is explored first and favoured by a bias that fades with "
+            "visits (progressive bias)",
+        ),
+        Option(
+            "prior_weight",
+            1.0,
+            "the prior's bias at the root: weight / (1 + visits) added to its UCB",
+            minimum=0.0,
+            maximum=100.0,
+        ),
+    )
+
+
+def prior_action(name: str, game: Game, seat: int, seed: int, view: View) -> str | None:
+    """What prior bot ``name`` plays in ``view`` (None for ``'none'``)."""
+    if name == "none":
+        return None
+    return _registered_bots()[name](game, seat, seed).act(view)
+
+
+def check_policy(name: str, game: Game, owner: str, option: str = "rollout") -> None:
     """Raise :class:`OptionError` unless ``name`` is a policy for ``game``."""
-    if name == "random":
+    if name == "random" or (option == "prior" and name == "none"):
         return
     cls = _registered_bots().get(name)
     if cls is None:
+        accepted = "'none'" if option == "prior" else "'random'"
         raise OptionError(
-            f"{owner}: option 'rollout' = {name!r} names no registered bot; "
-            "expected 'random' or a bot name"
+            f"{owner}: option {option!r} = {name!r} names no registered bot; "
+            f"expected {accepted} or a bot name"
         )
     if cls.games is not None and game.name not in cls.games:
-        raise OptionError(f"{owner}: rollout bot {name!r} does not play {game.name!r}")
+        raise OptionError(f"{owner}: {option} bot {name!r} does not play {game.name!r}")
 
 
 def make_policy(name: str, game: Game, seed: int) -> Policy:

@@ -10,7 +10,7 @@ import pytest
 from bots.ismcts import ISMCTSBot
 from bots.pimc import AlphaBeta, PIMCBot, endgame_cards, no_more_cards
 from bots.searchkit import Deadline, seat_margins
-from harness import Game, OptionError, State
+from harness import Game, OptionError, State, View
 from harness.plugins import load_plugins
 from tests.plugins.fusion_game import FusionGame
 
@@ -113,6 +113,54 @@ def test_a_heuristic_bot_plays_the_rollouts() -> None:
     assert bot.act(view) in view.legal_actions
     bot2 = PIMCBot(game, seat, 1, {"worlds": 2, "rollout": "jass"})
     assert bot2.act(view) in view.legal_actions
+
+
+def _choices(game: Game, n: int, least: int) -> list[tuple[int, View]]:
+    """(seat, view) of random positions with at least ``least`` legal actions."""
+    found = []
+    for walk_seed in range(12):
+        for steps in (3, 9, 14):
+            state = _walk(game, n, walk_seed, steps)
+            seat = state.to_act
+            if seat is not None and len(state.legal_actions()) >= least:
+                found.append((seat, state.view(seat)))
+    return found
+
+
+def test_a_prior_bot_is_explored_first_and_favoured_at_the_root() -> None:
+    """Issue 18 item 3: with the jass bot as prior, IS-MCTS expands the jass
+    bot's move first, and with a heavy bias and a small budget plays it."""
+    from bots.jass import JassBot
+
+    game = REGISTRY.game("klaverjassen")
+    checked = 0
+    for seat, view in _choices(game, 4, 3):
+        jass = {JassBot(game, seat, s).act(view) for s in range(4)}
+        if len(jass) > 1:
+            continue  # the heuristic's own choice depends on its seed here
+        options = {"iterations": 30, "prior": "jass", "prior_weight": 100.0}
+        bot = ISMCTSBot(game, seat, 7, options)
+        played = bot.act(view)
+        root = bot.last_root
+        assert root is not None
+        assert next(iter(root.children)) == played == jass.pop()
+        checked += 1
+    assert checked >= 3
+
+
+def test_no_prior_searches_exactly_as_before() -> None:
+    game = REGISTRY.game("klaverjassen")
+    seat, view = _choices(game, 4, 2)[0]
+    plain = ISMCTSBot(game, seat, 4, {"iterations": 200})
+    none = ISMCTSBot(game, seat, 4, {"iterations": 200, "prior": "none"})
+    assert plain.act(view) == none.act(view)
+    assert plain.last_root is not None and none.last_root is not None
+    visits = {a: c.visits for a, c in plain.last_root.children.items()}
+    assert visits == {a: c.visits for a, c in none.last_root.children.items()}
+    with pytest.raises(OptionError, match="option 'prior' = 'nobody'"):
+        ISMCTSBot(game, 0, 1, {"prior": "nobody"})
+    with pytest.raises(OptionError, match="prior bot 'tarot' does not play"):
+        ISMCTSBot(game, 0, 1, {"prior": "tarot"})
 
 
 def _minimax(game: Game, state: State, seat: int, deal: int) -> float:
