@@ -30,6 +30,7 @@ from games.sampling import ConstrainedDealer
 from games.tricks import Duties, TrickRecord, TrickRules, TrickState, TrickTables
 from harness import Sampler, View
 from harness.seeding import deal_rng
+from harness.view import new_view, pin_fields
 
 __all__ = [
     "BLANK",
@@ -174,6 +175,13 @@ class TarotView(View):
     deal_scores: tuple[tuple[int, ...], ...]
     #: The match totals per seat (points, or net chips in a game of stakes).
     scores: tuple[int, ...]
+
+
+pin_fields(
+    TarotView,
+    "seat legal_actions deal dealer to_act hand trick tricks exchanges debt"
+    " deal_scores scores",
+)
 
 
 class TarotState(TrickState):
@@ -347,21 +355,24 @@ class TarotState(TrickState):
     def view(self, seat: int) -> TarotView:
         """What ``seat`` knows now (R9)."""
         to_act = self.to_act
-        return self._view_class(
-            seat=seat,
-            legal_actions=self.legal_actions() if seat == to_act else (),
-            deal=self.deal,
-            dealer=self.dealer,
-            to_act=to_act,
-            hand=hand_names(self.hands[seat]),
-            trick=self._trick_view,
-            tricks=self._tricks,
-            exchanges=self.exchanges,
-            debt=self.debt,
-            deal_scores=self.deal_scores,
-            scores=self.totals,
-            **self._view_extra(seat),
-        )
+        # Skips the frozen dataclass's __init__ (a view is built at every
+        # decision); the fields are pinned below the class.
+        view = new_view(self._view_class)
+        fields = view.__dict__
+        fields["seat"] = seat
+        fields["legal_actions"] = self.legal_actions() if seat == to_act else ()
+        fields["deal"] = self.deal
+        fields["dealer"] = self.dealer
+        fields["to_act"] = to_act
+        fields["hand"] = hand_names(self.hands[seat])
+        fields["trick"] = self._trick_view
+        fields["tricks"] = self._tricks
+        fields["exchanges"] = self.exchanges
+        fields["debt"] = self.debt
+        fields["deal_scores"] = self.deal_scores
+        fields["scores"] = self.totals
+        fields.update(self._view_extra(seat))
+        return view
 
     #: The view's class (a subclass adds a game's own fields).
     _view_class: type[TarotView] = TarotView

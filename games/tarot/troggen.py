@@ -28,6 +28,7 @@ from games.tarot.common import (
     TarotSampler,
     TarotState,
     TarotView,
+    hand_names,
 )
 from harness import Game, IllegalActionError, Option, Result, View
 
@@ -183,7 +184,8 @@ class TroggenState(TarotState):
     def _view_extra(self, seat: int) -> dict[str, Any]:
         own = seat == self.dealer and self.discard
         return {
-            "discard": TAROT.names(self.discard) if own else (),
+            # hand_names: the tarot namer by six look-ups, same deck order.
+            "discard": hand_names(self.discard) if own else (),
             "discarded": self.discard.bit_count(),
         }
 
