@@ -811,16 +811,15 @@ class StockState(TrickState):
         view = new_view(StockView)
         fields = view.__dict__
         fields.update(public)
-        fields.update(
-            seat=seat,
-            legal_actions=legal,
-            to_act=to_act,
-            stock=len(self._stock),
-            hand=names,
-            hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
-            trick=self._trick_view,
-            tricks=self._tricks,
-        )
+        # Item by item: a keyword update would build a second dict per view.
+        fields["seat"] = seat
+        fields["legal_actions"] = legal
+        fields["to_act"] = to_act
+        fields["stock"] = len(self._stock)
+        fields["hand"] = names
+        fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
+        fields["trick"] = self._trick_view
+        fields["tricks"] = self._tricks
         known = self._known
         if known[0] or known[1]:
             key = known[0] & hands[0] | (known[1] & hands[1]) << 32
