@@ -593,32 +593,34 @@ class FamilyState(TrickState):
         to_act = self.to_act
         stock = self._stock
         view = new_view(self.VIEW)
-        view.__dict__.update(
-            seat=seat,
-            legal_actions=self.legal_actions() if seat == to_act else (),
-            deal=self.deal,
-            dealer=self.dealer,
-            to_act=to_act,
-            phase="over"
+        # Item by item: a keyword update would build a second dict per view.
+        fields = view.__dict__
+        fields["seat"] = seat
+        fields["legal_actions"] = self.legal_actions() if seat == to_act else ()
+        fields["deal"] = self.deal
+        fields["dealer"] = self.dealer
+        fields["to_act"] = to_act
+        fields["phase"] = (
+            "over"
             if self._over
             else "meld"
             if self._melding
             else "stock"
             if stock
-            else "final",
-            trump=SUITS[self.trump] if self.trump >= 0 else None,
-            turned=names[stock[0]] if stock and self.TURNED else None,
-            stock=len(stock),
-            hand=self._hand_names(hands[seat]),
-            hand_sizes=(hands[0].bit_count(), hands[1].bit_count()),
-            shown=self._shown_view,
-            melds=self._melds,
-            trick=self._trick_view,
-            tricks=self._tricks,
-            points=(self._points[0], self._points[1]),
-            deal_scores=self._deal_scores,
-            scores=self._totals,
+            else "final"
         )
+        fields["trump"] = SUITS[self.trump] if self.trump >= 0 else None
+        fields["turned"] = names[stock[0]] if stock and self.TURNED else None
+        fields["stock"] = len(stock)
+        fields["hand"] = self._hand_names(hands[seat])
+        fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
+        fields["shown"] = self._shown_view
+        fields["melds"] = self._melds
+        fields["trick"] = self._trick_view
+        fields["tricks"] = self._tricks
+        fields["points"] = (self._points[0], self._points[1])
+        fields["deal_scores"] = self._deal_scores
+        fields["scores"] = self._totals
         return view
 
     def clone(self) -> FamilyState:
