@@ -65,42 +65,33 @@ class ExecutorPlugin:
         raise NotImplementedError
 
 
-class InlineExecutorPlugin(ExecutorPlugin):
+class _LocalExecutorPlugin(ExecutorPlugin):
+    """An executor on this machine, of the kind its ``name`` says."""
+
+    @classmethod
+    def start(
+        cls,
+        settings: Mapping[str, Any],
+        workers: int,
+        source: PluginSource,
+        *,
+        tmpdir: str | None = None,
+    ) -> tuple[concurrent.futures.Executor, Channel]:
+        from harness.executors import local_executor
+
+        return local_executor(cls.name, workers, source, tmpdir=tmpdir)
+
+
+class InlineExecutorPlugin(_LocalExecutorPlugin):
     """Every chunk at once in this process (tests, debugging)."""
 
     name = "inline"
 
-    @classmethod
-    def start(
-        cls,
-        settings: Mapping[str, Any],
-        workers: int,
-        source: PluginSource,
-        *,
-        tmpdir: str | None = None,
-    ) -> tuple[concurrent.futures.Executor, Channel]:
-        from harness.executors import local_executor
 
-        return local_executor("inline", workers, source, tmpdir=tmpdir)
-
-
-class ProcessExecutorPlugin(ExecutorPlugin):
+class ProcessExecutorPlugin(_LocalExecutorPlugin):
     """A pool of ``workers`` local worker processes (the default)."""
 
     name = "process"
-
-    @classmethod
-    def start(
-        cls,
-        settings: Mapping[str, Any],
-        workers: int,
-        source: PluginSource,
-        *,
-        tmpdir: str | None = None,
-    ) -> tuple[concurrent.futures.Executor, Channel]:
-        from harness.executors import local_executor
-
-        return local_executor("process", workers, source, tmpdir=tmpdir)
 
 
 class DaskExecutorPlugin(ExecutorPlugin):
