@@ -38,6 +38,7 @@ from bots.searchkit import (
     Deadline,
     check_policy,
     make_policy,
+    max_rollout_option,
     policy_option,
     prior_action,
     prior_options,
@@ -89,13 +90,7 @@ class ISMCTSBot(Bot):
         ),
         policy_option(),
         *prior_options(),
-        Option(
-            "max_rollout",
-            2000,
-            "actions per rollout before it is cut off",
-            minimum=1,
-            maximum=100_000,
-        ),
+        max_rollout_option(),
     )
 
     def __init__(

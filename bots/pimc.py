@@ -46,6 +46,7 @@ from bots.searchkit import (
     Policy,
     check_policy,
     make_policy,
+    max_rollout_option,
     policy_option,
     rollout,
     scalar_value,
@@ -249,13 +250,7 @@ class PIMCBot(Bot):
         ),
         *time_options(),
         policy_option(),
-        Option(
-            "max_rollout",
-            2000,
-            "actions per rollout before it is cut off",
-            minimum=1,
-            maximum=100_000,
-        ),
+        max_rollout_option(),
     )
 
     def __init__(

@@ -21,12 +21,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bots.searchkit import max_rollout_option
 from harness import Bot, Option, State, View, hookimpl
 
 #: Most states a decision may sample (4 is the default; a few hundred are slow).
 MAX_SAMPLES = 1000
-#: Most actions of one rollout (a deal of any game here takes far fewer).
-MAX_ROLLOUT = 100_000
 
 
 class SearchBot(Bot):
@@ -42,13 +41,7 @@ class SearchBot(Bot):
             minimum=1,
             maximum=MAX_SAMPLES,
         ),
-        Option(
-            "max_rollout",
-            2000,
-            "actions per rollout before it is cut off",
-            minimum=1,
-            maximum=MAX_ROLLOUT,
-        ),
+        max_rollout_option(),
     )
 
     def act(self, view: View) -> str:

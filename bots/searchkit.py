@@ -160,6 +160,21 @@ def policy_option(default: str = "random") -> Option:
     )
 
 
+#: Most actions a rollout may take.
+MAX_ROLLOUT = 100_000
+
+
+def max_rollout_option() -> Option:
+    """The ``max_rollout`` option: actions per rollout before it is cut off."""
+    return Option(
+        "max_rollout",
+        2000,
+        "actions per rollout before it is cut off",
+        minimum=1,
+        maximum=MAX_ROLLOUT,
+    )
+
+
 def prior_options() -> tuple[Option, ...]:
     """The ``prior`` and ``prior_weight`` options of a tree search."""
     return (

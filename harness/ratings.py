@@ -1165,6 +1165,38 @@ def bootstrap_ratings(
         if one.seat_advantage is not None:
             seats[r] = one.seat_advantage
     lo_q, hi_q = 0.5 - confidence / 2, 0.5 + confidence / 2
+    lines, notes = _percentile_lines(names, samples, fit, confidence, failures, rounds)
+    seat_interval = None
+    if fit.seat_advantage is not None:
+        ok = seats[~np.isnan(seats)]
+        seat_interval = (float(np.quantile(ok, lo_q)), float(np.quantile(ok, hi_q)))
+    return BootstrapFit(
+        ratings=tuple(lines),
+        rounds=rounds,
+        seed=seed,
+        confidence=confidence,
+        groups=groups,
+        seat_advantage=fit.seat_advantage,
+        seat_advantage_interval=seat_interval,
+        fit=fit,
+        notes=tuple(notes),
+        samples=samples,
+        names=names,
+    )
+
+
+def _percentile_lines(
+    names: Sequence[str],
+    samples: FloatArray,
+    fit: RatingFit,
+    confidence: float,
+    failures: int,
+    rounds: int,
+) -> tuple[list[BootstrapRating], list[str]]:
+    """Each entrant's percentile interval over the rounds (``samples[round,
+    entrant]``, NaN where a round could not rate it), in the fit's order, and
+    the note on rounds whose pool fell apart."""
+    lo_q, hi_q = 0.5 - confidence / 2, 0.5 + confidence / 2
     lines = []
     for k, name in enumerate(names):
         column = samples[:, k]
@@ -1185,26 +1217,9 @@ def bootstrap_ratings(
     if failures:
         notes.append(
             f"{failures} of {rounds} rounds drew a pool that was not connected (or "
-            "lacked the "
-            "anchor); their ratings were anchored per component"
+            "lacked the anchor); their ratings were anchored per component"
         )
-    seat_interval = None
-    if fit.seat_advantage is not None:
-        ok = seats[~np.isnan(seats)]
-        seat_interval = (float(np.quantile(ok, lo_q)), float(np.quantile(ok, hi_q)))
-    return BootstrapFit(
-        ratings=tuple(lines),
-        rounds=rounds,
-        seed=seed,
-        confidence=confidence,
-        groups=groups,
-        seat_advantage=fit.seat_advantage,
-        seat_advantage_interval=seat_interval,
-        fit=fit,
-        notes=tuple(notes),
-        samples=samples,
-        names=names,
-    )
+    return lines, notes
 
 
 def _has_games(table: PairTable, name: str) -> bool:
@@ -1785,28 +1800,7 @@ def bootstrap_plackett_luce(
             idx = np.array(members)
             base = gamma[anchor_index] if anchor_index in members else gamma[idx].mean()
             samples[r, idx] = (gamma[idx] - base) / ELO_TO_NATURAL + anchor_rating
-    lo_q, hi_q = 0.5 - confidence / 2, 0.5 + confidence / 2
-    lines = []
-    for k, name in enumerate(names):
-        ok = samples[:, k][~np.isnan(samples[:, k])]
-        lo, hi = np.quantile(ok, [lo_q, hi_q]) if len(ok) else (math.nan, math.nan)
-        lines.append(
-            BootstrapRating(
-                name,
-                fit[name].rating,
-                float(lo),
-                float(hi),
-                float(ok.std(ddof=1)) if len(ok) > 1 else math.nan,
-            )
-        )
-    order = {line.entrant: p for p, line in enumerate(fit.ratings)}
-    lines.sort(key=lambda line: order[line.entrant])
-    notes = []
-    if failures:
-        notes.append(
-            f"{failures} of {rounds} rounds drew a pool that was not connected (or "
-            "lacked the anchor); their ratings were anchored per component"
-        )
+    lines, notes = _percentile_lines(names, samples, fit, confidence, failures, rounds)
     return BootstrapFit(
         ratings=tuple(lines),
         rounds=rounds,

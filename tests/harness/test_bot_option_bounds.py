@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bots.search import MAX_ROLLOUT, MAX_SAMPLES, SearchBot
+from bots.search import MAX_SAMPLES, SearchBot
+from bots.searchkit import MAX_ROLLOUT
 from harness.config import load_config
 from harness.errors import ConfigError, OptionError
 from harness.plugins import load_plugins
