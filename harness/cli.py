@@ -247,8 +247,8 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--table",
         type=_table_arg,
-        help="standings, pairs or crosstable: with --format csv (one table per "
-        "stream; default standings) or json, only this table",
+        help="standings, pairs, crosstable, forfeits or thinking: with --format "
+        "csv (one table per stream; default standings) or json, only this table",
     )
     report.add_argument(
         "--anchor",
@@ -976,7 +976,7 @@ def _stored_matches(store: Store) -> list[tuple[list[str], Result, str | None]]:
 
 
 def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.report import build_report, render
+    from harness.report import RunFacts, build_report, render
     from harness.sprt import SprtMonitor
     from harness.store import Store
 
@@ -1011,31 +1011,21 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         seed=args.seed,
         model=model,
+        run=RunFacts(
+            forfeits=forfeits,
+            thinking=thinking,
+            sprt=None if monitor is None else monitor.verdict().describe(),
+        ),
     )
     if args.html is not None:
-        index = _write_html(args, report, snapshot, forfeits, thinking, monitor)
+        index = _write_html(args, report, snapshot)
         print(f"HTML report: {index}", file=sys.stderr)
     print(render(report, args.format, args.table))
-    if args.format in ("text", "markdown"):
-        if monitor is not None:
-            print()
-            print(monitor.verdict().describe())
-        if forfeits:
-            print()
-            print(forfeit_table(forfeits, args.format))
-        if thinking:
-            print()
-            print(thinking_table(thinking, args.format))
     return 0
 
 
 def _write_html(
-    args: argparse.Namespace,
-    report: Any,
-    snapshot: dict[str, Any],
-    forfeits: list[tuple[str, str, int]],
-    thinking: list[tuple[str, int, float, float]],
-    monitor: Any,
+    args: argparse.Namespace, report: Any, snapshot: dict[str, Any]
 ) -> Path:
     """``troef report --html DIR``: the report, its plots and replays, in DIR."""
     from harness.html_report import HtmlInputs, write_html_report
@@ -1051,9 +1041,6 @@ def _write_html(
     inputs = HtmlInputs(
         snapshot=snapshot,
         matches=stored,
-        forfeits=forfeits,
-        thinking=thinking,
-        sprt=None if monitor is None else monitor.verdict().describe(),
         game_of=lambda job: reg.game(job["game"], job["options"]),
         replays=None if args.replays < 0 else args.replays,
     )

@@ -46,12 +46,6 @@ class HtmlInputs:
 
     snapshot: Mapping[str, Any]
     matches: Sequence[StoredMatch]
-    #: (entrant, reason, matches) of every forfeit (``Store.forfeits``).
-    forfeits: Sequence[tuple[str, str, int]] = ()
-    #: (entrant, decisions, seconds, longest) (``Store.thinking``).
-    thinking: Sequence[tuple[str, int, float, float]] = ()
-    #: The SPRT's verdict as ``troef report`` prints it, if the format is SPRT.
-    sprt: str | None = None
     #: The game of a stored match's job (its registry name and options).
     game_of: Callable[[Mapping[str, Any]], Game] | None = None
     #: How many recorded matches with logs get a replay; None: every one.
@@ -249,12 +243,16 @@ def _score_plot(
     return _figure_html(fig, "plot-scores")
 
 
-def _forfeit_plot(go: Any, forfeits: Sequence[tuple[str, str, int]]) -> str:
+def _forfeit_plot(go: Any, forfeits: Sequence[Mapping[str, Any]]) -> str:
     fig = go.Figure()
-    for reason in sorted({r for _, r, _ in forfeits}):
-        part = [(e, n) for e, r, n in forfeits if r == reason]
+    for reason in sorted({r["reason"] for r in forfeits}):
+        part = [r for r in forfeits if r["reason"] == reason]
         fig.add_trace(
-            go.Bar(x=[e for e, _ in part], y=[n for _, n in part], name=reason)
+            go.Bar(
+                x=[r["entrant"] for r in part],
+                y=[r["matches"] for r in part],
+                name=reason,
+            )
         )
     fig.update_layout(
         title="Forfeits by entrant and reason",
@@ -265,17 +263,22 @@ def _forfeit_plot(go: Any, forfeits: Sequence[tuple[str, str, int]]) -> str:
     return _figure_html(fig, "plot-forfeits")
 
 
-def _thinking_plot(go: Any, thinking: Sequence[tuple[str, int, float, float]]) -> str:
-    names = [e for e, *_ in thinking]
+def _thinking_plot(go: Any, thinking: Sequence[Mapping[str, Any]]) -> str:
+    names = [r["entrant"] for r in thinking]
     fig = go.Figure(
         [
             go.Bar(
                 x=names,
-                y=[1000 * t / n if n else 0 for _, n, t, _ in thinking],
+                y=[
+                    1000 * r["seconds"] / r["moves"] if r["moves"] else 0
+                    for r in thinking
+                ],
                 name="mean ms per decision",
             ),
             go.Bar(
-                x=names, y=[1000 * m for *_, m in thinking], name="longest decision ms"
+                x=names,
+                y=[1000 * r["longest_seconds"] for r in thinking],
+                name="longest decision ms",
             ),
         ]
     )
@@ -459,35 +462,35 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
                 f"{extra}.</p>",
             )
         )
-    if inputs.forfeits:
-        rows = [
-            {"entrant": e, "reason": r, "matches": n} for e, r, n in inputs.forfeits
-        ]
+    if model.forfeits:
         sections.append(
             (
                 "forfeits",
                 "Forfeits",
-                _forfeit_plot(go, inputs.forfeits) + _table(rows, "forfeits-table"),
+                _forfeit_plot(go, model.forfeits)
+                + _table(model.forfeits, "forfeits-table"),
             )
         )
     else:
         sections.append(("forfeits", "Forfeits", "<p>No bot forfeited a match.</p>"))
-    if inputs.thinking:
+    if model.thinking:
         rows = [
             {
-                "entrant": e,
-                "decisions": n,
-                "seconds": round(t, 3),
-                "mean ms": round(1000 * t / n, 3) if n else None,
-                "longest ms": round(1000 * m, 3),
+                "entrant": r["entrant"],
+                "decisions": r["moves"],
+                "seconds": round(r["seconds"], 3),
+                "mean ms": round(1000 * r["seconds"] / r["moves"], 3)
+                if r["moves"]
+                else None,
+                "longest ms": round(1000 * r["longest_seconds"], 3),
             }
-            for e, n, t, m in inputs.thinking
+            for r in model.thinking
         ]
         sections.append(
             (
                 "thinking",
                 "Time used",
-                _thinking_plot(go, inputs.thinking) + _table(rows, "thinking-table"),
+                _thinking_plot(go, model.thinking) + _table(rows, "thinking-table"),
             )
         )
     if inputs.snapshot.get("format") == "ladder":
@@ -508,7 +511,7 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
     notes = [*data["notes"], *inputs.notes]
     head = (
         f"<p>{data['matches']} matches.</p>"
-        + (f"<pre id='sprt'>{html.escape(inputs.sprt)}</pre>" if inputs.sprt else "")
+        + (f"<pre id='sprt'>{html.escape(model.sprt)}</pre>" if model.sprt else "")
         + "".join(f"<p class='note'>{html.escape(n)}</p>" for n in notes)
     )
     nav = " · ".join(f"<a href='#{k}'>{html.escape(t)}</a>" for k, t, _ in sections)

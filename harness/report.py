@@ -16,7 +16,7 @@ import io
 import json
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any
 
@@ -35,6 +35,7 @@ __all__ = [
     "TABLES",
     "Report",
     "ReportModel",
+    "RunFacts",
     "build_report",
     "comparison_table",
     "render",
@@ -115,6 +116,18 @@ def result_table(result: Result, names: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
+class RunFacts:
+    """What a run recorded beside its results, as the store gives it."""
+
+    #: (entrant, reason, matches) of every forfeit (``Store.forfeits``).
+    forfeits: Sequence[tuple[str, str, int]] = ()
+    #: (entrant, decisions, seconds, longest) (``Store.thinking``).
+    thinking: Sequence[tuple[str, int, float, float]] = ()
+    #: The SPRT's verdict, described, when the run is an SPRT.
+    sprt: str | None = None
+
+
+@dataclass(frozen=True)
 class Report:
     """Everything ``troef report`` shows, as data."""
 
@@ -128,6 +141,8 @@ class Report:
     duplicate: bool
     #: Percentile intervals resampling whole duplicate sets, when asked for.
     bootstrap: rt.BootstrapFit | None = None
+    #: What the run itself recorded beside the results: forfeits, time, SPRT.
+    run: RunFacts = field(default_factory=RunFacts)
 
 
 def build_report(
@@ -141,12 +156,15 @@ def build_report(
     bootstrap: int = 0,
     seed: int = 1,
     model: str = "pairwise",
+    run: RunFacts | None = None,
 ) -> Report:
     """Fit ratings and test every pair over ``(seating, result, group)`` triples.
 
     :param model: ``"pairwise"`` (each match split into pair results weighted
         1/(k-1)) or ``"plackett-luce"`` (each match one ranking of its teams);
         the crosstable and pairwise tests are the same for both.
+    :param run: the run's forfeits, thinking time and SPRT verdict, shown
+        after the tables.
     """
     if model not in rt.MODELS:
         raise ValueError(f"model {model!r} unknown; accepted: {', '.join(rt.MODELS)}")
@@ -188,7 +206,17 @@ def build_report(
             anchor=anchor,
             seat_advantage=seat_advantage,
         )
-    return Report(title, len(matches), fit, pairs, tiers, los_next, duplicate, boot)
+    return Report(
+        title,
+        len(matches),
+        fit,
+        pairs,
+        tiers,
+        los_next,
+        duplicate,
+        boot,
+        run or RunFacts(),
+    )
 
 
 def _los(fit: rt.RatingFit, a: str, b: str) -> float | None:
@@ -340,7 +368,7 @@ def _pair_rows(report: Report) -> list[dict[str, Any]]:
 
 
 #: The tables of a report, one per CSV export (``troef report --table``).
-TABLES = ("standings", "pairs", "crosstable")
+TABLES = ("standings", "pairs", "crosstable", "forfeits", "thinking")
 
 
 @dataclass(frozen=True)
@@ -374,6 +402,12 @@ class ReportModel:
     small_sample_notes: list[str]
     #: Bootstrap rounds when percentile intervals were asked for.
     bootstrap_rounds: int | None
+    #: One row per entrant and forfeit reason.
+    forfeits: list[dict[str, Any]]
+    #: One row per entrant: moves, total and longest seconds.
+    thinking: list[dict[str, Any]]
+    #: The SPRT's verdict, described, when the run is an SPRT.
+    sprt: str | None
 
     def as_json(self) -> dict[str, Any]:
         """The JSON export's object: NaN and infinities become null."""
@@ -390,6 +424,9 @@ class ReportModel:
             "pairs": self.pairs,
             "crosstable": self.crosstable,
             "tiers": [list(t) for t in self.tiers],
+            "forfeits": self.forfeits,
+            "thinking": self.thinking,
+            "sprt": self.sprt,
         }
         return {key: _clean(value) for key, value in data.items()}
 
@@ -414,6 +451,14 @@ def report_model(report: Report) -> ReportModel:
         tiers=report.tiers,
         small_sample_notes=_small_sample_notes(report),
         bootstrap_rounds=None if report.bootstrap is None else report.bootstrap.rounds,
+        forfeits=[
+            {"entrant": e, "reason": r, "matches": n} for e, r, n in report.run.forfeits
+        ],
+        thinking=[
+            {"entrant": e, "moves": n, "seconds": t, "longest_seconds": m}
+            for e, n, t, m in report.run.thinking
+        ],
+        sprt=report.run.sprt,
     )
 
 
@@ -442,18 +487,30 @@ def _render_json(model: ReportModel, table: str | None) -> str:
     return json.dumps(data, indent=2, allow_nan=False, default=_nan_to_none)
 
 
+#: The header of an empty CSV table whose columns no row names.
+_EMPTY_COLUMNS = {
+    "forfeits": ["entrant", "reason", "matches"],
+    "thinking": ["entrant", "moves", "seconds", "longest_seconds"],
+}
+
+
 def _render_csv(model: ReportModel, table: str | None) -> str:
     rows: list[dict[str, Any]]
     table = table or "standings"
     if table == "standings":
         rows = [{**r, "flags": ";".join(r["flags"])} for r in model.standings]
-    elif table == "pairs":
-        rows = model.pairs
     else:
-        rows = model.crosstable
+        rows = {
+            "pairs": model.pairs,
+            "crosstable": model.crosstable,
+            "forfeits": model.forfeits,
+            "thinking": model.thinking,
+        }[table]
     buffer = io.StringIO()
     writer = csv.DictWriter(
-        buffer, fieldnames=list(rows[0]) if rows else ["rank"], lineterminator="\n"
+        buffer,
+        fieldnames=list(rows[0]) if rows else _EMPTY_COLUMNS.get(table, ["rank"]),
+        lineterminator="\n",
     )
     writer.writeheader()
     writer.writerows(rows)
@@ -572,6 +629,18 @@ def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
     out += tables.notes(model.small_sample_notes)
     tiers = "  >  ".join("{" + ", ".join(t) + "}" for t in model.tiers)
     out += ["", f"tiers (statistically tied within braces): {tiers}"]
+    fmt = "markdown" if heading else "text"
+    if model.sprt is not None:
+        out += ["", model.sprt]
+    if model.forfeits:
+        lost = [(r["entrant"], r["reason"], r["matches"]) for r in model.forfeits]
+        out += ["", tables.forfeit_table(lost, fmt)]
+    if model.thinking:
+        spent = [
+            (r["entrant"], r["moves"], r["seconds"], r["longest_seconds"])
+            for r in model.thinking
+        ]
+        out += ["", tables.thinking_table(spent, fmt)]
     return "\n".join(out)
 
 

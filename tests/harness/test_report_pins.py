@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.report import TABLES, build_report, render
+from harness.report import TABLES, RunFacts, build_report, render
 from harness.result import Result
 
 PINS = Path(__file__).parent / "report_pins"
@@ -49,6 +49,14 @@ CASES = {
     "bootstrap": dict(seats=2, bootstrap=30, seed=3),
     "three-seats": dict(seats=3),
     "plackett-luce": dict(seats=3, model="plackett-luce"),
+    "run-facts": dict(
+        seats=2,
+        run=RunFacts(
+            forfeits=[("charlie", "timeout", 2), ("delta", "illegal-action", 1)],
+            thinking=[("alpha", 480, 0.0123, 0.0009), ("bravo", 480, 2.5, 0.75)],
+            sprt="SPRT alpha vs bravo: H1 accepted (LLR 3.02 >= 2.94) after 48 pairs",
+        ),
+    ),
 }
 
 
@@ -63,6 +71,8 @@ def _outputs(case: str) -> dict[str, str]:
     )
     outputs = {fmt: render(report, fmt) for fmt in ("text", "markdown", "json")}
     for table in TABLES:
+        if table in ("forfeits", "thinking") and "run" not in CASES[case]:
+            continue  # empty without run facts: pinned once, in "run-facts"
         outputs[f"csv-{table}"] = render(report, "csv", table)
         outputs[f"json-{table}"] = render(report, "json", table)
     return outputs
