@@ -156,10 +156,11 @@ def unreachable(
 ) -> str | None:
     """Why ``user`` cannot run ``argv``, or None when it can.
 
-    Checks, as that user, the program (found on the bot's ``PATH``) and every
-    argument that names an existing file, each folder on the way (symbolic
-    links followed); with ``python``, also that this interpreter starts and
-    imports the bot host as the user. ``files``: more files the bot reads.
+    Checks, as that user, the program (found on the bot's ``PATH``) and its
+    script (the first argument naming an existing file), each folder on the
+    way (symbolic links followed); with ``python``, also that this interpreter
+    starts and imports the bot host as the user. ``files``: more files the bot
+    reads (the host's plugin files).
     """
     try:
         entry = pwd.getpwnam(user)
@@ -179,9 +180,11 @@ def unreachable(
         return f"the program {program!r} is not on the PATH ({path})"
     what = "the Python that hosts the bot" if python == program else "the program"
     wanted: list[tuple[str, int, str]] = [(found, os.X_OK, what)]
-    for arg in argv[1:]:
-        if os.path.isabs(arg) and os.path.isfile(arg):
-            wanted.append((arg, os.R_OK, "a file of its command"))
+    # The script of an interpreter (node bot.js, python3 bot.py): the first
+    # argument naming a file. Later ones may be data the bot must NOT read.
+    script = next((a for a in argv[1:] if os.path.isabs(a) and os.path.isfile(a)), None)
+    if script is not None:
+        wanted.append((script, os.R_OK, "the script of its command"))
     wanted.extend((f, os.R_OK, "a file the bot loads") for f in files)
     checks: list[tuple[str, int]] = []
     owners: list[int] = []
@@ -255,7 +258,7 @@ def entrant_command(
         source = dataclasses.replace(source, files=files)
     command = host_command(entrant.bot, source, python=sys.executable)
     host = str(Path(harness.__file__).parent / "bothost.py")
-    return [*settings.prefix, *command], sys.executable, [host]
+    return [*settings.prefix, *command], sys.executable, [host, *source.files]
 
 
 def check_entrants(
