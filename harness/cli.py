@@ -807,9 +807,8 @@ def isolation_notes(config: TournamentConfig) -> list[str]:
         p = e.process
         if p.user is None:
             parts = [
-                f"{e.label}: own process as the harness's user",
-                "same user: it can signal the harness and read files the user can "
-                "(the config, plugin files; the database is owner-only)",
+                f"{e.label}: own process as the harness's user ({_my_name()})",
+                _SAME_USER,
             ]
         else:
             parts = [f"{e.label}: own process as {p.user} ({_user_origin(config, e)})"]
@@ -820,10 +819,7 @@ def isolation_notes(config: TournamentConfig) -> list[str]:
                     'user (e.g. user = "nobody")'
                 )
             elif _same_user(p.user):
-                parts.append(
-                    "same user: it can signal the harness and read files the user "
-                    "can (the config, plugin files; the database is owner-only)"
-                )
+                parts.append(_SAME_USER)
             else:
                 parts.append(
                     "another user: it cannot signal or trace the harness, nor read "
@@ -852,6 +848,13 @@ def _user_origin(config: TournamentConfig, entrant: Entrant) -> str:
     return "the default for untrusted bots under root"
 
 
+_SAME_USER = (
+    "same user: it cannot read the harness's memory (non-dumpable), but it can "
+    "signal the harness and read every file of the user, the owner-only config "
+    "and database included"
+)
+
+
 def _same_user(user: str) -> bool:
     import pwd
 
@@ -859,6 +862,15 @@ def _same_user(user: str) -> bool:
         return pwd.getpwnam(user).pw_uid == os.geteuid()
     except KeyError:
         return False
+
+
+def _my_name() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return f"uid {os.geteuid()}"
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
