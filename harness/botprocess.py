@@ -1009,7 +1009,9 @@ class ProcessSettings:
     prefix: tuple[str, ...] = ()
     #: Address-space limit in MiB.
     memory_mb: int | None = None
-    #: Run the bot as this user (root harness only).
+    #: Run the bot as this user (root harness only). A config resolves it:
+    #: under root an untrusted bot gets ``nobody`` unless it names another
+    #: (:func:`harness.botuser.default_user`); None runs it as the harness.
     user: str | None = None
     #: Seconds to answer ``start``.
     startup_timeout: float = 30.0

@@ -30,7 +30,7 @@ from harness.tables import (
 
 if TYPE_CHECKING:
     from harness.bot import Bot
-    from harness.config import TournamentConfig
+    from harness.config import Entrant, TournamentConfig
     from harness.game import Game
     from harness.ladder import Ladder
     from harness.result import Result
@@ -739,6 +739,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.botuser import check_entrants
     from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
     from harness.scheduler import probe_entrants
 
@@ -748,6 +749,13 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     if planned > MAX_PLANNED:
         plan(config)  # raises the error that names the bound
     groups = planned_groups(config)
+    # Before "valid": a bot its user cannot run is an error naming the path.
+    check_entrants(config)
+    users = ", ".join(
+        f"{e.label} as {e.process.user}"
+        for e in config.entrants
+        if e.process is not None and e.process.user is not None
+    )
     print(f"{config.path}: valid")
     print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")
     print(
@@ -770,6 +778,8 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     print(f"  seed       {_seed_note(config)}")
     for line in isolation_notes(config):
         print(f"  isolation  {line}")
+    if users:
+        print(f"  users      each can run its bot: {users}")
     if args.probe:
         probe_entrants(config)
         probed = sum(e.process is not None for e in config.entrants)
@@ -784,7 +794,8 @@ def _seed_note(config: TournamentConfig) -> str:
 
 
 def isolation_notes(config: TournamentConfig) -> list[str]:
-    """What each process-isolated entrant's setting protects (for ``validate``)."""
+    """Per entrant: the user its bot runs as and what that protects (``validate``)."""
+    root = os.geteuid() == 0
     notes = []
     for e in config.entrants:
         if e.process is None:
@@ -794,28 +805,72 @@ def isolation_notes(config: TournamentConfig) -> list[str]:
             )
             continue
         p = e.process
-        user = p.user or ("(harness user)" if os.geteuid() != 0 else "root")
-        parts = [f"{e.label}: own process as {user}"]
-        if os.geteuid() == 0 and p.user in (None, "root"):
-            parts.append(
-                "AS ROOT: it can read the harness's memory and files through /proc"
-            )
-        elif p.user is None:
-            parts.append(
-                "same user: it can signal the harness and read files the user can "
-                "(the config, plugin files; the database is owner-only)"
-            )
+        if p.user is None:
+            parts = [
+                f"{e.label}: own process as the harness's user ({_my_name()})",
+                _SAME_USER,
+            ]
         else:
-            parts.append(
-                "another user: it cannot signal or trace the harness, nor read its "
-                "owner-only files"
-            )
+            parts = [f"{e.label}: own process as {p.user} ({_user_origin(config, e)})"]
+            if root and p.user == "root":
+                parts.append(
+                    "AS ROOT: it can read the harness's memory and files through "
+                    "/proc, every file and signal every process; give it another "
+                    'user (e.g. user = "nobody")'
+                )
+            elif _same_user(p.user):
+                parts.append(_SAME_USER)
+            else:
+                parts.append(
+                    "another user: it cannot signal or trace the harness, nor read "
+                    "its owner-only files (the database; the config if chmod 600); "
+                    "it reads what is world-readable"
+                )
         parts.append(
             "sandbox prefix: "
             + (" ".join(p.prefix[:3]) + " ..." if p.prefix else "none")
         )
         notes.append("; ".join(parts))
     return notes
+
+
+def _user_origin(config: TournamentConfig, entrant: Entrant) -> str:
+    """Where an entrant's user comes from, for ``validate``."""
+    from harness.botuser import ENV_USER
+
+    spec = config.raw.get("entrants", {}).get(entrant.label, {})
+    if isinstance(spec, dict) and "user" in spec:
+        return f"its user = {spec['user']!r}"
+    if "user" in config.raw:
+        return f"the config's user = {config.raw['user']!r}"
+    if os.environ.get(ENV_USER):
+        return f"${ENV_USER}"
+    return "the default for untrusted bots under root"
+
+
+_SAME_USER = (
+    "same user: it cannot read the harness's memory (non-dumpable), but it can "
+    "signal the harness and read every file of the user, the owner-only config "
+    "and database included"
+)
+
+
+def _same_user(user: str) -> bool:
+    import pwd
+
+    try:
+        return pwd.getpwnam(user).pw_uid == os.geteuid()
+    except KeyError:
+        return False
+
+
+def _my_name() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return f"uid {os.geteuid()}"
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import pwd
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.botprocess import ProcessSettings
+from harness.botuser import ENV_USER, default_user
 from harness.errors import (
     ConfigError,
     OptionError,
@@ -93,6 +95,10 @@ _TOP_KEYS = {
     "rating_model": (
         'how "troef report" rates: "pairwise" (default) or "plackett-luce"'
     ),
+    "user": (
+        "the user every bot in its own process runs as, unless its entrant names "
+        'one (a root harness; default: $TROEF_BOT_USER, else "nobody")'
+    ),
 }
 _SPRT_KEYS = {
     "elo0": "Elo difference of H0 (e.g. 0)",
@@ -152,7 +158,10 @@ _ENTRANT_KEYS = {
         '"fresh-deals" (default: a bot process never sees one deal twice) or '
         '"free" (any reuse; for trusted bots)'
     ),
-    "user": "run the bot process as this user (when troef runs as root)",
+    "user": (
+        "run the bot process as this user (a root harness runs it as "
+        '"nobody" by default; "root" runs it as root)'
+    ),
     "startup_timeout": "seconds a bot process may take to start",
     "hang_timeout": "seconds after which a decision without a time control is a hang",
     "time_control": "the entrant's own [time_control] (move, match, increment)",
@@ -328,8 +337,9 @@ def make_entrant(
     :raises ConfigError: naming the entrant and what is wrong.
     """
     data: dict[str, Any] = {}
-    if config.raw.get("time_control") is not None:
-        data["time_control"] = config.raw["time_control"]
+    for key in ("time_control", "user"):  # the config's defaults for every entrant
+        if config.raw.get(key) is not None:
+            data[key] = config.raw[key]
     validator = _Validator(config.path, "", data, None)
     if base is not None:
         validator.base = base
@@ -346,6 +356,14 @@ def make_entrant(
         raise ConfigError(f"entrant {label!r}: {exc}") from None
     default_tc = validator.time_control("time_control", data.get("time_control"))
     return validator.entrant(label, dict(spec), registry, config.game, default_tc)
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
 
 
 def load_config(
@@ -510,6 +528,8 @@ class _Validator:
                 f"{game.max_actions} actions; a run may lower that, not raise it)",
             )
         duplicate = self.get("duplicate", bool, True, "true or false")
+        if "user" in d:
+            self.user_name("", d["user"])
         keep_logs = self.get("keep_logs", bool, True, "true or false")
         workers = self.workers()
         executor, executor_settings = self.executor(registry)
@@ -959,11 +979,23 @@ class _Validator:
                 "memory_mb",
                 f"{memory!r} is not allowed; expected an integer >= 16",
             )
-        user = spec.get("user")
-        if user is not None and not isinstance(user, str):
-            raise self.error(
-                where, "user", f"{user!r} is not allowed; expected a user name"
-            )
+        # Ruling (docs/THREAT_MODEL.md): under root an untrusted bot runs as
+        # the entrant's user, else the config's, else $TROEF_BOT_USER, else nobody.
+        user: str | None
+        if "user" in spec:
+            user = self.user_name(where, spec["user"])
+        elif "user" in self.data:
+            user = self.user_name("", self.data["user"])
+        else:
+            user = default_user()
+            if user is not None and not _user_exists(user):
+                origin = f"${ENV_USER}" if os.environ.get(ENV_USER) else "the default"
+                raise ConfigError(
+                    f"{self.path}: {where}: troef runs as root, so this bot runs as "
+                    f"user {user!r} ({origin}), but there is no such user on this "
+                    f'machine; expected user = "NAME" naming an existing user, or '
+                    f"{ENV_USER}=NAME"
+                )
         reuse = spec.get("reuse", "fresh-deals")
         if reuse not in ("fresh-deals", "free"):
             raise self.error(
@@ -985,6 +1017,21 @@ class _Validator:
                 where, spec, "hang_timeout", 60.0, 0.001, MAX_SECONDS, _SECONDS
             ),
         )
+
+    def user_name(self, where: str, raw: Any) -> str:
+        """A ``user`` key: the name of a user of this machine."""
+        if not isinstance(raw, str) or not raw:
+            raise self.error(
+                where, "user", f"{raw!r} is not allowed; expected a user name"
+            )
+        if not _user_exists(raw):
+            raise self.error(
+                where,
+                "user",
+                f"there is no user {raw!r} on this machine; expected a user name "
+                'from /etc/passwd (e.g. "nobody"), or "root"',
+            )
+        return raw
 
     def time_control(self, where: str, raw: Any) -> TimeControl | None:
         if raw is None:

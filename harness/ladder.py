@@ -198,6 +198,9 @@ class Ladder:
         progress: Progress | None = None,
     ) -> list[LadderRound]:
         """Finish an interrupted round if any, then play ``rounds`` new ones."""
+        from harness.botuser import check_entrants
+
+        check_entrants(self.config, self.entrants())  # each bot's user can run it
         played = []
         unfinished = self.store.unfinished_jobs()
         if unfinished:

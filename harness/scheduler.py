@@ -145,6 +145,9 @@ def probe_entrants(config: TournamentConfig) -> None:
     """
     if all(e.process is None for e in config.entrants):
         return
+    from harness.botuser import check_entrants
+
+    check_entrants(config)  # first: a user that cannot run the bot is named so
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     child = context.Process(

@@ -28,7 +28,16 @@ _INTERPRETER_HELPERS = (
 def pytest_configure(config: pytest.Config) -> None:
     """Make the test process a subreaper: an orphaned descendant (a bot's child,
     a worker whose parent died) is re-parented here, not to init, so the
-    survivor guard still finds it."""
+    survivor guard still finds it.
+
+    Under root, untrusted bots run as ``nobody`` by default, which often cannot
+    run the test Python (a venv linking into ``/root``) nor read pytest's
+    ``tmp_path`` (``/tmp/pytest-of-root`` is 0700): the suite's process-bot tests
+    run as root through ``TROEF_BOT_USER``, unless the caller set it. The real
+    default is exercised by ``tests/harness/test_bot_user.py``, which unsets it.
+    """
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        os.environ.setdefault("TROEF_BOT_USER", "root")
     if sys.platform == "linux":
         pr_set_child_subreaper = 36
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0)
