@@ -30,11 +30,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from floor import play_floor
+
+if TYPE_CHECKING:
+    from harness.game import Game
 
 # The games whose goals the last table checks, by registry name.
 GIN = "gin-rummy"
@@ -136,7 +139,7 @@ def _version(dist: str) -> str | None:
 
 def load_troef_games(
     files: list[str] | None = None,
-) -> tuple[dict[str, type], list[str]]:
+) -> tuple[dict[str, type[Game]], list[str]]:
     """The registry's game classes by name, and notes on what could not load.
 
     Tries the whole plugin set first (the entry-point group plus ``files``,
@@ -156,7 +159,7 @@ def load_troef_games(
     group = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
     modules = [ep.value for ep in group]
     modules += [m for m in GAME_MODULES if m not in modules]
-    games: dict[str, type] = {}
+    games: dict[str, type[Game]] = {}
     for kwargs in [{"modules": [m]} for m in modules] + [{"files": [f]} for f in files]:
         try:
             games.update(load_plugins(entry_points=False, **kwargs).games)
@@ -204,9 +207,10 @@ def _troef_pass(
     todo = iter(seeds) if seeds is not None else None
     while True:
         if todo is not None:
-            seed = next(todo, None)  # type: ignore[arg-type]
-            if seed is None:
+            drawn = next(todo, None)
+            if drawn is None:
                 break
+            seed = drawn
         state = new_match(n_seats, seed)
         is_over = state.is_over
         apply = state.apply
@@ -304,7 +308,7 @@ def _sample_costs(
 
 
 def bench_troef_game(
-    name: str, cls: type, cfg: Config, run: int, m: Measurement
+    name: str, cls: type[Game], cfg: Config, run: int, m: Measurement
 ) -> None:
     game = cls()
     n_seats = min(cls.seat_counts)

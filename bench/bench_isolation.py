@@ -175,7 +175,7 @@ def measure(
     modes += [
         (
             f"process, {k} in flight",
-            (lambda pool, k=k: interleaved(pool, registry_source, k)),
+            functools.partial(interleaved, command=registry_source, k=k),
             k,
         )
         for k in ks
@@ -183,7 +183,7 @@ def measure(
     if node:
         js = ["node", str(JS_BOT)]
         modes += [
-            (f"node, {k} in flight", (lambda pool, k=k: interleaved(pool, js, k)), k)
+            (f"node, {k} in flight", functools.partial(interleaved, command=js, k=k), k)
             for k in ks[-2:]
         ]
     for name, make, k in modes:
