@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -19,7 +20,7 @@ from tests.conftest import TOY_PLUGIN
 SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "bench_games.py"
 
 
-def _bench_module():  # type: ignore[no-untyped-def]
+def _bench_module() -> ModuleType:
     spec = importlib.util.spec_from_file_location("troef_bench_games", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

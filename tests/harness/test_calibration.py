@@ -117,7 +117,7 @@ def test_cluster_bootstrap_covers_when_games_of_a_group_are_correlated() -> None
     """
     rng = np.random.default_rng(7)
     true = {
-        name: TRUE[name] - np.mean([TRUE[n] for n in ("p0", "p2", "p4", "p5")])
+        name: float(TRUE[name] - np.mean([TRUE[n] for n in ("p0", "p2", "p4", "p5")]))
         for name in ("p0", "p2", "p4", "p5")
     }
     boot_hits = fisher_hits = total = 0
@@ -183,7 +183,7 @@ def pentanomial_with_nelo(nelo: float) -> np.ndarray:
 
     def tilted(lam: float) -> np.ndarray:
         p = base * np.exp(lam * a)
-        return p / p.sum()
+        return p / float(p.sum())
 
     def t_value(lam: float) -> float:
         p = tilted(lam)

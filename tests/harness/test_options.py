@@ -51,7 +51,7 @@ def test_resolved_options_are_read_only() -> None:
     ],
 )
 def test_bad_options_name_the_option_and_what_is_allowed(
-    given: dict, message: str
+    given: dict[str, object], message: str
 ) -> None:
     with pytest.raises(OptionError) as info:
         resolve_options(SPECS, given, "game 'klaverjassen'")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,7 @@ def _matches(seats: int) -> list[tuple[list[str], Result, str | None]]:
     return matches
 
 
-CASES = {
+CASES: dict[str, dict[str, Any]] = {
     "two-seats": dict(seats=2),
     "anchored": dict(seats=2, anchor="delta"),
     "seat-advantage": dict(seats=2, seat_advantage=True),
@@ -62,12 +63,12 @@ CASES = {
 
 def _outputs(case: str) -> dict[str, str]:
     options = dict(CASES[case])
-    seats = int(options.pop("seats"))  # type: ignore[call-overload]
+    seats = int(options.pop("seats"))
     report = build_report(
         f"pinned {case}",
         _matches(seats),
         entrants=sorted(SKILL),
-        **options,  # type: ignore[arg-type]
+        **options,
     )
     outputs = {fmt: render(report, fmt) for fmt in ("text", "markdown", "json")}
     for table in TABLES:

@@ -332,7 +332,7 @@ def direct_llr_normalized(counts: list[int], nelo0: float, nelo1: float) -> floa
             )
             for start in (np.log(phat), np.zeros(k))
         ]
-        return min(f.fun for f in fits)
+        return float(min(f.fun for f in fits))
 
     return float(n * (best(nelo0 * scale) - best(nelo1 * scale)))
 
@@ -467,7 +467,7 @@ def test_head_to_head_intervals_cover_95_percent(draw_rate: float) -> None:
                 x = rng.choice(
                     [1.0, 0.5, 0.0], size=n, p=[win, draw_rate, 1 - win - draw_rate]
                 )
-                low, high = score_interval(x)
+                low, high = score_interval(x.tolist())
                 assert low < high
                 hits += low <= s <= high
                 total += 1
