@@ -9,17 +9,20 @@ the end: the sequence goes on.
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bots.random_bot import RandomBot
-from harness import ForfeitReason
+from harness import ForfeitReason, Game, Result
 from harness.bothost import host_command
 from harness.botprocess import ProcessBot, ProcessPool
 from harness.multiplex import MatchSpec, play_matches_interleaved
-from harness.plugins import PluginSource
+from harness.plugins import PluginSource, Registry
 from harness.referee import TimeControl, play_match
 from harness.seeding import bot_seed
 from tests.conftest import TOY_PLUGIN
@@ -29,14 +32,14 @@ SOURCE = PluginSource(entry_points=False, files=(str(TOY_PLUGIN), str(BROKEN)))
 
 
 @pytest.fixture
-def pool():  # type: ignore[no-untyped-def]
+def pool() -> Iterator[ProcessPool]:
     pool = ProcessPool()
     yield pool
     pool.close()
 
 
 @pytest.fixture
-def toy(toy_registry):  # type: ignore[no-untyped-def]
+def toy(toy_registry: Registry) -> Game:
     return toy_registry.game("toy")
 
 
@@ -49,8 +52,15 @@ def raw(mode: str, marker: Path | str = "") -> list[str]:
 
 
 def play_sequence(
-    toy, command, pool, *, options=None, matches=2, control=None, **kwargs
-):  # type: ignore[no-untyped-def]
+    toy: Game,
+    command: list[str],
+    pool: ProcessPool,
+    *,
+    options: dict[str, Any] | None = None,
+    matches: int = 2,
+    control: TimeControl | None = None,
+    **kwargs: Any,
+) -> tuple[list[Result], list[int | None]]:
     """Seat 1 is the bot process; seats 0 and 2 play randomly in-process."""
     results, pids = [], []
     for seed in range(matches):
@@ -68,6 +78,7 @@ def play_sequence(
             ),
             RandomBot(toy, 2, bot_seed(seed, 2)),
         ]
+        assert isinstance(bots[1], ProcessBot)
         pids.append(bots[1].pid)
         results.append(
             play_match(
@@ -77,7 +88,13 @@ def play_sequence(
     return results, pids
 
 
-def assert_forfeit_then_recovery(results, pids, pool, reason, *details):  # type: ignore[no-untyped-def]
+def assert_forfeit_then_recovery(
+    results: list[Result],
+    pids: list[int | None],
+    pool: ProcessPool,
+    reason: ForfeitReason,
+    *details: str,
+) -> None:
     first, second = results
     assert first.forfeit is not None, first
     assert first.forfeit.seat == 1
@@ -105,8 +122,13 @@ def assert_forfeit_then_recovery(results, pids, pool, reason, *details):  # type
     ],
 )
 def test_a_hosted_bot_that_breaks_forfeits_and_is_restarted(
-    toy, pool, tmp_path, bot, reason, details
-) -> None:  # type: ignore[no-untyped-def]
+    toy: Game,
+    pool: ProcessPool,
+    tmp_path: Path,
+    bot: str,
+    reason: ForfeitReason,
+    details: list[str],
+) -> None:
     options = {"once": str(tmp_path / "marker")}
     results, pids = play_sequence(toy, hosted(bot), pool, options=options)
     assert_forfeit_then_recovery(results, pids, pool, reason, *details)
@@ -124,13 +146,15 @@ def test_a_hosted_bot_that_breaks_forfeits_and_is_restarted(
     ],
 )
 def test_a_bot_that_breaks_the_protocol_forfeits_and_is_restarted(
-    toy, pool, tmp_path, mode, details
-) -> None:  # type: ignore[no-untyped-def]
+    toy: Game, pool: ProcessPool, tmp_path: Path, mode: str, details: list[str]
+) -> None:
     results, pids = play_sequence(toy, raw(mode, tmp_path / "marker"), pool)
     assert_forfeit_then_recovery(results, pids, pool, ForfeitReason.PROTOCOL, *details)
 
 
-def test_a_bot_that_closes_its_output_crashes(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_that_closes_its_output_crashes(
+    toy: Game, pool: ProcessPool, tmp_path: Path
+) -> None:
     results, pids = play_sequence(toy, raw("eof", tmp_path / "marker"), pool)
     assert_forfeit_then_recovery(
         results, pids, pool, ForfeitReason.CRASH, "closed its output but kept running"
@@ -138,8 +162,8 @@ def test_a_bot_that_closes_its_output_crashes(toy, pool, tmp_path) -> None:  # t
 
 
 def test_a_hung_bot_is_killed_with_its_children_at_the_move_limit(
-    toy, pool, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+    toy: Game, pool: ProcessPool, tmp_path: Path
+) -> None:
     pidfile = tmp_path / "child.pid"
     options = {"once": str(tmp_path / "marker"), "pidfile": str(pidfile)}
     results, pids = play_sequence(
@@ -151,7 +175,9 @@ def test_a_hung_bot_is_killed_with_its_children_at_the_move_limit(
     assert _gone(int(pidfile.read_text()))  # the kill took the bot's child too
 
 
-def test_a_hung_bot_times_out_on_its_match_budget(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_hung_bot_times_out_on_its_match_budget(
+    toy: Game, pool: ProcessPool, tmp_path: Path
+) -> None:
     options = {"once": str(tmp_path / "marker")}
     results, pids = play_sequence(
         toy,
@@ -165,14 +191,15 @@ def test_a_hung_bot_times_out_on_its_match_budget(toy, pool, tmp_path) -> None: 
     )
     # What was left of the budget: 0.4 s plus 0.01 s a decision, less the time
     # the earlier decisions took (a few ms on a loaded machine).
+    assert results[0].forfeit is not None
     detail = results[0].forfeit.detail
     left = float(detail.split("within ")[1].split(" s")[0])
     assert 0.35 < left < 0.5, detail
 
 
 def test_a_hung_bot_without_time_control_meets_the_hang_timeout(
-    toy, pool, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+    toy: Game, pool: ProcessPool, tmp_path: Path
+) -> None:
     options = {"once": str(tmp_path / "marker")}
     results, pids = play_sequence(
         toy, hosted("hangs"), pool, options=options, hang_timeout=0.3
@@ -182,7 +209,9 @@ def test_a_hung_bot_without_time_control_meets_the_hang_timeout(
     )
 
 
-def test_a_bot_that_eats_memory_meets_its_limit(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_that_eats_memory_meets_its_limit(
+    toy: Game, pool: ProcessPool, tmp_path: Path
+) -> None:
     options = {"once": str(tmp_path / "marker")}
     results, pids = play_sequence(
         toy, hosted("memory-hog"), pool, options=options, memory_mb=400
@@ -196,8 +225,8 @@ def test_a_bot_that_eats_memory_meets_its_limit(toy, pool, tmp_path) -> None:  #
 
 
 def test_a_bot_that_prints_and_reads_stdin_does_not_break_the_protocol(
-    toy, pool
-) -> None:  # type: ignore[no-untyped-def]
+    toy: Game, pool: ProcessPool
+) -> None:
     results, pids = play_sequence(toy, hosted("prints"), pool, options={"after": 0})
     assert [r.forfeit for r in results] == [None, None]
     assert pids[0] == pids[1]  # healthy: the same process served both matches
@@ -205,8 +234,8 @@ def test_a_bot_that_prints_and_reads_stdin_does_not_break_the_protocol(
 
 
 def test_a_bot_that_speaks_another_protocol_version_forfeits_at_start(
-    toy, pool
-) -> None:  # type: ignore[no-untyped-def]
+    toy: Game, pool: ProcessPool
+) -> None:
     results, _ = play_sequence(toy, raw("bad-version"), pool, matches=1)
     forfeit = results[0].forfeit
     assert forfeit is not None and forfeit.seat == 1
@@ -215,7 +244,7 @@ def test_a_bot_that_speaks_another_protocol_version_forfeits_at_start(
     assert results[0].log == ()
 
 
-def test_a_bot_that_never_answers_start_times_out(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_that_never_answers_start_times_out(toy: Game, pool: ProcessPool) -> None:
     results, _ = play_sequence(
         toy, ["sleep", "100"], pool, matches=1, startup_timeout=0.3
     )
@@ -224,14 +253,16 @@ def test_a_bot_that_never_answers_start_times_out(toy, pool) -> None:  # type: i
     assert "'ready' reply within 0.3 s (startup)" in forfeit.detail
 
 
-def test_a_bot_that_cannot_start_crashes(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_that_cannot_start_crashes(toy: Game, pool: ProcessPool) -> None:
     results, _ = play_sequence(toy, ["/nonexistent/bot"], pool, matches=1)
     forfeit = results[0].forfeit
     assert forfeit is not None and forfeit.reason is ForfeitReason.CRASH
     assert "cannot start ['/nonexistent/bot']" in forfeit.detail
 
 
-def test_a_bot_that_exits_at_once_crashes_at_start(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_that_exits_at_once_crashes_at_start(
+    toy: Game, pool: ProcessPool
+) -> None:
     results, _ = play_sequence(
         toy, ["sh", "-c", "echo oops >&2; exit 5"], pool, matches=1
     )
@@ -240,7 +271,7 @@ def test_a_bot_that_exits_at_once_crashes_at_start(toy, pool) -> None:  # type: 
     assert "exited with code 5" in forfeit.detail and "oops" in forfeit.detail
 
 
-def test_a_bad_bot_option_is_reported_by_the_host(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_a_bad_bot_option_is_reported_by_the_host(toy: Game, pool: ProcessPool) -> None:
     results, _ = play_sequence(
         toy, hosted("raises"), pool, options={"aftr": 1}, matches=1
     )
@@ -249,7 +280,7 @@ def test_a_bad_bot_option_is_reported_by_the_host(toy, pool) -> None:  # type: i
     assert "OptionError" in forfeit.detail and "'aftr'" in forfeit.detail
 
 
-def test_an_unknown_bot_is_reported_by_the_host(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_an_unknown_bot_is_reported_by_the_host(toy: Game, pool: ProcessPool) -> None:
     results, _ = play_sequence(toy, hosted("no-such-bot"), pool, matches=1)
     forfeit = results[0].forfeit
     assert forfeit is not None and forfeit.reason is ForfeitReason.EXCEPTION
@@ -257,8 +288,8 @@ def test_an_unknown_bot_is_reported_by_the_host(toy, pool) -> None:  # type: ign
 
 
 def test_an_in_process_bot_that_overruns_is_forfeited_when_it_returns(
-    toy_registry,
-) -> None:  # type: ignore[no-untyped-def]
+    toy_registry: Registry,
+) -> None:
     from harness.plugins import load_plugins
 
     slow = load_plugins(
@@ -275,9 +306,9 @@ def test_an_in_process_bot_that_overruns_is_forfeited_when_it_returns(
 
 
 def test_faults_in_interleaved_matches_match_the_sequential_results(
-    toy, pool, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
-    broken = {
+    toy: Game, pool: ProcessPool, tmp_path: Path
+) -> None:
+    broken: dict[int, tuple[list[str], dict[str, Any] | None]] = {
         1: (hosted("raises"), {}),
         2: (hosted("hangs"), {}),
         4: (hosted("exits"), {}),
@@ -287,15 +318,16 @@ def test_faults_in_interleaved_matches_match_the_sequential_results(
     good = hosted("random")
     control = TimeControl(move=0.3)
 
-    def bots(seed: int, *, lazy: bool):  # type: ignore[no-untyped-def]
+    def bots(seed: int, *, lazy: bool) -> list[Any]:
         command, options = broken.get(seed, (good, {}))
-        make = [
-            lambda s=seat: ProcessBot(
+        make: list[Callable[[], ProcessBot]] = [
+            functools.partial(
+                ProcessBot,
                 toy,
-                s,
-                bot_seed(seed, s),
-                options if s == 1 else {},
-                command=command if s == 1 else good,
+                seat,
+                bot_seed(seed, seat),
+                options if seat == 1 else {},
+                command=command if seat == 1 else good,
                 pool=pool,
                 n_seats=3,
             )
