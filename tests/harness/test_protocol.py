@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import ForfeitReason, Result
+from harness import ForfeitReason, Result, View
 from harness.bothost import Host, view_class
 from harness.plugins import load_plugins
 from harness.protocol import (
@@ -37,7 +37,7 @@ def registry():  # type: ignore[no-untyped-def]
 def views(game, n_seats: int, seed: int, count: int):  # type: ignore[no-untyped-def]
     rng = random.Random(seed)
     state = game.new_match(n_seats, seed)
-    out = []
+    out: list[View] = []
     while not state.is_over() and len(out) < count:
         out.append(state.view(state.to_act))
         state.apply(rng.choice(state.legal_actions()))
@@ -135,17 +135,20 @@ def test_the_host_answers_start_act_and_end(registry) -> None:  # type: ignore[n
     assert host.handle(start) == b'{"type":"ready"}\n'
     view = views(game, 2, 1, 1)[0]
     reply = host.handle(json.loads(encode_view_act(view)))
+    assert reply is not None
     assert decode_reply(reply.rstrip(), "action") in view.legal_actions
     assert host.handle({"type": "end", "result": None}) is None
-    assert b"before a successful 'start'" in host.handle(
-        json.loads(encode_view_act(view))
-    )
-    assert b"unknown message type" in host.handle({"type": "bogus"})
+    early = host.handle(json.loads(encode_view_act(view)))
+    assert early is not None and b"before a successful 'start'" in early
+    bogus = host.handle({"type": "bogus"})
+    assert bogus is not None and b"unknown message type" in bogus
 
 
 def test_the_host_reports_a_load_error_at_every_start(registry) -> None:  # type: ignore[no-untyped-def]
     host = Host("x", None, "host could not load bot 'x': boom")
-    answer = json.loads(host.handle({"type": "start", "protocol": 1}))
+    reply = host.handle({"type": "start", "protocol": 1})
+    assert reply is not None
+    answer = json.loads(reply)
     assert answer == {"type": "error", "message": "host could not load bot 'x': boom"}
 
 
