@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -21,7 +22,7 @@ from harness import Bot, OptionError, Result, View
 from harness.bothost import host_command
 from harness.botprocess import ProcessBot, ProcessPool
 from harness.multiplex import MatchSpec, play_matches_interleaved
-from harness.plugins import PluginSource, load_plugins
+from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import Clock, TimeControl, make_bots, play_match
 from harness.seeding import bot_seed
 from tests.conftest import TOY_PLUGIN
@@ -77,8 +78,8 @@ def test_hosted_bots_give_the_in_process_results(toy_registry, pool) -> None:  #
 
 
 def test_process_settings_serve_a_plugin_bot_or_run_a_command(
-    toy_registry, pool
-) -> None:  # type: ignore[no-untyped-def]
+    toy_registry: Registry, pool: ProcessPool
+) -> None:
     from harness.botprocess import ProcessSettings
 
     toy = toy_registry.game("toy")
@@ -124,7 +125,7 @@ def test_interleaved_matches_give_the_sequential_results(toy_registry, pool) -> 
 
     # Mixed tables: a process bot in seat 0 or 1, in-process random bots elsewhere.
     def factories(seed: int):  # type: ignore[no-untyped-def]
-        made = [
+        made: list[Callable[[], Bot]] = [
             functools.partial(RandomBot, toy, s, bot_seed(seed, s)) for s in range(3)
         ]
         if seed % 3:
