@@ -175,6 +175,7 @@ def test_sampler_keeps_announced_kind_and_shown_cards() -> None:
     rng = random.Random(3)
     for _ in range(20):
         world = sampler.sample(rng)
+        assert isinstance(world, StockState)
         assert world.view(1) == view(state, 1)
         (i,) = world._announced
         assert DECLS[i].kind == "3Q"
@@ -345,7 +346,8 @@ def test_sampler_knows_every_card_in_phase_two() -> None:
     assert seat is not None
     sampler = SMOUS.sampler(view(state, seat))
     for _ in range(5):
-        assert sampler.sample(rng).hands == state.hands
+        world = sampler.sample(rng)
+        assert isinstance(world, StockState) and world.hands == state.hands
 
 
 # -- scoring -----------------------------------------------------------------------
@@ -465,6 +467,7 @@ def test_sampler_fits_several_announcements_into_the_hand() -> None:
     rng = random.Random(5)
     for _ in range(30):
         world = sampler.sample(rng)
+        assert isinstance(world, StockState)
         assert world.view(1) == theirs
         suits = {DECLS[i].suit for i in world._announced}
         assert len(suits) == 3 and 3 in suits  # spades: the TS led is one
