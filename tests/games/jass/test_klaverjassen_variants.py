@@ -414,6 +414,7 @@ def test_kraken_samples_offer_roem_by_their_own_hands() -> None:
     offered = set()
     for _ in range(40):
         sample = sampler.sample(rng)
+        assert isinstance(sample, KlaverjassenState)
         has_roem = bool(best_declarations(sample.hands[0], KRAKEN_ROEM))
         assert ("roem" in sample.legal_actions()) == has_roem
         offered.add(has_roem)
