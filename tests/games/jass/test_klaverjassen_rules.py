@@ -332,7 +332,7 @@ def _fill_and_build(
     """Complete four hands so that the given first cards are legal: a seat whose
     card is not of the suit led gets none of it, nor trump unless it trumped.
     Most restricted seats choose first, clubs and diamonds before the rest."""
-    banned = {0: set()} | {
+    banned: dict[int, set[str]] = {0: set()} | {
         seat: set()
         if hands[seat][0][1] == led
         else {led} | ({"H"} if hands[seat][0][1] != "H" else set())
@@ -687,7 +687,9 @@ def test_sample_state_hides_the_second_suit() -> None:
         sample = game.sample_state(view, rng)
         for _ in range(4):
             sample.apply("pass")
-        seconds.add(sample.view(3).turned[1])
+        seen = sample.view(3)
+        assert isinstance(seen, KlaverjassenView)
+        seconds.add(seen.turned[1])
     assert len(seconds) == 3 and view.turned[0] not in seconds
 
 
@@ -792,6 +794,7 @@ def test_sampled_worlds_are_uniform_over_the_consistent_deals() -> None:
     counts = dict.fromkeys(worlds, 0)
     for _ in range(200 * len(worlds)):
         world = sampler.sample(draws)
+        assert isinstance(world, KlaverjassenState)
         key = tuple(world.hands[s] for s in others)
         assert key in counts, "the sampler dealt a world the play rules out"
         counts[key] += 1
