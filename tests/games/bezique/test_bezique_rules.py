@@ -340,6 +340,7 @@ def test_sampled_table_cards_are_copies_still_free() -> None:
             view = state.view(seat)
             if view.trick:
                 world = GAME.sample_state(view, rng)
+                assert isinstance(world, BeziqueState)
                 played = BEZIQUE.mask([c for t in view.tricks for c in t[1]])
                 held = (
                     world.hands[0] | world.hands[1] | sum(1 << c for c in world._stock)
