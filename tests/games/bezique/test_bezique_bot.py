@@ -55,6 +55,7 @@ def _safe(state: BeziqueState, card: str) -> bool:
 
 def _after(state: BeziqueState, card: str) -> BeziqueState:
     twin = state.clone()
+    assert isinstance(twin, BeziqueState)
     twin.apply(card)
     return twin
 
@@ -67,6 +68,7 @@ def test_it_leads_a_card_that_cannot_be_beaten_in_the_final_phase() -> None:
     checked = 0
     for seed in range(12):
         state = GAME.new_match(2, seed)
+        assert isinstance(state, BeziqueState)
         while state.deal == 0:
             seat = state.to_act
             assert seat is not None
