@@ -19,14 +19,17 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bots.random_bot import RandomBot
+from harness import Bot, Game
 from harness.bothost import host_command
 from harness.botprocess import ProcessBot, ProcessPool
-from harness.plugins import PluginSource, load_plugins
+from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import play_match
 from harness.seeding import bot_seed
 from tests.conftest import TOY_PLUGIN
@@ -45,24 +48,24 @@ def _can_unshare() -> bool:
 
 
 @pytest.fixture
-def pool():  # type: ignore[no-untyped-def]
+def pool() -> Iterator[ProcessPool]:
     pool = ProcessPool()
     yield pool
     pool.close()
 
 
 @pytest.fixture(scope="module")
-def registry():  # type: ignore[no-untyped-def]
+def registry() -> Registry:
     return load_plugins(entry_points=False, files=[TOY_PLUGIN, CHEATS])
 
 
 @pytest.fixture
-def toy(registry):  # type: ignore[no-untyped-def]
+def toy(registry: Registry) -> Game:
     return registry.game("toy")
 
 
 @pytest.fixture
-def scene(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+def scene(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A harness run from its tournament's directory, config path in the environment."""
     config = tmp_path / "tournament.toml"
     config.write_text(f'game = "toy"\nseed = {SEED}\n')
@@ -72,7 +75,7 @@ def scene(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     return tmp_path
 
 
-def play(toy, thief, report: Path) -> tuple[dict, list[str]]:  # type: ignore[no-untyped-def]
+def play(toy: Game, thief: Bot, report: Path) -> tuple[dict[str, Any], list[str]]:
     """Play a 2-seat toy match, the thief in seat 1; its report and the truth."""
     result = play_match(
         toy, [RandomBot(toy, 0, bot_seed(SEED, 0)), thief], SEED, keep_log=True
@@ -84,14 +87,17 @@ def play(toy, thief, report: Path) -> tuple[dict, list[str]]:  # type: ignore[no
         if state.to_act == 1:
             break
         state.apply(action)
-    return json.loads(report.read_text()), sorted(state.view(0).hand)
+    # vars(): the toy's View class comes from its plugin file (no isinstance).
+    return json.loads(report.read_text()), sorted(vars(state.view(0))["hand"])
 
 
-def in_process(registry, toy, name: str, report: Path):  # type: ignore[no-untyped-def]
+def in_process(registry: Registry, toy: Game, name: str, report: Path) -> Bot:
     return registry.bot_class(name)(toy, 1, bot_seed(SEED, 1), {"report": str(report)})
 
 
-def isolated(toy, name: str, report: Path, pool, **kwargs):  # type: ignore[no-untyped-def]
+def isolated(
+    toy: Game, name: str, report: Path, pool: ProcessPool, **kwargs: Any
+) -> ProcessBot:
     return ProcessBot(
         toy,
         1,
@@ -109,8 +115,8 @@ def isolated(toy, name: str, report: Path, pool, **kwargs):  # type: ignore[no-u
     [("gc-thief", "gc"), ("frame-thief", "frame:state"), ("config-thief", "config:")],
 )
 def test_in_process_a_thief_sees_the_hidden_hand(
-    registry, toy, scene, name, how
-) -> None:  # type: ignore[no-untyped-def]
+    registry: Registry, toy: Game, scene: Path, name: str, how: str
+) -> None:
     # Documented, not wanted: in-process bots are trusted code.
     report, truth = play(
         toy, in_process(registry, toy, name, scene / "r.json"), scene / "r.json"
@@ -120,7 +126,9 @@ def test_in_process_a_thief_sees_the_hidden_hand(
 
 
 @pytest.mark.parametrize("name", ["gc-thief", "frame-thief"])
-def test_in_a_bot_process_gc_and_frames_hold_nothing(toy, scene, pool, name) -> None:  # type: ignore[no-untyped-def]
+def test_in_a_bot_process_gc_and_frames_hold_nothing(
+    toy: Game, scene: Path, pool: ProcessPool, name: str
+) -> None:
     report, _ = play(toy, isolated(toy, name, scene / "r.json", pool), scene / "r.json")
     assert report["hand"] is None
     if name == "gc-thief":
@@ -129,7 +137,9 @@ def test_in_a_bot_process_gc_and_frames_hold_nothing(toy, scene, pool, name) -> 
         assert "play_match" not in report["probes"]["frames"]
 
 
-def test_in_a_bot_process_the_config_is_out_of_sight(toy, scene, pool) -> None:  # type: ignore[no-untyped-def]
+def test_in_a_bot_process_the_config_is_out_of_sight(
+    toy: Game, scene: Path, pool: ProcessPool
+) -> None:
     report, truth = play(
         toy, isolated(toy, "config-thief", scene / "r.json", pool), scene / "r.json"
     )
@@ -146,7 +156,9 @@ def test_in_a_bot_process_the_config_is_out_of_sight(toy, scene, pool) -> None: 
 
 
 @pytest.mark.skipif(not _can_unshare(), reason="needs unshare with pid namespaces")
-def test_a_pid_namespace_prefix_hides_the_parent(toy, scene, pool) -> None:  # type: ignore[no-untyped-def]
+def test_a_pid_namespace_prefix_hides_the_parent(
+    toy: Game, scene: Path, pool: ProcessPool
+) -> None:
     prefix = ["unshare", "--pid", "--fork", "--mount-proc"]
     bot = isolated(toy, "config-thief", scene / "r.json", pool, prefix=prefix)
     report, _ = play(toy, bot, scene / "r.json")
@@ -158,7 +170,9 @@ def test_a_pid_namespace_prefix_hides_the_parent(toy, scene, pool) -> None:  # t
     )
 
 
-def test_the_bot_process_starts_clean(toy, scene, pool) -> None:  # type: ignore[no-untyped-def]
+def test_the_bot_process_starts_clean(
+    toy: Game, scene: Path, pool: ProcessPool
+) -> None:
     with open(
         scene / "open-in-harness.txt", "w"
     ):  # a descriptor the bot must not inherit
@@ -181,7 +195,9 @@ def test_the_bot_process_starts_clean(toy, scene, pool) -> None:  # type: ignore
     assert len(probes["own-fds"].split()) <= 6
 
 
-def test_the_harness_makes_itself_non_dumpable(toy, scene, pool) -> None:  # type: ignore[no-untyped-def]
+def test_the_harness_makes_itself_non_dumpable(
+    toy: Game, scene: Path, pool: ProcessPool
+) -> None:
     play(toy, isolated(toy, "proc-thief", scene / "r.json", pool), scene / "r.json")
     libc = ctypes.CDLL(None)
     assert (
@@ -193,7 +209,9 @@ def test_the_harness_makes_itself_non_dumpable(toy, scene, pool) -> None:  # typ
     not IS_ROOT or not os.path.exists("/usr/bin/python3"),
     reason="needs a root harness and a Python that user 'nobody' can run",
 )
-def test_a_bot_run_as_another_user_cannot_read_the_parent(toy, scene, pool) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_run_as_another_user_cannot_read_the_parent(
+    toy: Game, scene: Path, pool: ProcessPool
+) -> None:
     shared = Path(tempfile.mkdtemp())
     try:
         shared.chmod(0o777)
@@ -217,7 +235,9 @@ def test_a_bot_run_as_another_user_cannot_read_the_parent(toy, scene, pool) -> N
     assert probes["cmdline"].startswith("read")
 
 
-def test_the_bot_gets_its_own_seed_never_the_match_seed(toy, tmp_path, pool) -> None:  # type: ignore[no-untyped-def]
+def test_the_bot_gets_its_own_seed_never_the_match_seed(
+    toy: Game, tmp_path: Path, pool: ProcessPool
+) -> None:
     start = tmp_path / "start.json"
     bot = ProcessBot(
         toy,
