@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,7 @@ def write_config(
     return path
 
 
-def stored(db: Path) -> list[tuple]:
+def stored(db: Path) -> list[tuple[Any, ...]]:
     with sqlite3.connect(db) as con:
         return con.execute(
             "SELECT r.job_id, r.result, l.log FROM results r "
@@ -123,7 +124,7 @@ def _cli(*args: str) -> list[str]:
 
 
 def _wait_for_results(
-    db: Path, at_least: int, proc: subprocess.Popen, timeout: float = 60
+    db: Path, at_least: int, proc: subprocess.Popen[Any], timeout: float = 60
 ) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
