@@ -55,6 +55,8 @@ move = 0.5
     by = {e.label: e for e in config.entrants}
     assert by["builtin"].isolation == "in-process"
     assert by["submitted"].isolation == "process"  # from a plugin file the config names
+    assert by["program"].process is not None and by["forced"].process is not None
+    assert by["forced"].time_control is not None
     assert by["program"].isolation == "process" and by["program"].process.command == (
         "node",
         str(JS_BOT),

@@ -271,6 +271,7 @@ def test_a_plugin_file_bot_and_a_program_join_a_running_ladder(
     with Ladder(load_config(path)) as lad:
         by = {e.label: e for e in lad.entrants()}
         assert by["thief"].isolation == "process" and by["prog"].isolation == "process"
+        assert by["thief"].process is not None and by["prog"].process is not None
         assert by["thief"].process.plugins == (str(CHEATS),)
         assert by["prog"].process.command == tuple(program)
         rounds = lad.run(2)
