@@ -10,8 +10,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from harness.plugins import Registry
 
 TOY_PLUGIN = Path(__file__).parent / "plugins" / "toy_game.py"
 
@@ -117,7 +121,7 @@ def _no_global_random() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def toy_registry():  # type: ignore[no-untyped-def]
+def toy_registry() -> Registry:
     """A registry with only the toy game and the built-in random bot."""
     from harness.plugins import load_plugins
 

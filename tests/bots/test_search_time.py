@@ -4,6 +4,8 @@ worker's, under a clock per move and a budget per match."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from bots.ismcts import MAX_ITERATIONS, ISMCTSBot
@@ -20,7 +22,7 @@ MOVE = 0.3
 
 
 @pytest.fixture
-def pool():  # type: ignore[no-untyped-def]
+def pool() -> Iterator[ProcessPool]:
     pool = ProcessPool()
     yield pool
     pool.close()

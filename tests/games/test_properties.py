@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from harness import State
 from harness.plugins import load_plugins
 from harness.referee import replay
 
@@ -22,7 +23,7 @@ GAMES = sorted(REGISTRY.games)
 HORIZON = 400
 
 
-def held(state) -> Counter[str]:  # type: ignore[no-untyped-def]
+def held(state: State) -> Counter[str]:
     cards: Counter[str] = Counter()
     for place in state.card_locations().values():
         cards.update(place)

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
+from harness import View
 from harness.conformance import check_game
 from harness.errors import ConformanceError, OptionError
-from tests.plugins.toy_game import ToyGame, ToyState
+from tests.plugins.toy_game import ToyGame, ToyState, ToyView
 
 
 def test_the_toy_game_passes() -> None:
@@ -27,7 +28,8 @@ def test_a_view_that_leaks_a_hand_fails() -> None:
 class SamplerIgnoresView(ToyGame):
     """sample_state deals a fresh match: it does not respect what the view knows."""
 
-    def sample_state(self, view, rng):  # type: ignore[no-untyped-def]
+    def sample_state(self, view: View, rng: random.Random) -> ToyState:
+        assert isinstance(view, ToyView)
         return self.new_match(len(view.points), rng.randrange(1 << 30))
 
 
@@ -41,7 +43,7 @@ def test_a_sampler_that_ignores_the_view_fails() -> None:
 
 
 class LosesACard(ToyGame):
-    def new_match(self, n_seats, seed):  # type: ignore[no-untyped-def]
+    def new_match(self, n_seats: int, seed: int) -> ToyState:
         state = super().new_match(n_seats, seed)
         state.stock.pop()
         return state
@@ -55,7 +57,7 @@ def test_a_lost_card_fails_conservation() -> None:
 
 
 class SharedClone(ToyGame):
-    def new_match(self, n_seats, seed):  # type: ignore[no-untyped-def]
+    def new_match(self, n_seats: int, seed: int) -> ToyState:
         state = super().new_match(n_seats, seed)
         state.clone = lambda: state  # type: ignore[method-assign]
         return state
@@ -69,7 +71,7 @@ def test_a_clone_that_shares_state_fails() -> None:
 class DealsFromPlay(ToyGame):
     """Shuffles later deals from what was played: duplicate deals break."""
 
-    def new_match(self, n_seats, seed):  # type: ignore[no-untyped-def]
+    def new_match(self, n_seats: int, seed: int) -> ToyState:
         state = super().new_match(n_seats, seed)
         original = state._next_deal
 
@@ -97,10 +99,10 @@ def test_a_mutable_view_fails() -> None:
 
     @dataclass(frozen=True)
     class ListView(ToyView):
-        extra: list = None  # type: ignore[assignment]
+        extra: list[object] | None = None
 
     class Mutable(ToyGame):
-        def new_match(self, n_seats, seed):  # type: ignore[no-untyped-def]
+        def new_match(self, n_seats: int, seed: int) -> ToyState:
             state = super().new_match(n_seats, seed)
             plain = state.view
             state.view = lambda seat: ListView(**plain(seat).__dict__, extra=[])  # type: ignore[method-assign]

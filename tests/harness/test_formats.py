@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import load_config
+from harness.config import TournamentConfig, load_config
 from harness.errors import ConfigError
 from harness.ladder import Ladder
 from harness.plan import plan
-from harness.scheduler import run_tournament
-from harness.sprt import SprtMonitor
+from harness.scheduler import RunSummary, run_tournament
+from harness.sprt import SprtMonitor, SprtVerdict
 from tests.conftest import TOY_PLUGIN
 
 
 def sprt_config(
     tmp_path: Path, name: str, extra: str = "", sprt: str = "elo0 = 0\nelo1 = 50\n"
-):  # type: ignore[no-untyped-def]
+) -> TournamentConfig:
     path = tmp_path / f"{name}.toml"
     path.write_text(
         'game = "toy"\nformat = "sprt"\nmatches = 400\nseed = 3\n'
@@ -30,7 +30,7 @@ def sprt_config(
     return load_config(path)
 
 
-def run_sprt(config):  # type: ignore[no-untyped-def]
+def run_sprt(config: TournamentConfig) -> tuple[SprtVerdict, RunSummary]:
     monitor = SprtMonitor(config, plan(config))
     summary = run_tournament(config, monitor=monitor)
     return monitor.verdict(), summary
@@ -99,7 +99,7 @@ def test_bad_sprt_settings(tmp_path: Path, sprt: str, message: str) -> None:
         sprt_config(tmp_path, "bad", sprt=sprt)
 
 
-def ladder_config(tmp_path: Path, extra: str = ""):  # type: ignore[no-untyped-def]
+def ladder_config(tmp_path: Path, extra: str = "") -> TournamentConfig:
     path = tmp_path / "ladder.toml"
     path.write_text(
         'game = "toy"\nformat = "ladder"\nseed = 4\n'

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from harness.config import load_config
+from harness.config import TournamentConfig, load_config
 from harness.plan import compositions, plan
 from tests.conftest import TOY_PLUGIN
 
 
-def config(tmp_path: Path, body: str, entrants: str = "abcd"):  # type: ignore[no-untyped-def]
+def config(tmp_path: Path, body: str, entrants: str = "abcd") -> TournamentConfig:
     table = "".join(f'[entrants.{e}]\nbot = "random"\n' for e in entrants)
     path = tmp_path / "t.toml"
     path.write_text(body + table)

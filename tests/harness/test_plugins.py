@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.errors import PluginError, SeatCountError, UnknownNameError
-from harness.plugins import load_plugins
+from harness.plugins import Registry, load_plugins
 from tests.conftest import TOY_PLUGIN
 
 
@@ -35,26 +35,26 @@ def test_a_builtin_plugin_can_be_blocked_by_name() -> None:
     assert "klaverjassen" in registry.games
 
 
-def test_a_plugin_file_registers_like_any_plugin(toy_registry) -> None:  # type: ignore[no-untyped-def]
+def test_a_plugin_file_registers_like_any_plugin(toy_registry: Registry) -> None:
     assert set(toy_registry.games) == {"toy"}
     assert toy_registry.provider[("game", "toy")] == str(TOY_PLUGIN)
 
 
-def test_unknown_game_lists_close_names(toy_registry) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_game_lists_close_names(toy_registry: Registry) -> None:
     with pytest.raises(
         UnknownNameError, match=r"no game named 'tooy'; did you mean 'toy'\? known: toy"
     ):
         toy_registry.game("tooy")
 
 
-def test_unknown_bot_lists_close_names(toy_registry) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_bot_lists_close_names(toy_registry: Registry) -> None:
     with pytest.raises(
         UnknownNameError, match=r"no bot named 'randon'; did you mean 'random'\?"
     ):
         toy_registry.bot_class("randon")
 
 
-def test_seat_count_the_game_does_not_take(toy_registry) -> None:  # type: ignore[no-untyped-def]
+def test_seat_count_the_game_does_not_take(toy_registry: Registry) -> None:
     with pytest.raises(SeatCountError, match=r"game 'toy' takes 2, 3 seats, not 5"):
         toy_registry.game("toy").new_match(5, seed=1)
 
