@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from harness import Bot, Option, View, hookimpl
 
@@ -16,7 +17,9 @@ class Sleepy(Bot):
     """Random play, slowed down so that a run lasts long enough to be killed."""
 
     name = "sleepy"
-    option_specs = (Option("delay", 0.002, "seconds per decision", minimum=0.0),)
+    option_specs: ClassVar[tuple[Option, ...]] = (
+        Option("delay", 0.002, "seconds per decision", minimum=0.0),
+    )
 
     def act(self, view: View) -> str:
         time.sleep(self.options["delay"])
@@ -48,7 +51,7 @@ class Chatty(Bot):
 
     name = "chatty"
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         logging.getLogger("troef.tests.chatty").warning(
             "chatty seat %d in pid %d", self.seat, os.getpid()
@@ -63,7 +66,7 @@ class FailsToBuild(Bot):
 
     name = "fails-to-build"
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         raise RuntimeError("no table for this seat")
 
@@ -79,7 +82,7 @@ class Spawner(Sleepy):
     name = "spawner"
     option_specs = (*Sleepy.option_specs, Option("marker", "", "names the helper"))
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         subprocess.Popen(
             [

@@ -119,7 +119,7 @@ class ToyState(State):
         )
 
     def view(self, seat: int) -> ToyView:
-        peek = ()
+        peek: tuple[str, ...] = ()
         if self.game.options["leaky"]:
             peek = tuple(self.hands[(seat + 1) % self.n_seats])
         return ToyView(
