@@ -560,8 +560,8 @@ class _Layout:
 
 
 def _layout(table: PairTable) -> _Layout:
-    from scipy import sparse  # type: ignore[import-untyped]  # lazy: 0.3 s cold
-    from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
+    from scipy import sparse  # lazy: 0.3 s cold
+    from scipy.sparse.csgraph import connected_components
 
     n = len(table.names)
     played = np.zeros(n, bool)

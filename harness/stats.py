@@ -276,7 +276,7 @@ def _paired_tests(diffs: Sequence[float]) -> tuple[float, float | None]:
     """(Wilcoxon p, t-test p) of paired differences against 0, both two-sided."""
     d = np.asarray(diffs, dtype=np.float64)
     nonzero = d[d != 0]
-    from scipy import stats as st  # type: ignore[import-untyped]
+    from scipy import stats as st
 
     p_w = float(st.wilcoxon(nonzero).pvalue) if len(nonzero) else 1.0
     if len(d) < 2:
@@ -668,7 +668,7 @@ def sprt_elo(
         mu = (score_from_elo(elo) - (s0 + s1) / 2) * (s1 - s0) / var
         return _brownian_cdf(lower_bound, upper_bound, mu, spread, t, llr_value)
 
-    from scipy.optimize import brentq  # type: ignore[import-untyped]
+    from scipy.optimize import brentq
 
     def bound(q: float) -> float:
         centre, delta, k = (elo0 + elo1) / 2, elo1 - elo0, 30
