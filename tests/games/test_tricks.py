@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.cards import PIQUET, TAROT, CardSet
+from games.cards import PIQUET, TAROT, CardSet, Deck
 from games.tricks import (
     AMSTERDAM,
     BEAT_LED,
@@ -48,8 +48,8 @@ def m(cards: str) -> int:
     return PIQUET.mask(cards.split())
 
 
-def idx(cards: str, deck: object = PIQUET) -> list[int]:
-    return [deck.index[c] for c in cards.split()]  # type: ignore[attr-defined]
+def idx(cards: str, deck: Deck = PIQUET) -> list[int]:
+    return [deck.index[c] for c in cards.split()]
 
 
 def top(cards: str, tables: TrickTables = HEARTS_TRUMP) -> int:

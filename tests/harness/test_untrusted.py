@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -289,7 +290,7 @@ def config_db(path: Path) -> Path:
 
 def remember(
     tmp_path: Path, reuse: str, store: str = "", prefix: str = ""
-) -> list[dict[str, object]]:
+) -> list[dict[str, Any]]:
     """A duplicate tournament of a bot remembering deals; its per-deal lines."""
     folder = tmp_path / f"{reuse}{'-store' if store else ''}{'-ro' if prefix else ''}"
     folder.mkdir()
@@ -319,13 +320,13 @@ def test_a_bot_remembering_duplicate_deals_predicts_nothing(tmp_path: Path) -> N
     # Free reuse (trusted bots): one process plays a deal, then its twin in the
     # other seat, and knows the other hand from memory.
     free = remember(tmp_path, "free")
-    assert sum(int(line["right"]) for line in free) >= 8  # type: ignore[call-overload]
+    assert sum(int(line["right"]) for line in free) >= 8
     # The default: a process never sees a match seed twice; its folder (memory.json)
     # goes with it. What is left is chance (a 3-card guess among 9 unseen cards).
     fresh = remember(tmp_path, "fresh-deals")
     assert len(fresh) == 16  # 8 matches of 2 deals
-    predicted = sum(int(line["predicted"]) for line in fresh)  # type: ignore[call-overload]
-    right = sum(int(line["right"]) for line in fresh)  # type: ignore[call-overload]
+    predicted = sum(int(line["predicted"]) for line in fresh)
+    right = sum(int(line["right"]) for line in fresh)
     # By chance a third of the predicted cards are right (mean + 4: under 0.5 %
     # to fail by chance); remembering, three quarters are (18 of 24 above).
     assert right <= predicted / 3 + 4
@@ -368,7 +369,7 @@ def test_shared_storage_carries_memory_unless_the_sandbox_makes_it_read_only(
     store = str(shared / "memory.json")
     # Fresh processes, but a file every process can write: the memory survives.
     open_store = remember(tmp_path, "fresh-deals", store=store)
-    assert sum(int(line["right"]) for line in open_store) >= 8  # type: ignore[call-overload]
+    assert sum(int(line["right"]) for line in open_store) >= 8
     Path(store).unlink()
     # The same bot under the read-only sandbox (the report's folder is made
     # writable for the test's sake: it is the test's instrument, not the bot's).
@@ -383,8 +384,8 @@ def test_shared_storage_carries_memory_unless_the_sandbox_makes_it_read_only(
     sandboxed = remember(tmp_path, "fresh-deals", store=store, prefix=prefix)
     assert len(sandboxed) == 16
     assert not Path(store).exists()
-    predicted = sum(int(line["predicted"]) for line in sandboxed)  # type: ignore[call-overload]
-    right = sum(int(line["right"]) for line in sandboxed)  # type: ignore[call-overload]
+    predicted = sum(int(line["predicted"]) for line in sandboxed)
+    right = sum(int(line["right"]) for line in sandboxed)
     assert right <= predicted / 3 + 4
 
 
