@@ -586,17 +586,29 @@ def _play_bots(
 ) -> list[Bot]:
     """One bot per ``--bots`` entry: a named bot with options, or a command."""
     from harness.botprocess import ProcessSettings
+    from harness.botuser import ENV_USER, default_user, unreachable
     from harness.referee import make_bot
     from harness.seeding import bot_seed
 
+    # A program bot is untrusted as in a tournament: under root it runs as
+    # the default bot user, and one that user cannot run is refused.
+    user = default_user()
     bots: list[Bot] = []
     for seat, spec in enumerate(specs):
         if spec.startswith(_COMMAND_BOT):
             command = tuple(shlex.split(spec[len(_COMMAND_BOT) :]))
             if not command:
                 raise ConfigError(f"--bots {spec!r}: give the command after 'cmd:'")
+            problem = None if user in (None, "root") else unreachable(command, user)
+            if problem is not None:
+                raise ConfigError(
+                    f"--bots {spec!r}: under root a program bot runs as {user!r}, "
+                    f"which cannot run it: {problem}. Accepted: a program {user!r} "
+                    f"can reach, {ENV_USER}=NAME for another user, or {ENV_USER}=root "
+                    "to run it as root knowingly"
+                )
             bots.append(
-                ProcessSettings(command=command).bot(
+                ProcessSettings(command=command, user=user).bot(
                     game,
                     seat,
                     bot_seed(seed, seat),

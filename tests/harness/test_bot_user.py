@@ -298,3 +298,36 @@ def test_the_check_follows_symbolic_links_to_the_folder_out_of_reach(
     assert f"cannot reach {link} (reached as {program})" in problem
     private.chmod(0o755)
     assert unreachable([str(link)], "nobody") is None
+
+
+@needs_root_and_nobody
+@pytest.mark.usefixtures("real_default")
+def test_troef_play_runs_a_program_bot_as_nobody_under_root(
+    shared_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = shared_folder / "uid_bot.py"
+    bot.write_text(UID_BOT)
+    bot.chmod(0o644)
+    spec = f"random,cmd:{SYSTEM_PYTHON} -I {bot}"
+    code = main(["--plugin", str(TOY_PLUGIN), "play", "toy", "--bots", spec, "--quiet"])
+    out, _ = capsys.readouterr()
+    nobody = _nobody()
+    assert nobody is not None
+    assert code == 0 and f"UID:{nobody.pw_uid}:{nobody.pw_gid}" in out
+
+
+@needs_root_and_nobody
+@pytest.mark.usefixtures("real_default")
+def test_troef_play_refuses_a_program_bot_nobody_cannot_reach(
+    shared_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    private = shared_folder / "private"
+    private.mkdir(mode=0o700)
+    bot = private / "uid_bot.py"
+    bot.write_text(UID_BOT)
+    spec = f"random,cmd:{SYSTEM_PYTHON} -I {bot}"
+    code = main(["--plugin", str(TOY_PLUGIN), "play", "toy", "--bots", spec, "--quiet"])
+    _, err = capsys.readouterr()
+    assert code != 0
+    assert "under root a program bot runs as 'nobody'" in err
+    assert f"{private} is mode 0700" in err and f"{ENV_USER}=root" in err
