@@ -330,9 +330,11 @@ def _tail() -> str:
 
 
 def _tuples(value: Any) -> Any:
-    if type(value) is list:
-        return tuple([_tuples(v) if type(v) is list else v for v in value])
-    return value
+    if type(value) is not list:
+        return value
+    if list in map(type, value):  # nested (tricks, melds): convert each item
+        return tuple([_tuples(v) for v in value])
+    return tuple(value)  # flat, the common case: no Python call per item
 
 
 if __name__ == "__main__":

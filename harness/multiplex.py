@@ -437,12 +437,16 @@ class _Driver:
         if deadlines:
             timeout = max(0.0, min(deadlines) - perf_counter())
         events = self.selector.select(timeout)
-        now = perf_counter()
-        for key, _ in events:
-            current = self.selector.get_map().get(key.fd)
-            if current is not None and current.data is key.data:
-                # An earlier event may have closed it.
-                self.on_event(key, now)
+        while events:
+            now = perf_counter()
+            for key, _ in events:
+                current = self.selector.get_map().get(key.fd)
+                if current is not None and current.data is key.data:
+                    # An earlier event may have closed it.
+                    self.on_event(key, now)
+            # Answers that came in meanwhile join this batch: the requests that
+            # follow them go out together, one write and one wake-up per bot.
+            events = self.selector.select(0)
         now = perf_counter()
         for match in list(self.active):
             if (
