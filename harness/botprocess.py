@@ -1210,9 +1210,15 @@ class Watch:
     the tag (``"job-id seat"``) of each bot whose answer it awaits in a
     memory-mapped file of the run folder (a memory write, no system call), and
     the scheduler reads what the dead worker last wrote.
+
+    The file is a header line (``#ended``, see :meth:`ended`) and fixed slots,
+    one tag each: marking or clearing a bot writes its slot alone, whatever
+    the number of bots awaited (many, with pipelined matches).
     """
 
-    SIZE = 4096
+    HEAD = 64
+    SLOT = 128
+    SIZE = HEAD + SLOT * 1023
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -1222,38 +1228,40 @@ class Watch:
             self._map = mmap.mmap(fd, self.SIZE)
         finally:
             os.close(fd)
-        self._awaited: dict[int, str] = {}
-        self._ended: int | None = None
+        #: The slot of each awaited bot, and the free slots (last freed first).
+        self._slots: dict[int, int] = {}
+        self._free = list(range(self.SIZE // self.SLOT - 1, -1, -1))
 
     def mark(self, key: int, tag: str) -> None:
         """Waiting on the bot ``key`` (tagged ``tag``) from now on."""
-        self._awaited[key] = tag
-        self._write()
+        slot = self._slots.get(key)
+        if slot is None:
+            if not self._free:
+                return  # more than 1023 awaited at once: the rest go unnamed
+            slot = self._slots[key] = self._free.pop()
+        data = tag.encode()[: self.SLOT - 1] + b"\0"
+        start = self.HEAD + slot * self.SLOT
+        self._map[start : start + len(data)] = data
 
     def clear(self, key: int) -> None:
         """No longer waiting on bot ``key``."""
-        if self._awaited.pop(key, None) is not None:
-            self._write()
-
-    def _write(self) -> None:
-        lines = list(self._awaited.values())
-        if self._ended is not None:
-            lines.insert(0, f"#ended {self._ended}")
-        data = "\n".join(lines).encode()[: self.SIZE - 1] + b"\0"
-        self._map[: len(data)] = data
+        slot = self._slots.pop(key, None)
+        if slot is not None:
+            self._map[self.HEAD + slot * self.SLOT] = 0
+            self._free.append(slot)
 
     def ended(self) -> None:
         """Note the moment this worker was told to end (SIGTERM): the scheduler
         takes the first worker to end as the one that a bot ended."""
-        self._ended = time.monotonic_ns()
-        self._write()
+        data = f"#ended {time.monotonic_ns()}".encode()[: self.HEAD - 1] + b"\0"
+        self._map[: len(data)] = data
 
     @staticmethod
     def ended_at(path: str) -> int | None:
         """When the worker of ``path`` got SIGTERM (monotonic ns), if it did."""
         try:
             with open(path, "rb") as f:
-                head = f.read(64).split(b"\0", 1)[0].split(b"\n", 1)[0]
+                head = f.read(Watch.HEAD).split(b"\0", 1)[0]
         except OSError:
             return None
         if head.startswith(b"#ended "):
@@ -1269,10 +1277,9 @@ class Watch:
         except OSError:
             return []
         found = []
-        for line in raw.split(b"\0", 1)[0].decode(errors="replace").splitlines():
-            if line.startswith("#"):
-                continue
-            job, _, seat = line.partition(" ")
+        for start in range(Watch.HEAD, len(raw), Watch.SLOT):
+            line = raw[start : start + Watch.SLOT].split(b"\0", 1)[0]
+            job, _, seat = line.decode(errors="replace").partition(" ")
             if job and seat.isdigit():
                 found.append((job, int(seat)))
         return found
