@@ -11,10 +11,19 @@ byte for byte, to playing the matches one after another.
 
 In-process bots in a multiplexed match act at once, as in ``play_match``.
 
+Process bots are built inside :func:`harness.botprocess.opening`, so a bot
+process that declares room for several matches serves one seat in several of
+them at once: its requests carry match ids, the driver reads its answers in
+request order and hands each to its match, and the requests that follow are
+written after each wake-up in one batch per process, so one wake-up of the bot
+and one of this loop serve many decisions (``docs/PROTOCOL.md``).
+
 .. warning:: The time a process bot is charged runs from sending its request
    to the wake-up that finds its answer; with many matches in flight the
-   driver's own work between wake-ups adds to it. Keep ``in_flight`` low when
-   time controls are tight.
+   driver's own work between wake-ups adds to it, and a pipelined request
+   waits behind those written before it to the same process. Keep
+   ``in_flight`` low, or the entrant's ``pipeline`` off, when time controls
+   are tight.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from harness.protocol import (
     encode_start,
     encode_view_act,
 )
-from harness.referee import make_bots, play_match
+from harness.referee import TimeControl, make_bots, play_match
 from harness.result import ForfeitReason
 from harness.seeding import bot_seed
 from tests.conftest import TOY_PLUGIN
@@ -50,13 +50,12 @@ TOY_SOURCE = PluginSource(
 #: with its pid and the ids of the matches open then) to the file argv[1], and
 #: plays the first legal action. argv[2]: the matches it declares (0: nothing).
 #: argv[3]: crash (exit 3) at the first act while this many matches are open,
-#: once per marker file argv[4]. It checks the one-request-at-a-time rule
-#: itself when it declares nothing: a second request before its answer is an
-#: error it reports.
+#: once per marker file argv[4]. argv[5]: seconds it thinks per act. When it
+#: declares nothing it notes any request sent ahead (before its last answer).
 LOGGING_BOT = r"""
-import json, os, select, sys
+import json, os, select, sys, time
 log_path, marker = sys.argv[1], sys.argv[4]
-declared, crash_at = int(sys.argv[2]), int(sys.argv[3])
+declared, crash_at, delay = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[5])
 open_matches = {}
 log = open(log_path, "a")
 def say(message, match):
@@ -103,6 +102,7 @@ for message, early, batched in lines():
                 os._exit(3)
             except FileExistsError:
                 pass
+        time.sleep(delay)
         say({"type": "action", "action": message["view"]["legal_actions"][0]}, match)
     elif kind == "end" and match is None:
         open_matches.clear()  # one match at a time: the one open
@@ -124,14 +124,14 @@ def toy(toy_registry):  # type: ignore[no-untyped-def]
 
 
 def logging_bot(
-    tmp_path: Path, declared: int = 4, crash_at: int = 0
+    tmp_path: Path, declared: int = 4, crash_at: int = 0, delay: float = 0.0
 ) -> tuple[list[str], Path]:
     script = tmp_path / "logging_bot.py"
     script.write_text(LOGGING_BOT)
     log = tmp_path / "log.jsonl"
     marker = tmp_path / "crashed"
     command = [sys.executable, "-I", str(script), str(log), str(declared)]
-    return [*command, str(crash_at), str(marker)], log
+    return [*command, str(crash_at), str(marker), str(delay)], log
 
 
 def read_log(log: Path) -> list[dict[str, Any]]:
@@ -350,6 +350,52 @@ def test_a_bot_that_declares_nothing_gets_one_request_at_a_time(
             assert entry["open"] == []  # one match at a time
         elif entry["type"] in ("act", "end"):
             assert entry["match"] is None  # no ids but in start
+
+
+@pytest.mark.parametrize("pipeline", [True, False])
+def test_a_pipelined_request_waits_behind_the_others_on_its_process(
+    toy: Game, pool: ProcessPool, tmp_path: Path, pipeline: bool
+) -> None:
+    # Seat 1 thinks 0.05 s a move, with 0.13 s allowed; three matches at once.
+    command, _ = logging_bot(tmp_path, declared=4, delay=0.05)
+    control = TimeControl(move=0.13)
+
+    def table(seed: int) -> list[Callable[[], Bot]]:
+        return [
+            functools.partial(RandomBot, toy, 0, bot_seed(seed, 0)),
+            functools.partial(
+                ProcessBot,
+                toy,
+                1,
+                seed,
+                command=command,
+                pool=pool,
+                n_seats=3,
+                deal=seed,
+                pipeline=pipeline,
+            ),
+            functools.partial(RandomBot, toy, 2, bot_seed(seed, 2)),
+        ]
+
+    play_matches_interleaved(
+        [MatchSpec(toy, table(s), s) for s in (97, 98, 99)], in_flight=3
+    )
+    results = play_matches_interleaved(
+        [MatchSpec(toy, table(s), s, time_controls=control) for s in range(3)],
+        in_flight=3,
+    )
+    timeouts = [
+        r.forfeit
+        for r in results
+        if r.forfeit and r.forfeit.reason is ForfeitReason.TIMEOUT
+    ]
+    if pipeline:
+        # One process, three requests in a row: the third answer comes after
+        # 0.15 s of its clock, a timeout that ends the process and its matches.
+        assert timeouts and all(f.seat == 1 for f in timeouts)
+    else:
+        # A process per match, one request at a time: every move in time.
+        assert not timeouts and all(r.forfeit is None for r in results)
 
 
 def test_answers_must_echo_their_match_in_request_order() -> None:
