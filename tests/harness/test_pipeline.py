@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from harness.config import load_config
 from harness.errors import ConfigError
 from harness.game import Game
 from harness.multiplex import MatchSpec, play_matches_interleaved
-from harness.plugins import PluginSource
+from harness.plugins import PluginSource, Registry
 from harness.protocol import (
     PROTOCOL_FAULT,
     BotFault,
@@ -112,14 +112,14 @@ for message, early, batched in lines():
 
 
 @pytest.fixture
-def pool():  # type: ignore[no-untyped-def]
+def pool() -> Iterator[ProcessPool]:
     pool = ProcessPool()
     yield pool
     pool.close()
 
 
 @pytest.fixture
-def toy(toy_registry):  # type: ignore[no-untyped-def]
+def toy(toy_registry: Registry) -> Game:
     return toy_registry.game("toy")
 
 
@@ -158,7 +158,9 @@ def hosted_table(
     ]
 
 
-def test_pipelined_matches_give_the_sequential_results(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_pipelined_matches_give_the_sequential_results(
+    toy: Game, pool: ProcessPool
+) -> None:
     # One match first: its three processes answer ready, declaring 8 matches.
     play_matches_interleaved([MatchSpec(toy, hosted_table(toy, 99, pool), 99)])
     assert pool.started == 3
@@ -176,7 +178,9 @@ def test_pipelined_matches_give_the_sequential_results(toy, pool) -> None:  # ty
     assert pool.started == 3
 
 
-def test_pipeline_false_gives_each_match_its_own_processes(toy, pool) -> None:  # type: ignore[no-untyped-def]
+def test_pipeline_false_gives_each_match_its_own_processes(
+    toy: Game, pool: ProcessPool
+) -> None:
     play_matches_interleaved(
         [MatchSpec(toy, hosted_table(toy, 99, pool, pipeline=False), 99)]
     )
@@ -298,7 +302,9 @@ def test_a_crash_forfeits_every_match_the_process_served_and_the_rest_go_on(
     assert later and entries[crash]["pid"] not in later
 
 
-def test_an_error_in_one_match_forfeits_it_alone(toy, pool, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_an_error_in_one_match_forfeits_it_alone(
+    toy: Game, pool: ProcessPool, tmp_path: Path
+) -> None:
     # The host serves a bot that raises at its third decision of seed 3 only.
     broken = Path(__file__).parents[1] / "plugins" / "broken_bots.py"
     source = PluginSource(entry_points=False, files=(str(TOY_PLUGIN), str(broken)))
@@ -419,7 +425,9 @@ def test_answers_must_echo_their_match_in_request_order() -> None:
     assert error.value.reason is ForfeitReason.EXCEPTION
 
 
-def test_the_host_holds_several_matches_by_id(toy_registry, toy) -> None:  # type: ignore[no-untyped-def]
+def test_the_host_holds_several_matches_by_id(
+    toy_registry: Registry, toy: Game
+) -> None:
     host = Host("random", toy_registry, None, matches=2)
 
     def start(match: int | None, seed: int) -> bytes | None:
@@ -438,6 +446,7 @@ def test_the_host_holds_several_matches_by_id(toy_registry, toy) -> None:  # typ
     assert start(2, 6) == b'{"type":"ready","matches":2,"match":2}\n'
     assert b"2 matches open" in (start(3, 7) or b"")
     state = toy.new_match(3, 0)
+    assert state.to_act is not None
     view = state.view(state.to_act)
     one = json.loads(host.handle(json.loads(encode_view_act(view, None, 1))) or b"")
     two = json.loads(host.handle(json.loads(encode_view_act(view, None, 2))) or b"")
