@@ -28,8 +28,8 @@ decisions. It also prints the CPU time per decision of the worker and of the
 bot processes (from ``/proc``), which is less sensitive to a busy machine than
 wall time, and their sum less the in-process CPU (``added cpu``): on a machine
 with a core free for the bots, the added wall time tends to the larger of the
-worker's and the bots' added CPU, not their sum. Medians of ``--repeats`` runs. The machine is shared and noisy:
-compare figures from one run.
+worker's and the bots' added CPU, not their sum. Medians of ``--repeats``
+runs. The machine is shared and noisy: compare figures from one run.
 
     python bench/bench_isolation.py [--quick] [--secure] [--json out.json]
 """
