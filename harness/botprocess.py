@@ -86,6 +86,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Launch",
     "ProcessBot",
+    "ProcessFault",
     "ProcessPool",
     "ProcessSettings",
     "Watch",
@@ -240,32 +241,6 @@ class BotProcess:
             and self.popen is not None
             and (self.popen.poll() is None)
         )
-
-    # -- writing -------------------------------------------------------------
-
-    def send(self, data: bytes, deadline: float | None) -> None:
-        """Write ``data`` to the bot's stdin, waiting for room until ``deadline``.
-
-        :raises BotFault: CRASH when the bot is gone, TIMEOUT when it does not
-            read its input in time.
-        """
-        if self.closed:
-            raise self.crash_fault()
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(self.in_fd, view) :]
-            except BlockingIOError:
-                timeout = _remaining(deadline)
-                if timeout is not None and timeout <= 0:
-                    self.kill()
-                    raise BotFault(
-                        ForfeitReason.TIMEOUT,
-                        "did not read its input in time; stopped" + self.stderr_tail(),
-                    ) from None
-                select.select([], [self.in_fd], [], timeout)
-            except (BrokenPipeError, ConnectionResetError):
-                raise self.crash_fault() from None
 
     # -- reading -------------------------------------------------------------
 
@@ -983,11 +958,6 @@ class ProcessBot(Bot):
     def process(self) -> BotProcess | None:
         """The bot program serving this match (``None`` once released or failed)."""
         return self._process
-
-    @property
-    def fault(self) -> BotFault | None:
-        """The fault recorded for this seat, if any (raised at its next request)."""
-        return self._fault
 
     # -- the referee's side (synchronous) --------------------------------------
 
