@@ -10,6 +10,12 @@ JSON back into the game's View and asks the bot, ``end`` tells the bot the
 result. The bot gets only deserialised Views, the Game object, its seat, its
 options and its own seed: this process never holds a State or a match seed.
 
+A harness that offers pipelining (a ``match`` id in ``start``) hears that the
+host holds up to :data:`MATCHES` matches at once (``"matches"`` in
+``ready``): each has its own bot, and every answer echoes its request's id.
+The host reads every request that is waiting, answers them in order and writes
+the answers with one system call, so one wake-up serves many decisions.
+
 The protocol runs on private copies of fds 0 and 1; the bot's ``print`` goes
 to stderr (captured by the harness) and its ``input`` reads nothing, so a bot
 cannot corrupt the protocol by accident. A bot's exception, a non-string
@@ -36,7 +42,11 @@ from harness.protocol import PROTOCOL_VERSION, encode_action, encode_message
 from harness.result import Result
 from harness.view import View
 
-__all__ = ["host_command", "main", "view_class"]
+__all__ = ["MATCHES", "host_command", "main", "view_class"]
+
+#: How many matches a host declares it can hold at once when the harness offers
+#: pipelining (``--matches`` changes it; 1 declares nothing).
+MATCHES = 8
 
 
 def host_command(
@@ -85,39 +95,64 @@ def view_class(game: Game) -> type[View]:
 
 
 class Host:
-    """The bot side of one bot process: one bot at a time, built per match."""
+    """The bot side of one bot process: a bot per open match, built at ``start``.
+
+    Messages without a ``match`` id (a harness that does not pipeline) share
+    one slot, ``None``: one match at a time, as the protocol began.
+    """
 
     def __init__(
-        self, bot_name: str, registry: Registry | None, load_error: str | None
+        self,
+        bot_name: str,
+        registry: Registry | None,
+        load_error: str | None,
+        matches: int = MATCHES,
     ) -> None:
         self.bot_name = bot_name
         self.registry = registry
         self.load_error = load_error
-        self.bot: Bot | None = None
-        self.view_cls: type[View] = View
+        self.matches = matches
+        #: The open matches: id (None without pipelining) -> bot and View class.
+        self.open: dict[int | None, tuple[Bot, type[View]]] = {}
         self._games: dict[str, tuple[Game, type[View]]] = {}
+
+    @property
+    def bot(self) -> Bot | None:
+        """The bot of the match without an id, if one is open."""
+        entry = self.open.get(None)
+        return None if entry is None else entry[0]
 
     def handle(self, message: dict[str, Any]) -> bytes | None:
         """Answer one message; ``None`` when it takes no answer."""
         kind = message.get("type")
+        match = message.get("match")
+        if match is not None and type(match) is not int:
+            return _error(f"host: 'match' is {match!r}, not an integer", None)
         if kind == "act":
-            return self.act(message["view"], message.get("seconds"))
+            return self.act(message["view"], message.get("seconds"), match)
         if kind == "start":
             return self.start(message)
         if kind == "end":
-            self.end(message.get("result"))
+            self.end(message.get("result"), match)
             return None
-        return _error(f"host: unknown message type {kind!r}")
+        return _error(f"host: unknown message type {kind!r}", match)
 
     def start(self, message: dict[str, Any]) -> bytes:
         """Build the game (cached) and a fresh bot for this seat and match."""
-        self.bot = None
+        match = message.get("match")
+        self.open.pop(match, None)
         if self.load_error is not None:
-            return _error(self.load_error)
+            return _error(self.load_error, match)
         if message.get("protocol") != PROTOCOL_VERSION:
             return _error(
                 f"host speaks protocol {PROTOCOL_VERSION}, "
-                f"not {message.get('protocol')!r}"
+                f"not {message.get('protocol')!r}",
+                match,
+            )
+        if match is not None and len(self.open) >= self.matches:
+            return _error(
+                f"host: {len(self.open)} matches open, it declared {self.matches}",
+                match,
             )
         assert self.registry is not None
         try:
@@ -125,46 +160,60 @@ class Host:
             if key not in self._games:
                 game = self.registry.game(message["game"], message["game_options"])
                 self._games[key] = (game, view_class(game))
-            game, self.view_cls = self._games[key]
+            game, view_cls = self._games[key]
             cls = self.registry.bot_class(self.bot_name, game.name)
-            self.bot = cls(
-                game, message["seat"], message["seed"], message["bot_options"]
-            )
+            bot = cls(game, message["seat"], message["seed"], message["bot_options"])
         except Exception:
-            return _error(_tail())
-        return b'{"type":"ready"}\n'
+            return _error(_tail(), match)
+        self.open[match] = (bot, view_cls)
+        if match is None:
+            return b'{"type":"ready"}\n'
+        if self.matches > 1:
+            return b'{"type":"ready","matches":%d,"match":%d}\n' % (self.matches, match)
+        return b'{"type":"ready","match":%d}\n' % match
 
-    def act(self, data: dict[str, Any], seconds: float | None = None) -> bytes:
+    def act(
+        self,
+        data: dict[str, Any],
+        seconds: float | None = None,
+        match: int | None = None,
+    ) -> bytes:
         """The bot's action for the view in ``data``, or its error.
 
         ``seconds`` is the decision's time limit when the request carries one:
         the bot hears it through ``act_within`` and may stop in time.
         """
-        if self.bot is None:
-            return _error("host: 'act' before a successful 'start'")
+        entry = self.open.get(match)
+        if entry is None:
+            return _error("host: 'act' before a successful 'start'", match)
+        bot, view_cls = entry
         try:
-            view = self.view_cls(**{k: _tuples(v) for k, v in data.items()})
+            view = view_cls(**{k: _tuples(v) for k, v in data.items()})
             action = (
-                self.bot.act(view)
+                bot.act(view)
                 if not isinstance(seconds, int | float)
-                else self.bot.act_within(view, float(seconds))
+                else bot.act_within(view, float(seconds))
             )
         except Exception:
-            return _error(_tail())
+            return _error(_tail(), match)
         try:
-            return encode_action(action)
+            return encode_action(action, match)
         except (TypeError, ValueError):
             # Not JSON: send its repr, so the referee says what it was.
-            return encode_message(
-                {"type": "action", "action": {"repr": repr(action)[:80]}}
-            )
+            message: dict[str, Any] = {
+                "type": "action",
+                "action": {"repr": repr(action)[:80]},
+            }
+            if match is not None:
+                message["match"] = match
+            return encode_message(message)
 
-    def end(self, result: dict[str, Any] | None) -> None:
-        """Tell the bot the result; it is dropped before the next start."""
-        bot, self.bot = self.bot, None
-        if bot is not None and result is not None:
+    def end(self, result: dict[str, Any] | None, match: int | None = None) -> None:
+        """Tell the bot the result, and drop it."""
+        entry = self.open.pop(match, None)
+        if entry is not None and result is not None:
             try:
-                bot.match_over(Result.from_dict({**result, "log": None}))
+                entry[0].match_over(Result.from_dict({**result, "log": None}))
             except Exception:
                 traceback.print_exc()
 
@@ -192,6 +241,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--block", action="append", default=[], help="plugin name not to load"
     )
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=MATCHES,
+        help="matches held at once when the harness pipelines (1: one at a time)",
+    )
     args = parser.parse_args(argv)
     for plugin in args.plugin:
         (args.file if plugin.endswith(".py") else args.module).append(plugin)
@@ -218,19 +273,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         load_error = (
             f"host could not load bot {args.bot!r}: {type(exc).__name__}: {exc}"
         )
-    host = Host(args.bot, registry, load_error)
-    with os.fdopen(proto_in, "rb") as reader:
-        for line in reader:
+    host = Host(args.bot, registry, load_error, max(1, args.matches))
+    serve(host, proto_in, proto_out)
+    return 0
+
+
+def serve(host: Host, fd_in: int, fd_out: int) -> None:
+    """Answer the requests of ``fd_in`` on ``fd_out`` until ``quit`` or its end.
+
+    Every complete line read is answered before the answers are written, all
+    with one write: a harness that pipelines its requests wakes this process
+    once for all of them.
+    """
+    buffer = b""
+    while True:
+        chunk = os.read(fd_in, 1 << 16)
+        if not chunk:
+            return
+        lines = (buffer + chunk).split(b"\n")
+        buffer = lines.pop()
+        answers: list[bytes] = []
+        for line in lines:
+            if not line.strip():
+                continue
             try:
                 message = json.loads(line)
                 if message.get("type") == "quit":
-                    break
+                    _write(fd_out, b"".join(answers))
+                    return
                 answer = host.handle(message)
             except Exception:
-                answer = _error("host: bad message: " + _tail())
+                answer = _error("host: bad message: " + _tail(), None)
             if answer is not None:
-                _write(proto_out, answer)
-    return 0
+                answers.append(answer)
+        if answers:
+            _write(fd_out, b"".join(answers))
 
 
 def _write(fd: int, data: bytes) -> None:
@@ -239,8 +316,10 @@ def _write(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _error(text: str) -> bytes:
-    return encode_message({"type": "error", "message": text})
+def _error(text: str, match: int | None = None) -> bytes:
+    if match is None:
+        return encode_message({"type": "error", "message": text})
+    return encode_message({"type": "error", "match": match, "message": text})
 
 
 def _tail() -> str:
@@ -251,9 +330,11 @@ def _tail() -> str:
 
 
 def _tuples(value: Any) -> Any:
-    if type(value) is list:
-        return tuple([_tuples(v) if type(v) is list else v for v in value])
-    return value
+    if type(value) is not list:
+        return value
+    if list in map(type, value):  # nested (tricks, melds): convert each item
+        return tuple([_tuples(v) for v in value])
+    return tuple(value)  # flat, the common case: no Python call per item
 
 
 if __name__ == "__main__":

@@ -24,8 +24,19 @@ What the boundary gives (``docs/THREAT_MODEL.md`` has the whole story):
 
 Processes are expensive to start, so a healthy process is kept after its match
 in a :class:`ProcessPool` (one per worker process, keyed by the launch and the
-bot options) and serves the next match that asks for the same bot. A process
-serves one seat of one match at a time: partners never share a process.
+bot options) and serves the next match that asks for the same bot.
+
+A process that declares in ``ready`` that it holds several matches
+(``"matches": N``) may serve up to N matches at once, when the matches are
+opened by :mod:`harness.multiplex` (inside :func:`opening`): each request then
+carries the match's id, several are written before the first answer is read,
+and the answers, in request order, are handed to the :class:`ProcessBot` of
+their match. It never serves two seats of one match, nor (unless
+``reuse = "free"``) two matches of one match seed in its life. A crash, a
+protocol error or a timeout kills it and forfeits its seat in every match it
+was serving (at that seat's next decision); an ``error`` reply, an illegal
+action or a non-string action forfeits only its match, and the process serves
+no new match after its open ones end.
 """
 
 from __future__ import annotations
@@ -47,7 +58,8 @@ import subprocess
 import tempfile
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -57,7 +69,7 @@ from harness.protocol import (
     MAX_REPLY_LINE,
     PROTOCOL_FAULT,
     BotFault,
-    decode_reply,
+    decode_answer,
     encode_end,
     encode_quit,
     encode_start,
@@ -74,11 +86,13 @@ if TYPE_CHECKING:
 __all__ = [
     "Launch",
     "ProcessBot",
+    "ProcessFault",
     "ProcessPool",
     "ProcessSettings",
     "Watch",
     "default_pool",
     "note_ended",
+    "opening",
     "set_watch",
 ]
 
@@ -95,7 +109,6 @@ _READ_CHUNK = 64 * 1024
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
 _PR_SET_CHILD_SUBREAPER = 36
-_NOTHING = object()
 
 # Loaded before any fork: the child calls prctl between fork and exec.
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
@@ -129,7 +142,7 @@ class BotProcess:
     """One running bot program: its pipes, bounded buffers and its end.
 
     Reads are non-blocking; :meth:`pump` reads what is there, :meth:`take_line`
-    cuts one reply line off the buffer. :meth:`wait_line` blocks with a deadline.
+    cuts one reply line off the buffer. :meth:`wait_readable` blocks with a deadline.
     """
 
     def __init__(self, launch: Launch) -> None:
@@ -145,6 +158,31 @@ class BotProcess:
         #: The match seeds of the matches it served: a process never sees a deal
         #: twice (duplicate deals replay the same cards in other seats).
         self.deals: set[int] = set()
+        # -- the channel: the matches it serves and the requests in flight --
+        #: Matches it declared it can hold at once (its last ``ready``).
+        self.capacity = 1
+        #: Requests and answers carry match ids (it declared ``matches`` > 1
+        #: after a ``start`` that offered them).
+        self.tagged = False
+        #: Its open matches: id -> the ProcessBot of that seat.
+        self.users: dict[int, ProcessBot] = {}
+        #: The match key (see :func:`opening`) of each open match.
+        self.keys: dict[int, Hashable] = {}
+        #: Requests awaiting their answer, in order: [match id, bot or None
+        #: (its match ended: the answer is read and dropped), expected type].
+        self.pending: deque[list[Any]] = deque()
+        #: Serves no new match (a seat of it forfeited in a match).
+        self.retired = False
+        #: Held by a match that does not share it (opened outside ``opening``).
+        self.exclusive = False
+        #: Bytes written by :meth:`queue` and not yet by :meth:`flush`.
+        self.outbox = bytearray()
+        #: The bots whose requests are in the outbox.
+        self.unsent: list[ProcessBot] = []
+        #: Called when something is queued (a driver that flushes in batches);
+        #: None: :meth:`queue` writes at once.
+        self.on_queue: Callable[[BotProcess], None] | None = None
+        self._ids = 0
         # Its private folder (working directory and TMPDIR), removed when it ends.
         self.cwd = tempfile.mkdtemp(prefix="troef-bot-")
         _protect_harness_process()
@@ -204,32 +242,6 @@ class BotProcess:
             and (self.popen.poll() is None)
         )
 
-    # -- writing -------------------------------------------------------------
-
-    def send(self, data: bytes, deadline: float | None) -> None:
-        """Write ``data`` to the bot's stdin, waiting for room until ``deadline``.
-
-        :raises BotFault: CRASH when the bot is gone, TIMEOUT when it does not
-            read its input in time.
-        """
-        if self.closed:
-            raise self.crash_fault()
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(self.in_fd, view) :]
-            except BlockingIOError:
-                timeout = _remaining(deadline)
-                if timeout is not None and timeout <= 0:
-                    self.kill()
-                    raise BotFault(
-                        ForfeitReason.TIMEOUT,
-                        "did not read its input in time; stopped" + self.stderr_tail(),
-                    ) from None
-                select.select([], [self.in_fd], [], timeout)
-            except (BrokenPipeError, ConnectionResetError):
-                raise self.crash_fault() from None
-
     # -- reading -------------------------------------------------------------
 
     def pump(self, fd: int) -> bool:
@@ -271,25 +283,189 @@ class BotProcess:
         del self.out[: end + 1]
         return line
 
-    def wait_line(self, deadline: float | None, waiting_for: str) -> bytes:
-        """Block until a whole line arrives and return it.
+    # -- the channel: several matches on one process ---------------------------
 
-        :raises BotFault: TIMEOUT at ``deadline`` (the bot is killed), CRASH at
-            end of output, a flood.
+    def open_match(self, bot: ProcessBot, key: Hashable | None) -> int:
+        """Register ``bot``'s match here; its id on this process.
+
+        ``key`` names the match (two seats of one match never share a
+        process); ``None``: the match holds the process alone.
         """
-        while True:
-            line = self.take_line()
-            if line is not None:
-                return line
-            if self.eof:
-                raise self.crash_fault()
+        self._ids += 1
+        self.users[self._ids] = bot
+        self.keys[self._ids] = key
+        self.exclusive = key is None
+        self.matches += 1
+        return self._ids
+
+    def leave(self, match: int) -> None:
+        """Forget match ``match``: answers still due to it are read and dropped."""
+        self.users.pop(match, None)
+        self.keys.pop(match, None)
+        for entry in self.pending:
+            if entry[0] == match:
+                entry[1] = None
+        if not self.users:
+            self.exclusive = False
+
+    def can_share(self, key: Hashable, deal: int | None) -> bool:
+        """True if this busy process may also serve match ``key`` of ``deal``."""
+        return (
+            self.tagged
+            and not self.exclusive
+            and not self.retired
+            and 0 < len(self.users) < self.capacity
+            and key not in self.keys.values()
+            and (deal is None or deal not in self.deals)
+            and self.is_alive()
+        )
+
+    def queue(self, data: bytes, bot: ProcessBot | None, expected: str = "") -> None:
+        """Add a message to the outbox; with ``bot``, a request that it answers.
+
+        Written at once, unless a driver batches the writes (``on_queue``).
+        """
+        if bot is not None:
+            self.pending.append([bot.match_id, bot, expected])
+            self.unsent.append(bot)
+        self.outbox += data
+        if self.on_queue is not None:
+            self.on_queue(self)
+        else:
+            self.flush()
+
+    def flush(self) -> list[ProcessBot]:
+        """Write what the outbox holds, as far as the pipe takes it now.
+
+        Return the bots whose requests went out (their clocks start now).
+
+        :raises BotFault: CRASH when the bot is gone.
+        """
+        sent, self.unsent = self.unsent, []
+        if not self.outbox:
+            return sent
+        if self.closed:
+            raise self.crash_fault()
+        try:
+            written = os.write(self.in_fd, self.outbox)
+        except BlockingIOError:
+            written = 0
+        except (BrokenPipeError, ConnectionResetError):
+            raise self.crash_fault() from None
+        del self.outbox[:written]
+        return sent
+
+    def flush_all(self, deadline: float | None) -> None:
+        """Write the whole outbox, waiting for room until ``deadline``.
+
+        :raises BotFault: CRASH when the bot is gone, TIMEOUT when it does not
+            read its input in time.
+        """
+        self.flush()
+        while self.outbox:
             timeout = _remaining(deadline)
             if timeout is not None and timeout <= 0:
-                raise self.timeout_fault(waiting_for)
-            ms = -1 if timeout is None else max(1, int(timeout * 1000 + 0.999))
-            for fd, _ in self._poller.poll(ms):
-                if not self.pump(fd) and fd == self.err_fd:
-                    self._poller.unregister(fd)  # closed stderr would wake us for ever
+                self.kill()
+                raise BotFault(
+                    ForfeitReason.TIMEOUT,
+                    "did not read its input in time; stopped" + self.stderr_tail(),
+                )
+            select.select([], [self.in_fd], [], timeout)
+            self.flush()
+
+    def next_answer(self) -> tuple[ProcessBot | None, Any, BotFault | None] | None:
+        """The next whole answer read: its bot, its value and its own fault.
+
+        The value is the action, or for ``ready`` the matches declared; the
+        fault is an ``error`` reply, the bot's fault in that match alone.
+        ``None``: no whole line yet.
+
+        :raises ProcessFault: the process broke the protocol (a flood, output
+            nobody asked for, garbage, an id out of order): every match it
+            serves is forfeited.
+        """
+        head = self.pending[0] if self.pending else None
+        try:
+            line = self.take_line()
+        except BotFault as fault:
+            raise ProcessFault(fault, head[1] if head else None) from None
+        if line is None:
+            return None
+        if head is None:
+            raise ProcessFault(
+                BotFault(
+                    PROTOCOL_FAULT,
+                    f"protocol error: output nobody asked for: {line[:80]!r}",
+                ),
+                None,
+            )
+        self.pending.popleft()
+        match, bot, expected = head
+        if self.out and not self.pending:
+            # Strictly one line per request: more is a flood or a confused bot.
+            raise ProcessFault(
+                BotFault(
+                    PROTOCOL_FAULT,
+                    f"protocol error: more output after the {expected!r} reply: "
+                    f"{bytes(self.out[:80])!r}",
+                ),
+                bot,
+            )
+        offered = bot is not None and bot.offered
+        tag = match if self.tagged or (expected == "ready" and offered) else None
+        try:
+            value = decode_answer(line, expected, tag)
+        except BotFault as fault:
+            if fault.reason is PROTOCOL_FAULT:
+                raise ProcessFault(fault, bot) from None
+            return bot, None, fault
+        if expected == "ready":
+            self.capacity = value
+            if value > 1 and offered:
+                self.tagged = True
+        return bot, value, None
+
+    def fail(
+        self, fault: BotFault, culprit: ProcessBot | None
+    ) -> list[tuple[ProcessBot, BotFault]]:
+        """Kill the process for ``fault``; every match it serves forfeits its seat.
+
+        ``culprit`` (the bot whose request it failed) gets ``fault``; the others
+        a fault of the same reason that says the process failed elsewhere.
+        Return each bot with its fault.
+        """
+        self.kill()
+        users = list(self.users.values())
+        self.users.clear()
+        self.keys.clear()
+        self.pending.clear()
+        self.outbox.clear()
+        self.unsent = []
+        affected = []
+        for bot in users:
+            mine = (
+                fault
+                if bot is culprit or culprit is None
+                else BotFault(
+                    fault.reason,
+                    "the bot process serving this seat in several matches failed "
+                    "in another one: " + fault.detail,
+                )
+            )
+            bot._detach(mine)
+            affected.append((bot, mine))
+        return affected
+
+    def wait_readable(self, deadline: float | None) -> bool:
+        """Wait for output until ``deadline``; False when it passed."""
+        timeout = _remaining(deadline)
+        if timeout is not None and timeout <= 0:
+            return False
+        ms = -1 if timeout is None else max(1, int(timeout * 1000 + 0.999))
+        for fd, _ in self._poller.poll(ms):
+            if not self.pump(fd) and fd == self.err_fd:
+                self._poller.unregister(fd)  # closed stderr would wake us for ever
+        return True
 
     # -- ending --------------------------------------------------------------
 
@@ -421,6 +597,31 @@ class BotProcess:
         )
 
 
+class ProcessFault(BotFault):
+    """A fault of a whole bot process (it serves several matches): ``culprit``
+    is the bot whose request it failed, if one."""
+
+    def __init__(self, fault: BotFault, culprit: ProcessBot | None) -> None:
+        super().__init__(fault.reason, fault.detail)
+        self.culprit = culprit
+
+
+#: The match being opened (see :func:`opening`), or None.
+_opening: Hashable | None = None
+
+
+@contextlib.contextmanager
+def opening(match: Hashable) -> Iterator[None]:
+    """Build the bots of match ``match`` inside this: their processes may be
+    shared with other matches (never with another seat of this one)."""
+    global _opening
+    before, _opening = _opening, match
+    try:
+        yield
+    finally:
+        _opening = before
+
+
 def die_with_parent(parent: int, signum: int = signal.SIGKILL) -> None:
     """Have Linux send ``signum`` to this process when its parent ``parent`` dies.
 
@@ -537,20 +738,43 @@ class ProcessPool:
     def __init__(self, *, max_idle: int = 64) -> None:
         self.max_idle = max_idle
         self._idle: dict[tuple[Launch, str], list[BotProcess]] = {}
+        #: Processes serving matches that may take more (see ``opening``).
+        self._busy: dict[tuple[Launch, str], list[BotProcess]] = {}
         self._pid = os.getpid()
         #: Processes started by this pool (for tests and benchmarks).
         self.started = 0
 
     def acquire(
-        self, launch: Launch, options_key: str, deal: int | None = None
+        self,
+        launch: Launch,
+        options_key: str,
+        deal: int | None = None,
+        match: Hashable | None = None,
     ) -> BotProcess:
-        """An idle live process for ``launch`` and these options, or a new one.
+        """A live process for ``launch`` and these options, or a new one.
 
         :param deal: the match seed of the match it will serve; a process that
             served a match of this seed is not handed out (it could remember
             the cards), a new one starts instead. None: any process (trusted).
+        :param match: the key of the match (see :func:`opening`): a process
+            that declared room for more matches and serves no other seat of
+            this one may be shared. None: a process of its own.
         """
         self._forget_after_fork()
+        if match is not None:
+            busy = self._busy.setdefault((launch, options_key), [])
+            busy[:] = [p for p in busy if p.users and not p.closed and not p.retired]
+            for process in busy:
+                if process.can_share(match, deal):
+                    return process
+        process = self._take_idle(launch, options_key, deal)
+        if match is not None:
+            self._busy[(launch, options_key)].append(process)
+        return process
+
+    def _take_idle(
+        self, launch: Launch, options_key: str, deal: int | None
+    ) -> BotProcess:
         idle = self._idle.get((launch, options_key))
         for index in range(len(idle or ()) - 1, -1, -1):
             assert idle is not None
@@ -583,9 +807,11 @@ class ProcessPool:
         """Ask every idle process to quit; kill the ones that linger."""
         if os.getpid() != self._pid:
             self._idle.clear()
+            self._busy.clear()
             return
         processes = [p for idle in self._idle.values() for p in idle]
         self._idle.clear()
+        self._busy.clear()
         for process in processes:
             process.pause(False)
             process.ask_to_quit()
@@ -601,6 +827,7 @@ class ProcessPool:
         if os.getpid() != self._pid:
             # Inherited from the parent: its processes, not ours to talk to.
             self._idle = {}
+            self._busy = {}
             self._pid = os.getpid()
 
 
@@ -626,6 +853,10 @@ class ProcessBot(Bot):
         control counts as a hang (TIMEOUT); ``None``: wait for ever.
     :param max_line: the longest reply line accepted, in bytes.
     :param pool: where processes are kept between matches.
+    :param pipeline: built inside :func:`opening`, the bot may share a process
+        that declared room for several matches; False: one match per process
+        at a time, one request at a time (for tight time controls: a
+        pipelined request waits behind the others written before it).
 
     Construction never raises for a bot that fails to start: the fault is kept
     and raised from :meth:`prepare`, so that the referee records the forfeit.
@@ -652,6 +883,7 @@ class ProcessBot(Bot):
         pool: ProcessPool | None = None,
         tag: str = "",
         deal: int | None = None,
+        pipeline: bool = True,
     ) -> None:
         # Not Bot.__init__: the options belong to the program, which checks them.
         self.game, self.seat, self.seed = game, seat, seed
@@ -669,11 +901,22 @@ class ProcessBot(Bot):
         #: "job-id seat": what the worker's :class:`Watch` names while it waits.
         self.tag = tag
         self.pool = default_pool if pool is None else pool
-        self._options_key = json.dumps(self.options, sort_keys=True, default=repr)
+        self.pipeline = pipeline
+        key = _opening if pipeline else None
+        #: The ``start`` offers pipelining (a match id): opened inside ``opening``.
+        self.offered = key is not None
+        # Bots that do not pipeline never share a process with bots that do.
+        self._options_key = json.dumps(self.options, sort_keys=True, default=repr) + (
+            "" if pipeline else " one-at-a-time"
+        )
         self._fault: BotFault | None = None
         self._awaiting_ready = True
+        #: This match's id on its process.
+        self.match_id = 0
+        #: An answer read for this bot by another's wait (value, own fault).
+        self._mail: tuple[Any, BotFault | None] | None = None
         self._process: BotProcess | None = self.pool.acquire(
-            self.launch, self._options_key, deal
+            self.launch, self._options_key, deal, key
         )
         process = self._process
         if deal is not None:
@@ -681,7 +924,9 @@ class ProcessBot(Bot):
         if process.start_error is not None:
             self._record(BotFault(ForfeitReason.CRASH, process.start_error))
             return
-        process.matches += 1
+        # A process that pipelines hears ids from every match, shared or not.
+        self.offered = self.offered or process.tagged
+        self.match_id = process.open_match(self, key)
         message = encode_start(
             game=game.name,
             game_options=game.options,
@@ -689,12 +934,15 @@ class ProcessBot(Bot):
             n_seats=n_seats,
             bot_options=self.options,
             seed=seed,
+            match=self.match_id if self.offered else None,
         )
         self._awaiting()
         try:
-            process.send(message, perf_counter() + startup_timeout)
+            process.queue(message, self, "ready")
+            if process.on_queue is None:
+                process.flush_all(perf_counter() + startup_timeout)
         except BotFault as fault:
-            self._record(fault)
+            self._record_process(process, fault)
 
     def __repr__(self) -> str:
         return f"ProcessBot(seat={self.seat}, command={list(self.launch.argv)!r})"
@@ -719,17 +967,10 @@ class ProcessBot(Bot):
             raise self._fault
         if not self._awaiting_ready:
             return
-        process = self._live()
-        try:
-            line = process.wait_line(
-                perf_counter() + self.startup_timeout,
-                f"'ready' reply within {self.startup_timeout:g} s (startup)",
-            )
-        except BotFault as fault:
-            self._fail(fault)
-        self._accept(line, "ready")
-        self._awaiting_ready = False
-        self._answered()
+        self._wait_answer(
+            perf_counter() + self.startup_timeout,
+            f"'ready' reply within {self.startup_timeout:g} s (startup)",
+        )
 
     def act(self, view: View) -> str:
         """The bot's action for ``view``, waiting at most ``hang_timeout``."""
@@ -742,20 +983,15 @@ class ProcessBot(Bot):
         deadline = None if limit is None else perf_counter() + limit
         process = self._live()
         self._check_quiet(process)
-        self._awaiting()
+        self._request(process, view, seconds)
         try:
-            process.send(encode_view_act(view, seconds), deadline)
-            line = process.wait_line(
-                deadline,
-                "'action' reply"
-                if limit is None
-                else f"'action' reply within {limit:g} s",
-            )
+            process.flush_all(deadline)
         except BotFault as fault:
-            self._fail(fault)
-        action = self._accept(line, "action")
-        self._answered()
-        return action  # type: ignore[no-any-return]
+            self._fail_process(process, fault)
+        return self._wait_answer(  # type: ignore[no-any-return]
+            deadline,
+            "'action' reply" if limit is None else f"'action' reply within {limit:g} s",
+        )
 
     def match_over(self, result: Result) -> None:
         """Tell the bot the result; keep its process for the next match."""
@@ -764,76 +1000,62 @@ class ProcessBot(Bot):
         if process is None or process.closed:
             return
         forfeit = result.forfeit
-        if (
-            self._awaiting_ready
-            or process.out
-            or not process.is_alive()
-            or (forfeit is not None and forfeit.seat == self.seat)
-        ):
-            # It never finished its handshake, said more than it was asked, or
-            # forfeited (an illegal action too): the next match gets a fresh process.
+        process.leave(self.match_id)
+        if self._awaiting_ready or (forfeit is not None and forfeit.seat == self.seat):
+            # It never finished its handshake, or forfeited (an illegal action
+            # too): it serves no new match.
+            process.retired = True
+        if process.users:
+            # Other matches still play on it; it hears this one's end.
+            if not process.retired:
+                self._tell_end(process, result)
+            return
+        if process.retired or process.out or process.pending or not process.is_alive():
+            # Said more than it was asked, or is not healthy: the next match
+            # gets a fresh process.
             process.kill()
             return
-        try:
-            os.write(process.in_fd, encode_end(result))
-        except OSError:  # a full pipe or a dead bot: not worth keeping
-            process.kill()
+        if not self._tell_end(process, result):
             return
         self.pool.release(process, self._options_key)
 
     def abandon(self) -> None:
-        """Kill the bot program: its match ended by an error outside the bot."""
+        """Its match ended by an error outside the bot: drop it from its process,
+        which is killed unless it serves other matches."""
         self._answered()
         process, self._process = self._process, None
-        if process is not None:
+        if process is None:
+            return
+        process.leave(self.match_id)
+        if not process.users:
             process.kill()
 
     # -- the multiplexer's side (non-blocking) ---------------------------------
 
     def begin_act(self, view: View, seconds: float | None = None) -> None:
-        """Send an ``act`` request without waiting for the answer (``seconds``:
+        """Queue an ``act`` request without waiting for the answer (``seconds``:
         the decision's limit, told to the bot).
 
-        :raises BotFault: the bot is gone, or its input is full.
+        :raises BotFault: a fault recorded for this seat (its process failed),
+            or the bot is gone.
         """
         process = self._live()
-        self._check_quiet(process)
-        self._awaiting()
-        try:
-            process.send(encode_view_act(view, seconds), perf_counter())
-        except BotFault as fault:
-            self._fail(fault)
+        if process.eof:
+            self._fail_process(process, process.crash_fault())
+        self._request(process, view, seconds)
 
-    def poll_reply(self) -> Any:
-        """The answer now buffered (``None`` for ``ready``), or ``NOTHING`` yet.
+    def receive(self, value: Any, fault: BotFault | None) -> Any:
+        """Take the answer read for this bot: the action (or the matches its
+        ``ready`` declared).
 
-        :raises BotFault: a fault of the bot (its process is then killed).
+        :raises BotFault: its ``error`` reply, forfeiting this match alone.
         """
-        process = self._live()
-        try:
-            line = process.take_line()
-        except BotFault as fault:
-            self._fail(fault)
-        if line is None:
-            if process.eof:
-                self._fail(process.crash_fault())
-            return _NOTHING
+        self._answered()
+        if fault is not None:
+            self._fail_alone(fault)
         if self._awaiting_ready:
-            self._accept(line, "ready")
             self._awaiting_ready = False
-            self._answered()
-            return None
-        action = self._accept(line, "action")
-        self._answered()
-        return action
-
-    def expire(self, waiting_for: str) -> BotFault:
-        """The deadline passed: kill the bot; the TIMEOUT fault to record."""
-        self._answered()
-        process = self._live()
-        fault = process.timeout_fault(waiting_for)
-        self._fault, self._process = fault, None
-        return fault
+        return value
 
     @property
     def awaiting_ready(self) -> bool:
@@ -842,6 +1064,39 @@ class ProcessBot(Bot):
 
     # -- helpers -----------------------------------------------------------------
 
+    def _request(self, process: BotProcess, view: View, seconds: float | None) -> None:
+        self._awaiting()
+        process.queue(
+            encode_view_act(view, seconds, self.match_id if process.tagged else None),
+            self,
+            "action",
+        )
+
+    def _wait_answer(self, deadline: float | None, waiting_for: str) -> Any:
+        """Read answers (handing others' to their bots) until this bot's comes."""
+        process = self._live()
+        while self._mail is None:
+            try:
+                got = process.next_answer()
+            except ProcessFault as fault:
+                process.fail(fault, fault.culprit)
+                raise self._live_fault() from None
+            if got is not None:
+                bot, value, own = got
+                if bot is not None:
+                    bot._mail = (value, own)
+                continue
+            if process.eof:
+                self._fail_process(process, process.crash_fault())
+            if not process.wait_readable(deadline):
+                self._fail_process(process, process.timeout_fault(waiting_for))
+        (value, own), self._mail = self._mail, None
+        return self.receive(value, own)
+
+    def _live_fault(self) -> BotFault:
+        assert self._fault is not None
+        return self._fault
+
     def _live(self) -> BotProcess:
         if self._fault is not None:
             raise self._fault
@@ -849,38 +1104,57 @@ class ProcessBot(Bot):
         return self._process
 
     def _check_quiet(self, process: BotProcess) -> None:
-        # Before a request the bot has nothing to say: output now is unasked for.
-        if process.out:
-            self._fail(
+        # Before a request the bot has nothing to say but answers still due:
+        # output now is unasked for.
+        if process.out and not process.pending:
+            self._fail_process(
+                process,
                 BotFault(
                     PROTOCOL_FAULT,
                     "protocol error: output nobody asked for: "
                     f"{bytes(process.out[:80])!r}",
-                )
+                ),
             )
         if process.eof:
-            self._fail(process.crash_fault())
+            self._fail_process(process, process.crash_fault())
 
-    def _accept(self, line: bytes, expected: str) -> Any:
-        process = self._live()
-        if process.out:
-            # Strictly one line per request: more is a flood or a confused bot.
-            self._fail(
-                BotFault(
-                    PROTOCOL_FAULT,
-                    f"protocol error: more output after the {expected!r} reply: "
-                    f"{bytes(process.out[:80])!r}",
-                )
-            )
+    def _tell_end(self, process: BotProcess, result: Result) -> bool:
         try:
-            return decode_reply(line, expected)
-        except BotFault as fault:
-            self._fail(fault)
+            process.queue(
+                encode_end(result, self.match_id if process.tagged else None), None
+            )
+        except (OSError, BotFault):  # a dead bot: not worth keeping
+            process.kill()
+            return False
+        return True
 
-    def _fail(self, fault: BotFault) -> NoReturn:
-        """Record ``fault``, kill the process, raise ``fault``."""
-        self._record(fault)
+    def _fail_process(self, process: BotProcess, fault: BotFault) -> NoReturn:
+        """The process failed: every match it serves forfeits; raise ours."""
+        self._record_process(process, fault)
+        raise self._live_fault()
+
+    def _record_process(self, process: BotProcess, fault: BotFault) -> None:
+        process.fail(fault, self)
+        if self._fault is None:  # not among its users (it never opened)
+            self._detach(fault)
+
+    def _fail_alone(self, fault: BotFault) -> NoReturn:
+        """This match alone forfeits: the process finishes its other matches
+        and then ends (it serves no new one)."""
+        process = self._process
+        self._detach(fault)
+        if process is not None:
+            process.leave(self.match_id)
+            process.retired = True
+            if not process.users:
+                process.kill()
         raise fault
+
+    def _detach(self, fault: BotFault) -> None:
+        """Record ``fault`` for this seat; the bot no longer has a process."""
+        self._answered()
+        self._fault = fault
+        self._process = None
 
     def _awaiting(self) -> None:
         if _watch is not None and self.tag:
@@ -892,14 +1166,10 @@ class ProcessBot(Bot):
 
     def _record(self, fault: BotFault) -> None:
         """Record ``fault`` and kill the process: a fresh one serves the next match."""
-        self._answered()
-        self._fault = fault
-        process, self._process = self._process, None
+        process = self._process
+        self._detach(fault)
         if process is not None:
             process.kill()
-
-
-NOTHING = _NOTHING
 
 
 class Watch:
@@ -910,9 +1180,15 @@ class Watch:
     the tag (``"job-id seat"``) of each bot whose answer it awaits in a
     memory-mapped file of the run folder (a memory write, no system call), and
     the scheduler reads what the dead worker last wrote.
+
+    The file is a header line (``#ended``, see :meth:`ended`) and fixed slots,
+    one tag each: marking or clearing a bot writes its slot alone, whatever
+    the number of bots awaited (many, with pipelined matches).
     """
 
-    SIZE = 4096
+    HEAD = 64
+    SLOT = 128
+    SIZE = HEAD + SLOT * 1023
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -922,38 +1198,40 @@ class Watch:
             self._map = mmap.mmap(fd, self.SIZE)
         finally:
             os.close(fd)
-        self._awaited: dict[int, str] = {}
-        self._ended: int | None = None
+        #: The slot of each awaited bot, and the free slots (last freed first).
+        self._slots: dict[int, int] = {}
+        self._free = list(range(self.SIZE // self.SLOT - 1, -1, -1))
 
     def mark(self, key: int, tag: str) -> None:
         """Waiting on the bot ``key`` (tagged ``tag``) from now on."""
-        self._awaited[key] = tag
-        self._write()
+        slot = self._slots.get(key)
+        if slot is None:
+            if not self._free:
+                return  # more than 1023 awaited at once: the rest go unnamed
+            slot = self._slots[key] = self._free.pop()
+        data = tag.encode()[: self.SLOT - 1] + b"\0"
+        start = self.HEAD + slot * self.SLOT
+        self._map[start : start + len(data)] = data
 
     def clear(self, key: int) -> None:
         """No longer waiting on bot ``key``."""
-        if self._awaited.pop(key, None) is not None:
-            self._write()
-
-    def _write(self) -> None:
-        lines = list(self._awaited.values())
-        if self._ended is not None:
-            lines.insert(0, f"#ended {self._ended}")
-        data = "\n".join(lines).encode()[: self.SIZE - 1] + b"\0"
-        self._map[: len(data)] = data
+        slot = self._slots.pop(key, None)
+        if slot is not None:
+            self._map[self.HEAD + slot * self.SLOT] = 0
+            self._free.append(slot)
 
     def ended(self) -> None:
         """Note the moment this worker was told to end (SIGTERM): the scheduler
         takes the first worker to end as the one that a bot ended."""
-        self._ended = time.monotonic_ns()
-        self._write()
+        data = f"#ended {time.monotonic_ns()}".encode()[: self.HEAD - 1] + b"\0"
+        self._map[: len(data)] = data
 
     @staticmethod
     def ended_at(path: str) -> int | None:
         """When the worker of ``path`` got SIGTERM (monotonic ns), if it did."""
         try:
             with open(path, "rb") as f:
-                head = f.read(64).split(b"\0", 1)[0].split(b"\n", 1)[0]
+                head = f.read(Watch.HEAD).split(b"\0", 1)[0]
         except OSError:
             return None
         if head.startswith(b"#ended "):
@@ -969,10 +1247,9 @@ class Watch:
         except OSError:
             return []
         found = []
-        for line in raw.split(b"\0", 1)[0].decode(errors="replace").splitlines():
-            if line.startswith("#"):
-                continue
-            job, _, seat = line.partition(" ")
+        for start in range(Watch.HEAD, len(raw), Watch.SLOT):
+            line = raw[start : start + Watch.SLOT].split(b"\0", 1)[0]
+            job, _, seat = line.decode(errors="replace").partition(" ")
             if job and seat.isdigit():
                 found.append((job, int(seat)))
         return found
@@ -1020,6 +1297,9 @@ class ProcessSettings:
     #: "fresh-deals": a process never serves two matches of one match seed
     #: (untrusted: it could remember the cards); "free": any reuse (trusted).
     reuse: str = "fresh-deals"
+    #: True: a process that declares room for several matches serves several
+    #: at once (pipelined requests); False: one match and one request at a time.
+    pipeline: bool = True
 
     def bot(
         self,
@@ -1060,4 +1340,5 @@ class ProcessSettings:
             pool=pool,
             tag=tag,
             deal=None if self.reuse == "free" else deal,
+            pipeline=self.pipeline,
         )

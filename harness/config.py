@@ -162,6 +162,11 @@ _ENTRANT_KEYS = {
         "run the bot process as this user (a root harness runs it as "
         '"nobody" by default; "root" runs it as root)'
     ),
+    "pipeline": (
+        "true (default: a bot process that declares room for several matches "
+        "serves several at once, requests pipelined) or false (one match per "
+        "process, one request at a time: for tight time controls)"
+    ),
     "startup_timeout": "seconds a bot process may take to start",
     "hang_timeout": "seconds after which a decision without a time control is a hang",
     "time_control": "the entrant's own [time_control] (move, match, increment)",
@@ -960,6 +965,7 @@ class _Validator:
             "user",
             "startup_timeout",
             "hang_timeout",
+            "pipeline",
         )
         if isolation == "in-process":
             used = [k for k in (*process_keys, "plugin") if k in spec]
@@ -1003,7 +1009,17 @@ class _Validator:
                 "reuse",
                 f'{reuse!r} is not allowed; expected "fresh-deals" or "free"',
             )
+        pipeline = spec.get("pipeline", True)
+        if not isinstance(pipeline, bool):
+            raise self.error(
+                where,
+                "pipeline",
+                f"{pipeline!r} is not allowed; expected true (several matches on "
+                "one bot process, requests pipelined) or false (one request at a "
+                "time)",
+            )
         return ProcessSettings(
+            pipeline=pipeline,
             reuse=reuse,
             command=command,
             plugins=() if plugin is None else (plugin,),

@@ -11,10 +11,19 @@ byte for byte, to playing the matches one after another.
 
 In-process bots in a multiplexed match act at once, as in ``play_match``.
 
+Process bots are built inside :func:`harness.botprocess.opening`, so a bot
+process that declares room for several matches serves one seat in several of
+them at once: its requests carry match ids, the driver reads its answers in
+request order and hands each to its match, and the requests that follow are
+written after each wake-up in one batch per process, so one wake-up of the bot
+and one of this loop serve many decisions (``docs/PROTOCOL.md``).
+
 .. warning:: The time a process bot is charged runs from sending its request
    to the wake-up that finds its answer; with many matches in flight the
-   driver's own work between wake-ups adds to it. Keep ``in_flight`` low when
-   time controls are tight.
+   driver's own work between wake-ups adds to it, and a pipelined request
+   waits behind those written before it to the same process. Keep
+   ``in_flight`` low, or the entrant's ``pipeline`` off, when time controls
+   are tight.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
-from harness.botprocess import NOTHING, ProcessBot
+from harness.botprocess import BotProcess, ProcessBot, ProcessFault, opening
 from harness.protocol import BotFault
 from harness.referee import (
     TimeControls,
@@ -68,8 +77,8 @@ class _Match:
 
     __slots__ = (
         "bots",
+        "budget",
         "deadline",
-        "fds",
         "index",
         "result",
         "sent_at",
@@ -88,13 +97,22 @@ class _Match:
         self.unready: set[int] = set()
         #: The seat whose process bot owes an action, or None.
         self.waiting: int | None = None
+        #: When its request was written (the clock of the decision runs from it).
         self.sent_at = 0.0
+        #: Seconds the awaited decision may take, or None.
+        self.budget: float | None = None
         self.deadline: float | None = None
-        self.fds: list[int] = []
         self.result: Result | None = None
 
 
 class _Driver:
+    """One loop for every match in flight and every bot process they use.
+
+    A process may serve several matches (``botprocess.opening``): it is watched
+    once, its answers are read in request order and handed to their matches,
+    and the requests that follow are written in one batch after each wake-up.
+    """
+
     def __init__(
         self, in_flight: int, on_result: Callable[[int, Result], None] | None = None
     ) -> None:
@@ -102,6 +120,89 @@ class _Driver:
         self.on_result = on_result
         self.selector = selectors.DefaultSelector()
         self.active: list[_Match] = []
+        #: id(bot) -> its match, seat and process, for every process bot in play.
+        self.slots: dict[int, tuple[_Match, int, BotProcess]] = {}
+        #: Watched processes and how many seats in play use each.
+        self.users: dict[BotProcess, int] = {}
+        #: Processes with requests queued and not yet written.
+        self.dirty: set[BotProcess] = set()
+
+    # -- the processes -----------------------------------------------------------
+
+    def watch(self, process: BotProcess) -> None:
+        count = self.users.get(process, 0)
+        self.users[process] = count + 1
+        if count:
+            return
+        for fd in (process.out_fd, process.err_fd):
+            stale = self.selector.get_map().get(fd)
+            if stale is not None:  # a closed process's number, now reused
+                self.selector.unregister(fd)
+            self.selector.register(fd, selectors.EVENT_READ, process)
+        process.on_queue = self.dirty.add
+
+    def unwatch(self, process: BotProcess, *, all_users: bool = False) -> None:
+        count = self.users.get(process)
+        if count is None:
+            return
+        if count > 1 and not all_users:
+            self.users[process] = count - 1
+            return
+        del self.users[process]
+        process.on_queue = None
+        for fd in (process.out_fd, process.err_fd, process.in_fd):
+            key = self.selector.get_map().get(fd)
+            if key is not None and key.data is process:
+                self.selector.unregister(fd)
+        if process in self.dirty:
+            self.dirty.discard(process)
+            if not process.closed:
+                try:
+                    process.flush_all(perf_counter() + 1.0)
+                except BotFault:
+                    pass  # it is gone or stuck: its next user finds out
+
+    def flush(self) -> None:
+        """Write every queued request; its decision's clock starts now."""
+        while self.dirty:
+            process = self.dirty.pop()
+            now = perf_counter()
+            try:
+                sent = process.flush()
+            except BotFault as fault:
+                self.process_failed(process, fault, None, now)
+                continue
+            for bot in sent:
+                slot = self.slots.get(id(bot))
+                if slot is None:
+                    continue
+                match, seat, _ = slot
+                if match.waiting == seat:
+                    match.sent_at = now
+                    match.deadline = (
+                        None if match.budget is None else now + match.budget
+                    )
+            if process.outbox and not process.closed:
+                # The pipe is full: write the rest when the bot reads.
+                key = self.selector.get_map().get(process.in_fd)
+                if key is None:
+                    self.selector.register(
+                        process.in_fd, selectors.EVENT_WRITE, process
+                    )
+
+    def process_failed(
+        self,
+        process: BotProcess,
+        fault: BotFault,
+        culprit: ProcessBot | None,
+        now: float,
+    ) -> None:
+        """Kill ``process``; each match it served forfeits that seat: now if it
+        awaits the seat, else at the seat's next decision."""
+        affected = process.fail(fault, culprit)
+        self.unwatch(process, all_users=True)
+        for bot, own in affected:
+            self.route(bot, None, own, now)
 
     # -- starting and finishing --------------------------------------------------
 
@@ -109,32 +210,32 @@ class _Driver:
         spec = match.spec
         n_seats = len(spec.bots)
         clocks = make_clocks(spec.time_controls, n_seats)
-        for seat, factory in enumerate(spec.bots):
-            try:
-                match.bots.append(factory())
-            except Exception:
-                abandon_bots(match.bots)
-                match.bots = []
-                self.finish(
-                    match,
-                    forfeit_before_start(
-                        spec.game,
-                        n_seats,
-                        spec.seed,
-                        seat,
-                        ForfeitReason.EXCEPTION,
-                        _tail(),
-                        spec.keep_log,
-                    ),
-                )
-                return
+        with opening(object()):
+            for seat, factory in enumerate(spec.bots):
+                try:
+                    match.bots.append(factory())
+                except Exception:
+                    abandon_bots(match.bots)
+                    match.bots = []
+                    self.finish(
+                        match,
+                        forfeit_before_start(
+                            spec.game,
+                            n_seats,
+                            spec.seed,
+                            seat,
+                            ForfeitReason.EXCEPTION,
+                            _tail(),
+                            spec.keep_log,
+                        ),
+                    )
+                    return
         now = perf_counter()
         for seat, bot in enumerate(match.bots):
             if isinstance(bot, ProcessBot) and bot.process is not None:
                 process = bot.process
-                for fd in (process.out_fd, process.err_fd):
-                    self.selector.register(fd, selectors.EVENT_READ, (match, seat))
-                    match.fds.append(fd)
+                self.watch(process)
+                self.slots[id(bot)] = (match, seat, process)
                 match.unready.add(seat)
                 deadline = now + bot.startup_timeout
                 match.deadline = (
@@ -142,7 +243,8 @@ class _Driver:
                     if match.deadline is None
                     else min(match.deadline, deadline)
                 )
-            else:
+        for seat, bot in enumerate(match.bots):
+            if not (isinstance(bot, ProcessBot) and bot.process is not None):
                 try:
                     # A ProcessBot that failed to start raises its fault here.
                     bot.prepare()
@@ -179,33 +281,23 @@ class _Driver:
         )
 
     def finish(self, match: _Match, result: Result) -> None:
-        # Unregister first: match_over hands the processes back to the pool,
-        # and the next match registers the same descriptors.
-        self.unregister(match)
+        # Let go of the processes first: match_over hands them back to the
+        # pool, and the next match may take them.
+        self.release(match)
         if match in self.active:
             self.active.remove(match)
         match.result = result
+        match.unready.clear()
+        match.waiting = None
         tell_match_over(match.bots, result)
         if self.on_result is not None:
             self.on_result(match.index, result)
 
-    def unregister(self, match: _Match) -> None:
-        for fd in match.fds:
-            try:
-                self.selector.unregister(fd)
-            except (KeyError, ValueError):
-                pass
-        match.fds = []
-
-    def unregister_bot(self, match: _Match, seat: int) -> None:
-        keep = []
-        for fd in match.fds:
-            key = self.selector.get_map().get(fd)
-            if key is not None and key.data[1] == seat:
-                self.selector.unregister(fd)
-            else:
-                keep.append(fd)
-        match.fds = keep
+    def release(self, match: _Match) -> None:
+        for bot in match.bots:
+            slot = self.slots.pop(id(bot), None)
+            if slot is not None:
+                self.unwatch(slot[2])
 
     # -- playing -------------------------------------------------------------------
 
@@ -227,11 +319,12 @@ class _Driver:
                 try:
                     bot.begin_act(view, limit)
                 except BotFault as fault:
-                    self.unregister_bot(match, seat)
                     answer = (None, (fault.reason, fault.detail), 0.0)
                     continue
-                budget = bot.hang_timeout if limit is None else limit
-                match.deadline = None if budget is None else match.sent_at + budget
+                match.budget = bot.hang_timeout if limit is None else limit
+                match.deadline = (
+                    None if match.budget is None else match.sent_at + match.budget
+                )
                 match.waiting = seat
                 return
             answer = self.act_here(bot, view, limit)
@@ -266,90 +359,110 @@ class _Driver:
             action, fault = None, (ForfeitReason.EXCEPTION, _tail())
         return action, fault, perf_counter() - start
 
-    def on_readable(self, key: selectors.SelectorKey, now: float) -> None:
+    def route(
+        self, bot: ProcessBot | None, value: Any, fault: BotFault | None, now: float
+    ) -> None:
+        """Hand an answer (or a fault) to the match that awaits it."""
+        slot = None if bot is None else self.slots.get(id(bot))
+        if slot is None:
+            return  # its match is over: the answer is dropped
+        assert bot is not None
+        match, seat, _ = slot
+        if seat in match.unready:
+            try:
+                bot.receive(value, fault)
+            except BotFault as own:
+                self.forfeit_at_start(match, seat, own.reason, own.detail)
+                return
+            match.unready.discard(seat)
+            if not match.unready:
+                match.deadline = None
+                self.advance(match, None)
+        elif match.waiting == seat:
+            match.waiting = None
+            elapsed = now - match.sent_at
+            try:
+                action = bot.receive(value, fault)
+            except BotFault as own:
+                self.advance(match, (None, (own.reason, own.detail), elapsed))
+                return
+            self.advance(match, (action, None, elapsed))
+        # Otherwise the seat is not to move: a fault waits for its next request.
+
+    def on_event(self, key: selectors.SelectorKey, now: float) -> None:
         # Now, not the batch's time: an earlier event of the batch may have run
         # an in-process turn, which pause_clocks took off this match's clock.
         now = max(now, perf_counter())
-        match, seat = key.data
-        bot = match.bots[seat]
-        assert isinstance(bot, ProcessBot)
-        process = bot.process
-        if process is None:
+        process: BotProcess = key.data
+        if process.closed or process not in self.users:
+            self.selector.unregister(key.fd)
+            return
+        if key.fd == process.in_fd:
+            self.dirty.add(process)
+            self.selector.unregister(key.fd)
             return
         if not process.pump(key.fd):
             # End of a stream: stop watching it (a closed pipe is always readable).
             self.selector.unregister(key.fd)
-            match.fds.remove(key.fd)
             if key.fd == process.err_fd:
                 return
-        if seat in match.unready:
-            self.on_ready(match, seat, bot)
-        elif match.waiting == seat:
+        if key.fd == process.err_fd:
+            return
+        while not process.closed:
             try:
-                reply = bot.poll_reply()
-            except BotFault as fault:
-                self.unregister_bot(match, seat)
-                match.waiting = None
-                self.advance(
-                    match, (None, (fault.reason, fault.detail), now - match.sent_at)
-                )
+                got = process.next_answer()
+            except ProcessFault as fault:
+                self.process_failed(process, fault, fault.culprit, now)
                 return
-            if reply is not NOTHING:
-                match.waiting = None
-                self.advance(match, (reply, None, now - match.sent_at))
-        # Otherwise it is output nobody asked for; the next request finds it.
-
-    def on_ready(self, match: _Match, seat: int, bot: ProcessBot) -> None:
-        try:
-            reply = bot.poll_reply()
-        except BotFault as fault:
-            self.unregister_bot(match, seat)
-            self.forfeit_at_start(match, seat, fault.reason, fault.detail)
-            return
-        if reply is NOTHING:
-            return
-        match.unready.discard(seat)
-        if not match.unready:
-            match.deadline = None
-            self.advance(match, None)
+            if got is None:
+                break
+            bot, value, own = got
+            self.route(bot, value, own, now)
+        if process.eof and not process.closed and process in self.users:
+            culprit = process.pending[0][1] if process.pending else None
+            self.process_failed(process, process.crash_fault(), culprit, now)
 
     def on_deadline(self, match: _Match, now: float) -> None:
         if match.unready:
             seat = min(match.unready)
-            bot = match.bots[seat]
-            assert isinstance(bot, ProcessBot)
-            self.unregister_bot(match, seat)
-            fault = bot.expire(
-                f"'ready' reply within {bot.startup_timeout:g} s (startup)"
+            waiting_for = (
+                f"'ready' reply within {match.bots[seat].startup_timeout:g} s "  # type: ignore[attr-defined]
+                "(startup)"
             )
-            self.forfeit_at_start(match, seat, fault.reason, fault.detail)
-            return
-        assert match.waiting is not None
-        seat = match.waiting
+        else:
+            assert match.waiting is not None
+            seat = match.waiting
+            waiting_for = f"'action' reply within {now - match.sent_at:.3f} s"
         bot = match.bots[seat]
         assert isinstance(bot, ProcessBot)
-        self.unregister_bot(match, seat)
-        match.waiting = None
-        fault = bot.expire(f"'action' reply within {now - match.sent_at:.3f} s")
-        self.advance(match, (None, (fault.reason, fault.detail), now - match.sent_at))
+        process = self.slots[id(bot)][2]
+        self.process_failed(process, process.timeout_fault(waiting_for), bot, now)
 
     def wait(self) -> None:
         """Wait for the next answers or the nearest deadline; handle them."""
+        self.flush()
         deadlines = [m.deadline for m in self.active if m.deadline is not None]
         timeout = None
         if deadlines:
             timeout = max(0.0, min(deadlines) - perf_counter())
         events = self.selector.select(timeout)
-        now = perf_counter()
-        for key, _ in events:
-            if key.fd in self.selector.get_map():  # an earlier event may have closed it
-                self.on_readable(key, now)
+        while events:
+            now = perf_counter()
+            for key, _ in events:
+                current = self.selector.get_map().get(key.fd)
+                if current is not None and current.data is key.data:
+                    # An earlier event may have closed it.
+                    self.on_event(key, now)
+            # Answers that came in meanwhile join this batch: the requests that
+            # follow them go out together, one write and one wake-up per bot.
+            events = self.selector.select(0)
         now = perf_counter()
         for match in list(self.active):
             if (
                 match.deadline is not None
                 and match.deadline <= now
                 and (match.unready or match.waiting is not None)
+                and match in self.active
             ):
                 self.on_deadline(match, now)
 
@@ -393,7 +506,7 @@ def play_matches_interleaved(
             driver.wait()
     except BaseException:
         for match in driver.active:
-            driver.unregister(match)
+            driver.release(match)
             abandon_bots(match.bots)
         raise
     finally:

@@ -31,6 +31,7 @@ __all__ = [
     "PROTOCOL_FAULT",
     "PROTOCOL_VERSION",
     "BotFault",
+    "decode_answer",
     "decode_reply",
     "encode_act",
     "encode_action",
@@ -78,25 +79,32 @@ def encode_start(
     n_seats: int | None,
     bot_options: Mapping[str, Any],
     seed: int,
+    match: int | None = None,
 ) -> bytes:
     """The ``start`` message that opens a match for one seat; the bot answers ``ready``.
 
     ``seed`` is the bot's own seed (``bot_seed(match seed, seat, secret)``,
     keyed with the tournament's secret), never the match seed: the match seed
     would let a bot re-deal every hand.
+
+    ``match`` (the match's id on this bot process) offers pipelining: a bot
+    that answers ``ready`` with ``"matches": N`` (N > 1) may then be given up
+    to N matches at once, each request carrying its ``match`` id. A bot that
+    ignores the key gets one request at a time, as without it.
     """
-    return _line(
-        {
-            "type": "start",
-            "protocol": PROTOCOL_VERSION,
-            "game": game,
-            "game_options": dict(game_options),
-            "seat": seat,
-            "n_seats": n_seats,
-            "bot_options": dict(bot_options),
-            "seed": seed,
-        }
-    )
+    message: dict[str, Any] = {
+        "type": "start",
+        "protocol": PROTOCOL_VERSION,
+        "game": game,
+        "game_options": dict(game_options),
+        "seat": seat,
+        "n_seats": n_seats,
+        "bot_options": dict(bot_options),
+        "seed": seed,
+    }
+    if match is not None:
+        message["match"] = match
+    return _line(message)
 
 
 def encode_act(view_json: str) -> bytes:
@@ -104,12 +112,15 @@ def encode_act(view_json: str) -> bytes:
     return b'{"type":"act","view":' + view_json.encode() + b"}\n"
 
 
-def encode_view_act(view: View, seconds: float | None = None) -> bytes:
+def encode_view_act(
+    view: View, seconds: float | None = None, match: int | None = None
+) -> bytes:
     """The ``act`` request for ``view``; same bytes as ``encode_act(view.to_json())``.
 
     With ``seconds`` (the decision's time limit) the request also carries
     ``"seconds"``, so that a bot that searches can stop in time; bots that do
-    not read it ignore it.
+    not read it ignore it. With ``match`` (a pipelining bot) it carries the
+    match's id, first, so that a bot can route it before reading the view.
 
     Faster in the hot loop: the field names of each View class are looked up
     once, and one compact encoder is reused.
@@ -124,10 +135,15 @@ def encode_view_act(view: View, seconds: float | None = None) -> bytes:
     if len(names) == 1:
         values = (values,)
     body = _encode(dict(zip(names, values, strict=True)))
+    head = (
+        b'{"type":"act","view":'
+        if match is None
+        else b'{"type":"act","match":%d,"view":' % match
+    )
     if seconds is None:
-        return b'{"type":"act","view":' + body.encode() + b"}\n"
+        return head + body.encode() + b"}\n"
     tail = f',"seconds":{float(seconds)!r}}}\n'.encode()
-    return b'{"type":"act","view":' + body.encode() + tail
+    return head + body.encode() + tail
 
 
 _getters: dict[type, tuple[tuple[str, ...], Any]] = {}
@@ -135,12 +151,17 @@ _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 _ACTION_HEAD = b'{"type":"action","action":"'
 
 
-def encode_end(result: Result | None) -> bytes:
-    """The ``end`` message: the match is over (``result`` without its log); no reply."""
+def encode_end(result: Result | None, match: int | None = None) -> bytes:
+    """The ``end`` message: the match is over (``result`` without its log); no reply.
+
+    ``match``: the match's id, for a pipelining bot.
+    """
     data = None if result is None else result.to_dict()
     if data is not None:
         del data["log"]
-    return _line({"type": "end", "result": data})
+    if match is None:
+        return _line({"type": "end", "result": data})
+    return _line({"type": "end", "match": match, "result": data})
 
 
 def encode_quit() -> bytes:
@@ -157,14 +178,32 @@ def decode_reply(line: bytes, expected: str) -> Any:
     :raises BotFault: the bot reported an error (``EXCEPTION``, its message as
         detail), or the line breaks the protocol (:data:`PROTOCOL_FAULT`).
     """
-    if expected == "action" and line.startswith(_ACTION_HEAD) and line.endswith(b'"}'):
-        # The common reply, decoded without the JSON parser when it holds no escapes.
-        action = line[len(_ACTION_HEAD) : -2]
-        if b'"' not in action and b"\\" not in action:
-            try:
-                return action.decode()
-            except UnicodeDecodeError:
-                pass
+    value = decode_answer(line, expected, None)
+    return None if expected == "ready" else value
+
+
+def decode_answer(line: bytes, expected: str, match: int | None) -> Any:
+    """Decode the answer to a request of match ``match`` (``None``: untagged).
+
+    Like :func:`decode_reply`, but a ``ready`` gives the number of matches the
+    bot declared it can hold at once (``"matches"``; 1 without it), and with
+    ``match`` an ``action`` or ``error`` must echo that id (answers come in
+    request order: another id is a protocol error). A ``ready`` echoes the id
+    of its ``start`` if it carries one.
+
+    :raises BotFault: as :func:`decode_reply`; an ``error`` that echoes the
+        right id is the bot's ``EXCEPTION`` in that match alone.
+    """
+    if expected == "action":
+        head = _ACTION_HEAD if match is None else _tagged_head(match)
+        if line.startswith(head) and line.endswith(b'"}'):
+            # The common reply, decoded without the JSON parser if it has no escapes.
+            action = line[len(head) : -2]
+            if b'"' not in action and b"\\" not in action:
+                try:
+                    return action.decode()
+                except UnicodeDecodeError:
+                    pass
     try:
         message = json.loads(line)
     except (ValueError, UnicodeDecodeError):
@@ -172,6 +211,19 @@ def decode_reply(line: bytes, expected: str) -> Any:
             PROTOCOL_FAULT, f"protocol error: reply is not JSON: {_clip(line)}"
         ) from None
     kind = message.get("type") if isinstance(message, dict) else None
+    if (
+        match is not None
+        and kind in (expected, "error")
+        and (expected != "ready" or "match" in message)
+    ):
+        echoed = message.get("match")
+        if echoed != match or type(echoed) is not int:
+            raise BotFault(
+                PROTOCOL_FAULT,
+                f"protocol error: a reply for match {echoed!r} where the answer "
+                f"for match {match!r} was due (answers come in request order): "
+                f"{_clip(line)}",
+            )
     if kind == expected:
         if expected == "action":
             if "action" not in message:
@@ -187,7 +239,13 @@ def decode_reply(line: bytes, expected: str) -> Any:
                 f"protocol error: bot speaks protocol {version!r}, "
                 f"the harness speaks {PROTOCOL_VERSION}",
             )
-        return None
+        matches = message.get("matches", 1)
+        if type(matches) is not int or matches < 1:
+            raise BotFault(
+                PROTOCOL_FAULT,
+                f"protocol error: 'matches' is {matches!r}; it takes an integer >= 1",
+            )
+        return matches
     if kind == "error":
         text = message.get("message")
         raise BotFault(
@@ -202,11 +260,27 @@ def decode_reply(line: bytes, expected: str) -> Any:
     )
 
 
-def encode_action(action: Any) -> bytes:
-    """The ``action`` reply (for bots written in Python with this module)."""
+def _tagged_head(match: int) -> bytes:
+    head = _tagged_heads.get(match)
+    if head is None:
+        if len(_tagged_heads) > 4096:
+            _tagged_heads.clear()
+        head = _tagged_heads[match] = b'{"type":"action","match":%d,"action":"' % match
+    return head
+
+
+_tagged_heads: dict[int, bytes] = {}
+
+
+def encode_action(action: Any, match: int | None = None) -> bytes:
+    """The ``action`` reply (for bots written in Python with this module);
+    ``match``: the id of the request's match, echoed."""
     if type(action) is str:
-        return b'{"type":"action","action":' + _encode_str(action).encode() + b"}\n"
-    return _line({"type": "action", "action": action})
+        head = _ACTION_HEAD[:-1] if match is None else _tagged_head(match)[:-1]
+        return head + _encode_str(action).encode() + b"}\n"
+    if match is None:
+        return _line({"type": "action", "action": action})
+    return _line({"type": "action", "match": match, "action": action})
 
 
 def encode_message(message: Mapping[str, Any]) -> bytes:

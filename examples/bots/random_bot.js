@@ -7,6 +7,10 @@
 // view.legal_actions with a small seeded generator (mulberry32), so the same
 // seed gives the same play.
 //
+// It holds up to 8 matches at once when the harness offers it (a "match" id in
+// "start"): it says so in "ready", keeps one generator per match, and echoes
+// each request's id in its answer. Answers go out in request order.
+//
 //     node examples/bots/random_bot.js
 //
 // Logging goes to stderr: stdout carries only protocol lines.
@@ -14,7 +18,10 @@
 
 const readline = require("node:readline");
 
-let rng = null;
+const MATCHES = 8;
+// One generator per open match; the key is the match id (undefined when the
+// harness sends none: one match at a time).
+const rngs = new Map();
 
 // mulberry32: a tiny 32-bit generator; good enough for a random bot.
 function mulberry32(a) {
@@ -26,33 +33,50 @@ function mulberry32(a) {
   };
 }
 
-function send(message) {
-  process.stdout.write(JSON.stringify(message) + "\n");
+// Answers wait until every line read so far is handled, then go out in one
+// write: a harness that pipelines wakes this process once for many requests.
+let out = [];
+function flush() {
+  process.stdout.write(out.join(""));
+  out = [];
+}
+function send(message, match) {
+  // The id right after the type: the harness reads that form fastest.
+  if (match !== undefined) message = { type: message.type, match: match, ...message };
+  out.push(JSON.stringify(message) + "\n");
+  if (out.length === 1) setImmediate(flush);
 }
 
 function handle(message) {
+  const match = message.match;
   switch (message.type) {
-    case "start":
+    case "start": {
       if (message.protocol !== 1) {
-        send({ type: "error", message: `protocol ${message.protocol} not supported` });
+        send({ type: "error", message: `protocol ${message.protocol} not supported` }, match);
         return;
       }
       // Seeds are 63-bit integers; JSON.parse rounds them to doubles, which is
       // deterministic, so the low 32 bits of the rounded value make a fine seed.
-      rng = mulberry32(Number(BigInt.asUintN(32, BigInt(message.seed))));
-      send({ type: "ready", protocol: 1, name: "random.js" });
+      rngs.set(match, mulberry32(Number(BigInt.asUintN(32, BigInt(message.seed)))));
+      const ready = { type: "ready", protocol: 1, name: "random.js" };
+      if (match !== undefined) ready.matches = MATCHES;
+      send(ready, match);
       return;
+    }
     case "act": {
       const legal = message.view.legal_actions;
-      send({ type: "action", action: legal[Math.floor(rng() * legal.length)] });
+      const rng = rngs.get(match);
+      send({ type: "action", action: legal[Math.floor(rng() * legal.length)] }, match);
       return;
     }
     case "end":
-      return; // message.result has the scores and ranks; nothing to learn here
+      rngs.delete(match); // message.result has the scores; nothing to learn here
+      return;
     case "quit":
+      if (out.length) flush();
       process.exit(0);
     default:
-      send({ type: "error", message: `unknown message type ${message.type}` });
+      send({ type: "error", message: `unknown message type ${message.type}` }, match);
   }
 }
 
@@ -65,4 +89,7 @@ readline
       send({ type: "error", message: String(err && err.stack ? err.stack : err) });
     }
   })
-  .on("close", () => process.exit(0));
+  .on("close", () => {
+    if (out.length) flush();
+    process.exit(0);
+  });
