@@ -473,7 +473,9 @@ def test_the_pipeline_option_is_validated_in_the_config(tmp_path: Path) -> None:
         return path
 
     entrant = {e.label: e for e in load_config(config("false")).entrants}["b"]
-    assert entrant.process == ProcessSettings(pipeline=False)
+    assert entrant.process is not None
+    # Only the option differs from the defaults (the user is the machine's).
+    assert entrant.process == ProcessSettings(pipeline=False, user=entrant.process.user)
     with pytest.raises(ConfigError) as caught:
         load_config(config('"off"'))
     assert "pipeline" in str(caught.value) and "expected true" in str(caught.value)
