@@ -15,22 +15,33 @@ worker that dies takes its task with it; Dask's scheduler runs the task again
 on another worker. A task that loses its worker twice (``allowed-failures``
 of 1 on a local cluster; the cluster's own setting at an ``address``) fails
 the run with an error naming its jobs instead of retrying forever.
+
+A stop (Ctrl-C, SIGTERM, an SPRT's verdict) reaches the workers: the runner
+tells every worker of the cluster at once, keeps the stop at the scheduler (a
+``distributed.Event`` named after the run) for workers that join later, and
+cancels the chunks no worker has taken yet; a chunk in play ends after its
+current match, as on the local pool.
+
+Inside :func:`dask_session` (a ladder's rounds) every run uses one client and
+one local cluster, closed when the session ends.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import contextvars
 import dataclasses
 import logging
 import pickle
+import queue
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import dask
-from distributed import Client, LocalCluster, get_worker
+from distributed import Client, Event, LocalCluster, get_worker
 from distributed import Worker as DaskWorker
 from distributed.diagnostics.plugin import WorkerPlugin
 
@@ -41,7 +52,7 @@ from harness.plugins import PluginSource, load_plugins
 from harness.result import Result
 from harness.workers import Worker, fingerprint
 
-__all__ = ["DaskExecutor", "start_dask"]
+__all__ = ["DaskExecutor", "dask_session", "start_dask"]
 
 log = logging.getLogger("troef.dask")
 
@@ -53,6 +64,15 @@ ALLOWED_FAILURES = 1
 #: the runner (a killed runner loses at most this much of each worker's play).
 STREAM_INTERVAL = 0.1
 
+#: Most seconds a stop waits for the cluster's workers to hear it (a worker
+#: being lost must not hold up Ctrl-C; the scheduler's copy still reaches it).
+STOP_TIMEOUT = 2.0
+
+
+def _stop_name(topic: str) -> str:
+    """The scheduler's Event that says the run of ``topic`` was stopped."""
+    return f"{topic}-stop"
+
 
 class TroefWorkerPlugin(WorkerPlugin):
     """Keeps a :class:`Worker` on each Dask worker; plays chunks with it."""
@@ -61,10 +81,16 @@ class TroefWorkerPlugin(WorkerPlugin):
         self.worker = worker
         self.topic = topic
 
-    def setup(self, worker: DaskWorker) -> None:
+    async def setup(self, worker: DaskWorker) -> None:
         self.worker.where = f"Dask worker {worker.address}"
-        # Each match goes to the runner as an event as soon as it ends.
-        self.worker.channel = Channel(_Events(worker, self.topic), threading.Event())
+        # Each match goes to the runner as an event as soon as it ends; the
+        # stop is set by the runner's broadcast (_hear_stop).
+        stop = threading.Event()
+        self.worker.channel = Channel(_Events(worker, self.topic), stop)
+        # A worker that joins after the stop (one restarted in place of a lost
+        # one) missed the broadcast: the scheduler kept the stop for it.
+        if await worker.scheduler.event_is_set(name=_stop_name(self.topic)):
+            stop.set()
 
     def teardown(self, worker: DaskWorker) -> None:
         # Bot processes kept for reuse end with the worker.
@@ -107,6 +133,13 @@ class _Events:
         raise NotImplementedError("the runner reads the events, not the worker")
 
 
+def _hear_stop(plugin: str, dask_worker: DaskWorker) -> None:
+    """Run on each worker by a stopping runner: no match of this run starts."""
+    troef = dask_worker.plugins.get(plugin)
+    if isinstance(troef, TroefWorkerPlugin) and troef.worker.channel is not None:
+        troef.worker.channel.stop.set()
+
+
 def _play_chunk(
     plugin: str,
     jobs: Sequence[Job],
@@ -126,8 +159,12 @@ class DaskExecutor(concurrent.futures.Executor):
 
     ``submit`` takes :func:`~harness.executors.run_jobs` and a chunk's
     arguments and runs them as a Dask task with the registered worker plugin.
-    A future is marked running at once: Ctrl-C cannot cancel a chunk that a
-    worker may be playing; the scheduler waits for it as for a pool's.
+    A future is marked running at once: the scheduler waits for a chunk a
+    worker may be playing, as for a pool's; :meth:`stop` ends the chunks not
+    yet taken by a worker with no results (their jobs stay unplayed).
+
+    :param owned: the client (and cluster) are this run's, closed with it;
+        else a :func:`dask_session`'s, left open for the session's next run.
     """
 
     def __init__(
@@ -136,12 +173,16 @@ class DaskExecutor(concurrent.futures.Executor):
         cluster: LocalCluster | None,
         plugin: str,
         topic: str,
+        *,
+        owned: bool = True,
     ) -> None:
         self.client = client
         self.cluster = cluster
         self.plugin = plugin
         self.topic = topic
-        self._futures: list[Any] = []
+        self.owned = owned
+        self._tasks: dict[Any, concurrent.futures.Future[Any]] = {}
+        self._stopped = False
         self._closed = False
 
     def submit(
@@ -151,34 +192,105 @@ class DaskExecutor(concurrent.futures.Executor):
             raise TypeError("the Dask executor runs chunks of jobs (run_jobs) only")
         jobs: Sequence[Job] = args[0]
         task = self.client.submit(_play_chunk, self.plugin, *args, **kwargs, pure=False)
-        self._futures.append(task)
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         future.set_running_or_notify_cancel()
+        self._tasks[task] = future
 
         def done(task: Any) -> None:
+            if future.done():  # stopped before a worker took it
+                return
+            result: Any = None
+            error: BaseException | None = None
             try:
-                future.set_result(task.result())
+                result = task.result()
             except BaseException as exc:
-                future.set_exception(_explain(exc, jobs))
+                error = _explain(exc, jobs)
+            # Stop (in the runner's thread) may have ended it meanwhile.
+            with contextlib.suppress(concurrent.futures.InvalidStateError):
+                if error is None:
+                    future.set_result(result)
+                else:
+                    future.set_exception(error)
 
         task.add_done_callback(done)
         return future
 
+    def stop(self) -> None:
+        """No match of this run starts any more, on any worker.
+
+        The stop is kept at the scheduler first (for workers that join
+        later), then told to every worker at once (a chunk in play ends after
+        its current match); last, the chunks no worker has taken are
+        cancelled and end with no results. Anything the cluster cannot answer
+        within :data:`STOP_TIMEOUT` is left to the shutdown.
+        """
+        if self._stopped or self._closed:
+            return
+        self._stopped = True
+        client = self.client
+        with contextlib.suppress(Exception):
+            Event(_stop_name(self.topic), client=client).set()
+        # In a thread, bounded: a worker being lost must not hold up Ctrl-C.
+        told = threading.Thread(
+            target=lambda: client.run(_hear_stop, self.plugin, on_error="ignore"),
+            name="troef-dask-stop",
+            daemon=True,
+        )
+        told.start()
+        told.join(STOP_TIMEOUT)
+        try:
+            taken = {key for keys in client.processing().values() for key in keys}
+        except Exception:  # the scheduler is gone: shutdown cancels everything
+            return
+        # Every worker has heard the stop by now (or will at setup): a chunk
+        # that a worker takes from here on plays nothing, so none is lost.
+        waiting = [task for task in self._tasks if task.key not in taken]
+        cancelled = []
+        for task in waiting:
+            future = self._tasks[task]
+            with contextlib.suppress(concurrent.futures.InvalidStateError):
+                future.set_result([])
+                cancelled.append(task)
+        with contextlib.suppress(Exception):
+            client.cancel(cancelled)
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Cancel what is left, disconnect, and close a local cluster fully."""
+        """Cancel what is left, disconnect, and close a local cluster fully
+        (only the run's topic and worker plugin when the client is a session's)."""
         if self._closed:
             return
         self._closed = True
+        client = self.client
         with contextlib.suppress(Exception):
-            self.client.unsubscribe_topic(self.topic)
-        if cancel_futures or not wait:
+            client.unsubscribe_topic(self.topic)
+        if cancel_futures or not wait or not self.owned:
             with contextlib.suppress(Exception):
-                self.client.cancel(self._futures)
+                client.cancel(list(self._tasks))
         with contextlib.suppress(Exception):
-            self.client.unregister_worker_plugin(self.plugin)
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+            client.unregister_worker_plugin(self.plugin)
+        if self._stopped:
+            with contextlib.suppress(Exception):
+                Event(_stop_name(self.topic), client=client).clear()  # frees it
+        if self.owned:
+            client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+class _RunStop:
+    """The stop of a run on Dask (the runner's side of its :class:`Channel`)."""
+
+    def __init__(self, executor: DaskExecutor) -> None:
+        self.executor = executor
+        self._set = False
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        if not self._set:
+            self._set = True
+            self.executor.stop()
 
 
 def _explain(exc: BaseException, jobs: Sequence[Job]) -> BaseException:
@@ -194,10 +306,45 @@ def _explain(exc: BaseException, jobs: Sequence[Job]) -> BaseException:
     return exc
 
 
-def start_dask(
-    address: str | None, workers: int, source: PluginSource
-) -> tuple[DaskExecutor, Channel]:
-    """Connect to ``address`` or start a local cluster of ``workers`` processes."""
+@dataclasses.dataclass
+class _Session:
+    """The client (and local cluster) every run inside a :func:`dask_session` uses."""
+
+    address: str | None
+    workers: int
+    client: Client | None = None
+    cluster: LocalCluster | None = None
+
+
+_session: contextvars.ContextVar[_Session | None] = contextvars.ContextVar(
+    "troef_dask_session", default=None
+)
+
+
+@contextlib.contextmanager
+def dask_session(address: str | None, workers: int) -> Iterator[None]:
+    """Let every Dask run started inside share one client and one local cluster.
+
+    A ladder plays each round as a run; without a session each would start
+    (and close) its own local cluster, seconds each. The cluster is started
+    by the first run and closed when the session ends, also on an error or
+    Ctrl-C. Runs asking for another address or size get their own.
+    """
+    session = _Session(address, workers)
+    token = _session.set(session)
+    try:
+        yield
+    finally:
+        _session.reset(token)
+        if session.client is not None:
+            with contextlib.suppress(Exception):
+                session.client.close()
+        if session.cluster is not None:
+            session.cluster.close()
+
+
+def _connect(address: str | None, workers: int) -> tuple[Client, LocalCluster | None]:
+    """A client of the cluster at ``address``, or of a new local cluster."""
     cluster = None
     try:
         if address is None:
@@ -216,17 +363,39 @@ def start_dask(
                     dashboard_address=None,
                     silence_logs=logging.ERROR,
                 )
-            client = Client(cluster, set_as_default=False)
-        else:
-            client = Client(address, set_as_default=False, timeout=10)
+            log.info("started a local Dask cluster at %s", cluster.scheduler_address)
+            return Client(cluster, set_as_default=False), cluster
+        return Client(address, set_as_default=False, timeout=10), None
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
             cluster.close()
         where = address or "a local cluster"
         raise TroefError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
+
+
+def start_dask(
+    address: str | None, workers: int, source: PluginSource
+) -> tuple[DaskExecutor, Channel]:
+    """Connect to ``address`` or start a local cluster of ``workers`` processes
+    (or use the current :func:`dask_session`'s)."""
+    session = _session.get()
+    owned = session is None or (session.address, session.workers) != (
+        address,
+        workers,
+    )
+    if owned:
+        client, cluster = _connect(address, workers)
+    else:
+        assert session is not None
+        if session.client is None or session.client.status != "running":
+            session.client, session.cluster = _connect(address, workers)
+        client, cluster = session.client, session.cluster
+    log.info(
+        "running on the Dask scheduler at %s",
+        address or (cluster.scheduler_address if cluster is not None else "?"),
+    )
     topic = f"troef-results-{uuid.uuid4().hex}"
-    channel = Channel()
-    results = channel.results
+    results = queue.SimpleQueue[tuple[str, Result]]()
 
     def arrived(event: tuple[float, bytes]) -> None:
         for item in pickle.loads(event[1]):
@@ -236,4 +405,5 @@ def start_dask(
     worker = Worker(source, fingerprint(load_plugins(**dataclasses.asdict(source))))
     plugin = f"troef-{topic}"
     client.register_plugin(TroefWorkerPlugin(worker, topic), name=plugin)
-    return DaskExecutor(client, cluster, plugin, topic), channel
+    executor = DaskExecutor(client, cluster, plugin, topic, owned=owned)
+    return executor, Channel(results, _RunStop(executor))

@@ -486,6 +486,9 @@ def _run_queue(
                     if not flight.chunks:
                         break
                     flight.collect(_POLL)
+                    if tracker.stopped() and not channel.stop.is_set():
+                        # A verdict: the chunks in play start no further match.
+                        channel.stop.set()
                 clean = True
             except KeyboardInterrupt:
                 flight.wind_down()
