@@ -11,6 +11,7 @@ its workers stream results to. Plugins return such classes from the
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,6 +26,7 @@ __all__ = [
     "ExecutorPlugin",
     "InlineExecutorPlugin",
     "ProcessExecutorPlugin",
+    "executor_session",
 ]
 
 #: The plugin name the built-in executors are registered under.
@@ -63,6 +65,14 @@ class ExecutorPlugin:
         chunk's arguments; its futures hold the chunk's (job id, Result) list.
         """
         raise NotImplementedError
+
+    @classmethod
+    def session(
+        cls, settings: Mapping[str, Any], workers: int
+    ) -> contextlib.AbstractContextManager[None]:
+        """What the runs started inside may share (a ladder's rounds): by
+        default nothing; each :meth:`start` stands alone."""
+        return contextlib.nullcontext()
 
 
 class _LocalExecutorPlugin(ExecutorPlugin):
@@ -140,6 +150,35 @@ class DaskExecutorPlugin(ExecutorPlugin):
                 "pip install 'troef[dask]'"
             ) from None
         return start_dask(settings.get("address"), workers, source)
+
+    @classmethod
+    def session(
+        cls, settings: Mapping[str, Any], workers: int
+    ) -> contextlib.AbstractContextManager[None]:
+        """One client and local cluster for every run inside (not one a run)."""
+        try:
+            from harness.dask_executor import dask_session
+        except ImportError:  # start() says what to install
+            return contextlib.nullcontext()
+        return dask_session(settings.get("address"), workers)
+
+
+def executor_session(
+    kind: str,
+    workers: int,
+    source: PluginSource,
+    settings: Sequence[tuple[str, Any]] = (),
+) -> contextlib.AbstractContextManager[None]:
+    """The session of executor ``kind`` (see :meth:`ExecutorPlugin.session`),
+    for a command that starts several runs, as ``troef ladder run`` does."""
+    if kind in (InlineExecutorPlugin.name, ProcessExecutorPlugin.name):
+        return contextlib.nullcontext()  # without loading the plugins again
+    from dataclasses import asdict
+
+    from harness.plugins import load_plugins
+
+    registry = load_plugins(**asdict(source))
+    return registry.executor_class(kind).session(dict(settings), workers)
 
 
 @hookimpl
