@@ -8,13 +8,13 @@ process unpickles it once, loads the plugins on its first chunk and checks
 that it runs the runner's troef and plugin code.
 
 Finished matches are streamed to the runner as Dask events (pickled lists of
-(job id, Result) on a topic of this run, each at most 0.1 s after it ends), and the
-chunk's return value brings the same results again; the scheduler records
-each job once. A
-worker that dies takes its task with it; Dask's scheduler runs the task again
-on another worker. A task that loses its worker twice (``allowed-failures``
-of 1 on a local cluster; the cluster's own setting at an ``address``) fails
-the run with an error naming its jobs instead of retrying forever.
+(job id, Result) on a topic of this run, each at most 0.1 s after it ends); a
+chunk's return value brings those of its results that no event carried (the
+last 0.1 s), so each result crosses once. A worker that dies takes its task
+with it; Dask's scheduler runs the task again on another worker. A task that
+loses its worker twice (``allowed-failures`` of 1 on a local cluster; the
+cluster's own setting at an ``address``) fails the run with an error naming
+its jobs instead of retrying forever.
 
 A stop (Ctrl-C, SIGTERM, an SPRT's verdict) reaches the workers: the runner
 tells every worker of the cluster at once, keeps the stop at the scheduler (a
@@ -77,6 +77,9 @@ def _stop_name(topic: str) -> str:
 class TroefWorkerPlugin(WorkerPlugin):
     """Keeps a :class:`Worker` on each Dask worker; plays chunks with it."""
 
+    #: Where the worker's finished matches go (set up on the Dask worker).
+    events: _Events
+
     def __init__(self, worker: Worker, topic: str) -> None:
         self.worker = worker
         self.topic = topic
@@ -86,7 +89,8 @@ class TroefWorkerPlugin(WorkerPlugin):
         # Each match goes to the runner as an event as soon as it ends; the
         # stop is set by the runner's broadcast (_hear_stop).
         stop = threading.Event()
-        self.worker.channel = Channel(_Events(worker, self.topic), stop)
+        self.events = _Events(worker, self.topic)
+        self.worker.channel = Channel(self.events, stop)
         # A worker that joins after the stop (one restarted in place of a lost
         # one) missed the broadcast: the scheduler kept the stop for it.
         if await worker.scheduler.event_is_set(name=_stop_name(self.topic)):
@@ -104,7 +108,9 @@ class _Events:
 
     A finished match waits at most :data:`STREAM_INTERVAL` seconds, so that
     the matches of a fast game go in batches: an event per match would cost
-    the scheduler more than the match.
+    the scheduler more than the match. A chunk's results not sent when it
+    ends go back in its return value instead (:meth:`settle`): each result
+    crosses to the runner once.
     """
 
     def __init__(self, worker: DaskWorker, topic: str) -> None:
@@ -112,6 +118,8 @@ class _Events:
         self.topic = topic
         self.lock = threading.Lock()
         self.batch: list[tuple[str, Result]] = []
+        #: Job ids of the chunks in play whose results went as events.
+        self.sent: set[str] = set()
 
     def put(self, item: tuple[str, Result], /) -> None:
         with self.lock:
@@ -126,8 +134,22 @@ class _Events:
         """Send the batch (in the worker's event loop)."""
         with self.lock:
             batch, self.batch = self.batch, []
-        if batch:
-            self.worker.log_event(self.topic, pickle.dumps(batch))
+            if batch:
+                self.sent.update(job for job, _ in batch)
+                # Queued on the worker's stream to the scheduler ahead of the
+                # end of the task (which this loop reports after this call):
+                # the runner has every event of a chunk before its return value.
+                self.worker.log_event(self.topic, pickle.dumps(batch))
+
+    def settle(self, results: list[tuple[str, Result]]) -> list[tuple[str, Result]]:
+        """The results of an ended chunk that no event carried: taken out of
+        the batch, for the task's return value to carry."""
+        ids = {job for job, _ in results}
+        with self.lock:
+            self.batch = [item for item in self.batch if item[0] not in ids]
+            sent = self.sent & ids
+            self.sent -= ids
+        return [item for item in results if item[0] not in sent]
 
     def get_nowait(self) -> tuple[str, Result]:
         raise NotImplementedError("the runner reads the events, not the worker")
@@ -147,11 +169,12 @@ def _play_chunk(
     in_flight: int,
     secret: bytes = b"",
 ) -> list[tuple[str, Result]]:
-    """The task: play ``jobs`` with this Dask worker's :class:`Worker`."""
+    """The task: play ``jobs`` with this Dask worker's :class:`Worker`; return
+    the results that were not streamed."""
     dask_worker = get_worker()
     troef = dask_worker.plugins[plugin]
     assert isinstance(troef, TroefWorkerPlugin)
-    return troef.worker.play(jobs, keep_logs, in_flight, secret)
+    return troef.events.settle(troef.worker.play(jobs, keep_logs, in_flight, secret))
 
 
 class DaskExecutor(concurrent.futures.Executor):
