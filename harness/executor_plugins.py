@@ -66,7 +66,10 @@ class ExecutorPlugin:
         """An executor for ``workers`` chunks at once and its result channel.
 
         Its ``submit`` is called with :func:`harness.executors.run_jobs` and a
-        chunk's arguments; its futures hold the chunk's (job id, Result) list.
+        chunk's arguments; its futures hold the chunk's (job id, Result) list
+        (the results not streamed to the channel, or all of them). The
+        channel's ``stop`` is set when the run stops (Ctrl-C, SIGTERM, an
+        SPRT's verdict): from then on no chunk may start another match.
         """
         raise NotImplementedError
 
