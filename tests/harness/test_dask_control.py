@@ -3,7 +3,9 @@
 A stop (an SPRT's verdict, SIGINT to ``troef run``) reaches the Dask workers:
 the chunks in play start no further match, none plays on after the run, what
 was recorded is kept and identical to an undisturbed run's, and the run
-resumes. A ladder's rounds share one local cluster, closed with the command.
+resumes; a worker that sets up after the stop reads it from the scheduler. A
+ladder's rounds share one local cluster, closed with the command, also when
+the command is stopped.
 """
 
 from __future__ import annotations
@@ -224,3 +226,38 @@ def test_sigterm_to_a_ladder_on_dask_closes_its_cluster(tmp_path: Path) -> None:
     assert f"run 'troef ladder run {path}' again" in err
     # The survivor guard of conftest fails the test if a worker of the
     # ladder's cluster outlived it.
+
+
+def test_a_worker_that_joins_after_the_stop_hears_it_from_the_scheduler(
+    tmp_path: Path, cluster: tuple[str, object]
+) -> None:
+    from harness.dask_executor import TroefWorkerPlugin, _stop_name
+    from harness.workers import fingerprint
+
+    address, client = cluster
+    config = load_config(_dask_config(tmp_path, "t", _at(address), matches=1))
+    worker = Worker(
+        config.plugin_source, fingerprint(Worker(config.plugin_source).load())
+    )
+    # A run stopped before these workers set up its plugin, as a worker that
+    # joins the cluster after the stop (one restarted in place of a lost one).
+    topics = {
+        "stopped": "troef-results-test-stopped",
+        "running": "troef-results-test-on",
+    }
+    distributed.Event(_stop_name(topics["stopped"]), client=client).set()
+    try:
+        for topic in topics.values():
+            client.register_plugin(TroefWorkerPlugin(worker, topic), name=topic)  # type: ignore[attr-defined]
+
+        def heard(dask_worker: object, name: str) -> bool:
+            return bool(dask_worker.plugins[name].worker.channel.stop.is_set())  # type: ignore[attr-defined]
+
+        for run, topic in topics.items():
+            stops = client.run(heard, name=topic)  # type: ignore[attr-defined]
+            assert len(stops) == 2
+            assert set(stops.values()) == {run == "stopped"}
+    finally:
+        for topic in topics.values():
+            client.unregister_worker_plugin(topic)  # type: ignore[attr-defined]
+        distributed.Event(_stop_name(topics["stopped"]), client=client).clear()
