@@ -155,11 +155,16 @@ class _Events:
         raise NotImplementedError("the runner reads the events, not the worker")
 
 
-def _hear_stop(plugin: str, dask_worker: DaskWorker) -> None:
-    """Run on each worker by a stopping runner: no match of this run starts."""
+def _hear_stop(plugin: str, dask_worker: DaskWorker) -> list[str]:
+    """Run on each worker by a stopping runner: no match of this run starts.
+
+    Returns the keys of the tasks the worker is running (their chunks end
+    after the current match and bring what they played).
+    """
     troef = dask_worker.plugins.get(plugin)
     if isinstance(troef, TroefWorkerPlugin) and troef.worker.channel is not None:
         troef.worker.channel.stop.set()
+    return [str(task.key) for task in dask_worker.state.executing]
 
 
 def _play_chunk(
@@ -243,39 +248,50 @@ class DaskExecutor(concurrent.futures.Executor):
 
         The stop is kept at the scheduler first (for workers that join
         later), then told to every worker at once (a chunk in play ends after
-        its current match); last, the chunks no worker has taken are
-        cancelled and end with no results. Anything the cluster cannot answer
-        within :data:`STOP_TIMEOUT` is left to the shutdown.
+        its current match); last, the chunks not started (waiting at the
+        scheduler or on a worker) are cancelled and end with no results.
+        Anything the cluster cannot answer within :data:`STOP_TIMEOUT` is left
+        to the shutdown.
         """
         if self._stopped or self._closed:
             return
         self._stopped = True
+        # In a thread, bounded: a scheduler or worker being lost must not
+        # hold up Ctrl-C (the shutdown then cancels everything).
+        stopping = threading.Thread(
+            target=self._stop, name="troef-dask-stop", daemon=True
+        )
+        stopping.start()
+        stopping.join(STOP_TIMEOUT)
+
+    def _stop(self) -> None:
         client = self.client
         with contextlib.suppress(Exception):
             Event(_stop_name(self.topic), client=client).set()
-        # In a thread, bounded: a worker being lost must not hold up Ctrl-C.
-        told = threading.Thread(
-            target=lambda: client.run(_hear_stop, self.plugin, on_error="ignore"),
-            name="troef-dask-stop",
-            daemon=True,
-        )
-        told.start()
-        told.join(STOP_TIMEOUT)
         try:
-            taken = {key for keys in client.processing().values() for key in keys}
-        except Exception:  # the scheduler is gone: shutdown cancels everything
+            told = client.run(_hear_stop, self.plugin, on_error="ignore")
+            playing = {key for keys in told.values() for key in keys}
+            # Asked after the workers heard the stop: a chunk that a worker
+            # took since plays nothing, so a chunk neither in play then nor
+            # done now loses nothing when cancelled.
+            pending = [task for task in self._tasks if not task.done()]
+            held = client.who_has(pending) if pending else {}
+        except Exception:
             return
-        # Every worker has heard the stop by now (or will at setup): a chunk
-        # that a worker takes from here on plays nothing, so none is lost.
-        waiting = [task for task in self._tasks if task.key not in taken]
         cancelled = []
-        for task in waiting:
-            future = self._tasks[task]
+        for task in pending:
+            if task.key in playing or held.get(task.key):
+                continue
             with contextlib.suppress(concurrent.futures.InvalidStateError):
-                future.set_result([])
+                self._tasks[task].set_result([])
                 cancelled.append(task)
         with contextlib.suppress(Exception):
             client.cancel(cancelled)
+        log.debug(
+            "stopped: %d chunks not done, %d cancelled before they started",
+            len(pending),
+            len(cancelled),
+        )
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Cancel what is left, disconnect, and close a local cluster fully

@@ -100,7 +100,7 @@ def _sprt(folder: Path, executor: str, delay: float) -> TournamentConfig:
 
 
 def test_an_sprt_verdict_stops_the_chunks_in_play_on_the_dask_workers(
-    tmp_path: Path, cluster: tuple[str, object]
+    tmp_path: Path, cluster: tuple[str, object], caplog: pytest.LogCaptureFixture
 ) -> None:
     address, client = cluster
     reference, _ = run_sprt(_sprt(tmp_path / "inline", 'executor = "inline"\n', 0.005))
@@ -108,7 +108,12 @@ def test_an_sprt_verdict_stops_the_chunks_in_play_on_the_dask_workers(
     # 100-199 and two more chunks wait when the verdict comes; without
     # the stop all four (400 matches) would be played.
     config = _sprt(tmp_path / "dask", f"chunk = 100\n{_at(address)}", 0.005)
+    caplog.set_level(logging.DEBUG, logger="troef.dask")
     verdict, summary = run_sprt(config)
+    # The two waiting chunks were cancelled before they started.
+    stops = [m for m in caplog.messages if m.startswith("stopped:")]
+    assert len(stops) == 1
+    assert int(re.findall(r"(\d+) cancelled", stops[0])[0]) >= 1, stops
     # The verdict of plan order, as inline.
     assert verdict == reference and verdict.status == "H0"
     assert summary.played < 200, "a chunk in play ran on past the verdict"
