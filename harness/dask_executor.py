@@ -19,8 +19,8 @@ its jobs instead of retrying forever.
 A stop (Ctrl-C, SIGTERM, an SPRT's verdict) reaches the workers: the runner
 tells every worker of the cluster at once, keeps the stop at the scheduler (a
 ``distributed.Event`` named after the run) for workers that join later, and
-cancels the chunks no worker has taken yet; a chunk in play ends after its
-current match, as on the local pool.
+cancels the chunks not started; a chunk in play ends after its current
+match, as on the local pool.
 
 Inside :func:`dask_session` (a ladder's rounds) every run uses one client and
 one local cluster, closed when the session ends.
@@ -189,7 +189,7 @@ class DaskExecutor(concurrent.futures.Executor):
     arguments and runs them as a Dask task with the registered worker plugin.
     A future is marked running at once: the scheduler waits for a chunk a
     worker may be playing, as for a pool's; :meth:`stop` ends the chunks not
-    yet taken by a worker with no results (their jobs stay unplayed).
+    started with no results (their jobs stay unplayed).
 
     :param owned: the client (and cluster) are this run's, closed with it;
         else a :func:`dask_session`'s, left open for the session's next run.
