@@ -274,7 +274,7 @@ class DaskExecutor(concurrent.futures.Executor):
             # Asked after the workers heard the stop: a chunk that a worker
             # took since plays nothing, so a chunk neither in play then nor
             # done now loses nothing when cancelled.
-            pending = [task for task in self._tasks if not task.done()]
+            pending = [task for task in list(self._tasks) if not task.done()]
             held = client.who_has(pending) if pending else {}
         except Exception:
             return
