@@ -427,6 +427,9 @@ def start_dask(
     else:
         assert session is not None
         if session.client is None or session.client.status != "running":
+            if session.cluster is not None:  # lost with its client: a new one
+                with contextlib.suppress(Exception):
+                    session.cluster.close()
             session.client, session.cluster = _connect(address, workers)
         client, cluster = session.client, session.cluster
     log.info(
