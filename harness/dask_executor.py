@@ -392,6 +392,9 @@ def _connect(address: str | None, workers: int) -> tuple[Client, LocalCluster | 
                     "distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
                     # Bot hosts are started by workers; daemonic ones may not.
                     "distributed.worker.daemon": False,
+                    # Dask's statistical profiler samples the playing thread
+                    # every 10 ms: a few % of a worker's CPU nobody looks at.
+                    "distributed.worker.profile.enabled": False,
                 }
             ):
                 cluster = LocalCluster(
