@@ -18,6 +18,12 @@ each executor (a worker's time per match beyond the loop's: for ``inline`` and
 efficiency (2-worker / 1-worker throughput) and Dask against the 2-worker
 pool. Figures are ratios and medians: these machines are shared and noisy.
 
+Since wall-clock ratios on a shared machine mostly measure the neighbours, it
+also prints the CPU each side spends per match (medians), which the load
+barely moves: the runner process (for Dask it also hosts the local cluster's
+scheduler) and the worker processes, for the 2-worker pool and Dask; and per
+match the Dask tasks (chunks) and result events sent.
+
     python bench/bench_scheduler.py [--repeats 3] [--matches 200] [--no-dask]
 """
 
@@ -26,10 +32,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import resource
 import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from harness.config import TournamentConfig, load_config
 from harness.plan import plan
@@ -59,8 +67,63 @@ def on_dask(config: TournamentConfig, address: str | None) -> TournamentConfig:
     return dataclasses.replace(config, executor="dask", executor_settings=settings)
 
 
+def _cpu(who: int = resource.RUSAGE_SELF) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _worker_cpu(dask_worker: Any = None) -> float:
+    """CPU seconds of the Dask worker process it runs in (run on each worker)."""
+    return _cpu()
+
+
+class Meter:
+    """CPU of the runner and of the workers, and Dask's tasks and events, of one run.
+
+    Pool workers are counted once the pool has joined them (RUSAGE_CHILDREN);
+    Dask workers are asked. The local cluster's scheduler runs in this process:
+    its CPU counts as the runner's.
+    """
+
+    def __init__(self, cluster: Any, client: Any) -> None:
+        self.cluster = cluster
+        self.client = client
+
+    def _dask(self) -> tuple[float, int, int]:
+        """Workers' CPU, chunks played and result events sent so far."""
+        if self.client is None:
+            return 0.0, 0, 0
+        scheduler = self.cluster.scheduler
+        prefix = scheduler.task_prefixes.get("play_chunk")
+        tasks = 0 if prefix is None else prefix.state_counts["memory"]
+        events = sum(
+            len(kept)
+            for topic, kept in scheduler.get_events().items()
+            if topic.startswith("troef-results-")
+        )
+        return sum(self.client.run(_worker_cpu).values()), tasks, events
+
+    def __enter__(self) -> Meter:
+        self.runner = _cpu()
+        self.children = _cpu(resource.RUSAGE_CHILDREN)
+        self.dask = self._dask()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        dask = self._dask()
+        self.runner = _cpu() - self.runner
+        self.children = _cpu(resource.RUSAGE_CHILDREN) - self.children
+        self.dask_cpu = dask[0] - self.dask[0]
+        self.tasks = dask[1] - self.dask[1]
+        self.events = dask[2] - self.dask[2]
+
+
 def measure(
-    matches: int, target: int, repeats: int, address: str | None
+    matches: int,
+    target: int,
+    repeats: int,
+    address: str | None,
+    meter: Meter,
 ) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.toml"
@@ -84,8 +147,17 @@ def measure(
                 len(jobs) / (time.perf_counter() - start)
             )
             for name, variant, workers in runs:
-                summary = run_tournament(variant, workers=workers, fresh=True)
-                rates.setdefault(name, []).append(summary.played / summary.seconds)
+                with meter:
+                    summary = run_tournament(variant, workers=workers, fresh=True)
+                n = summary.played
+                rates.setdefault(name, []).append(n / summary.seconds)
+                if name in ("two", "dask"):
+                    on_workers = meter.dask_cpu if name == "dask" else meter.children
+                    rates.setdefault(f"{name} runner", []).append(meter.runner / n)
+                    rates.setdefault(f"{name} workers", []).append(on_workers / n)
+                if name == "dask":
+                    rates.setdefault("dask tasks", []).append(meter.tasks / n)
+                    rates.setdefault("dask events", []).append(meter.events / n)
         medians = {name: statistics.median(r) for name, r in rates.items()}
         return {"jobs": len(jobs), **medians}
 
@@ -116,9 +188,9 @@ def main() -> None:
     )
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask rows")
     args = parser.parse_args()
-    cluster = None
+    cluster = client = None
     if not args.no_dask:
-        from distributed import LocalCluster
+        from distributed import Client, LocalCluster
 
         cluster = LocalCluster(
             n_workers=2,
@@ -128,6 +200,8 @@ def main() -> None:
             dashboard_address=None,
             silence_logs=logging.ERROR,
         )
+        client = Client(cluster, set_as_default=False)
+    meter = Meter(cluster, client)
     address = cluster.scheduler_address if cluster is not None else None
     print(
         f"{'match size':<20}{'jobs':>5}{'ms/match':>9}{'loop/s':>8}{'inline/s':>9}"
@@ -135,9 +209,10 @@ def main() -> None:
         f"{'dask / 2w':>10}"
     )
     overheads = []
+    cpu = []
     try:
         for label, target in (("one deal (target 1)", 1), ("to 1500 (default)", 1500)):
-            m = measure(args.matches, target, args.repeats, address)
+            m = measure(args.matches, target, args.repeats, address, meter)
             dask = m.get("dask", float("nan"))
             print(
                 f"{label:<20}{m['jobs']:>5}{1000 / m['loop']:>9.2f}{m['loop']:>8.0f}"
@@ -153,7 +228,26 @@ def main() -> None:
                     (2 / dask - 1 / m["loop"]) * 1e6,
                 )
             )
+            nan = float("nan")
+            cpu.append(
+                (
+                    label,
+                    *(
+                        m.get(key, nan) * 1e6
+                        for key in (
+                            "two runner",
+                            "two workers",
+                            "dask runner",
+                            "dask workers",
+                        )
+                    ),
+                    m.get("dask tasks", nan) * 1000,
+                    m.get("dask events", nan) * 1000,
+                )
+            )
     finally:
+        if client is not None:
+            client.close()
         if cluster is not None:
             cluster.close()
     print("\noverhead per match (a worker's µs beyond the loop's):")
@@ -161,6 +255,20 @@ def main() -> None:
     print(f"{'match size':<20}{header}")
     for label, inline, one, two, dask_us in overheads:
         print(f"{label:<20}{inline:>9.0f}{one:>10.0f}{two:>11.0f}{dask_us:>9.0f}")
+    print(
+        "\nCPU per match (µs, medians; the runner's includes the local cluster's "
+        "scheduler for Dask),\nDask tasks and result events per 1000 matches:"
+    )
+    print(
+        f"{'match size':<20}{'pool runner':>12}{'pool workers':>13}"
+        f"{'dask runner':>12}{'dask workers':>13}{'tasks/1k':>9}{'events/1k':>10}"
+    )
+    for row in cpu:
+        size, p_run, p_work, d_run, d_work, tasks, events = row
+        print(
+            f"{size!s:<20}{p_run:>12.0f}{p_work:>13.0f}{d_run:>12.0f}{d_work:>13.0f}"
+            f"{tasks:>9.1f}{events:>10.1f}"
+        )
     if not args.no_dask:
         seconds = cluster_start(CONFIG.format(matches=1, target=1))
         print(

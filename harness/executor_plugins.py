@@ -11,6 +11,7 @@ its workers stream results to. Plugins return such classes from the
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,6 +26,8 @@ __all__ = [
     "ExecutorPlugin",
     "InlineExecutorPlugin",
     "ProcessExecutorPlugin",
+    "executor_session",
+    "max_chunk",
 ]
 
 #: The plugin name the built-in executors are registered under.
@@ -42,6 +45,9 @@ class ExecutorPlugin:
 
     name: ClassVar[str]
     settings: ClassVar[Mapping[str, tuple[type, str]]] = {}
+    #: The most jobs the scheduler puts in a chunk unless the config's
+    #: ``chunk`` says: more where sending a chunk costs more (a cluster task).
+    max_chunk: ClassVar[int] = 32
 
     @classmethod
     def check(cls, settings: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -60,9 +66,20 @@ class ExecutorPlugin:
         """An executor for ``workers`` chunks at once and its result channel.
 
         Its ``submit`` is called with :func:`harness.executors.run_jobs` and a
-        chunk's arguments; its futures hold the chunk's (job id, Result) list.
+        chunk's arguments; its futures hold the chunk's (job id, Result) list
+        (the results not streamed to the channel, or all of them). The
+        channel's ``stop`` is set when the run stops (Ctrl-C, SIGTERM, an
+        SPRT's verdict): from then on no chunk may start another match.
         """
         raise NotImplementedError
+
+    @classmethod
+    def session(
+        cls, settings: Mapping[str, Any], workers: int
+    ) -> contextlib.AbstractContextManager[None]:
+        """What the runs started inside may share (a ladder's rounds): by
+        default nothing; each :meth:`start` stands alone."""
+        return contextlib.nullcontext()
 
 
 class _LocalExecutorPlugin(ExecutorPlugin):
@@ -98,6 +115,10 @@ class DaskExecutorPlugin(ExecutorPlugin):
     """A ``dask.distributed`` cluster: one at ``address``, or a local one."""
 
     name = "dask"
+    #: A task costs the runner and the worker some 2-3 ms (the client, the
+    #: scheduler) and a new one reaches a worker some 20 ms after the last
+    #: ended: a chunk of 32 one-deal matches (6 ms) left the workers waiting.
+    max_chunk = 256
     settings: ClassVar[Mapping[str, tuple[type, str]]] = {
         "address": (
             str,
@@ -141,8 +162,50 @@ class DaskExecutorPlugin(ExecutorPlugin):
             ) from None
         return start_dask(settings.get("address"), workers, source)
 
+    @classmethod
+    def session(
+        cls, settings: Mapping[str, Any], workers: int
+    ) -> contextlib.AbstractContextManager[None]:
+        """One client and local cluster for every run inside (not one a run)."""
+        try:
+            from harness.dask_executor import dask_session
+        except ImportError:  # start() says what to install
+            return contextlib.nullcontext()
+        return dask_session(settings.get("address"), workers)
+
+
+def executor_session(
+    kind: str,
+    workers: int,
+    source: PluginSource,
+    settings: Sequence[tuple[str, Any]] = (),
+) -> contextlib.AbstractContextManager[None]:
+    """The session of executor ``kind`` (see :meth:`ExecutorPlugin.session`),
+    for a command that starts several runs, as ``troef ladder run`` does."""
+    if kind in (InlineExecutorPlugin.name, ProcessExecutorPlugin.name):
+        return contextlib.nullcontext()  # without loading the plugins again
+    from dataclasses import asdict
+
+    from harness.plugins import load_plugins
+
+    registry = load_plugins(**asdict(source))
+    return registry.executor_class(kind).session(dict(settings), workers)
+
 
 @hookimpl
 def troef_executors() -> Sequence[type[ExecutorPlugin]]:
     """The built-in executors."""
     return [InlineExecutorPlugin, ProcessExecutorPlugin, DaskExecutorPlugin]
+
+
+def max_chunk(kind: str, source: PluginSource) -> int:
+    """The most jobs a chunk of executor ``kind`` takes by default
+    (:attr:`ExecutorPlugin.max_chunk`)."""
+    for builtin in (InlineExecutorPlugin, ProcessExecutorPlugin, DaskExecutorPlugin):
+        if kind == builtin.name:
+            return builtin.max_chunk
+    from dataclasses import asdict
+
+    from harness.plugins import load_plugins
+
+    return load_plugins(**asdict(source)).executor_class(kind).max_chunk

@@ -66,7 +66,9 @@ def troef_executors() -> Sequence[type[ExecutorPlugin]]:  # type: ignore[empty-b
     Each is a :class:`~harness.executor_plugins.ExecutorPlugin` subclass with
     a unique ``name``, the keys its config table ``[executor]`` takes
     (``settings``) and ``start``, which returns a ``concurrent.futures``
-    executor and the channel its workers stream results to. The built-in
+    executor and the channel its workers stream results to; optionally
+    ``max_chunk`` (the most jobs in a chunk by default) and ``session`` (what
+    the runs of one command share, e.g. a ladder's cluster). The built-in
     ``inline``, ``process`` and ``dask`` are registered through this hook too.
 
     Called in: the main process (when a config is checked and a run starts)

@@ -24,8 +24,15 @@ from typing import Any
 from harness.config import Entrant, TournamentConfig, make_entrant
 from harness.elo import OnlineElo
 from harness.errors import ConfigError, UnknownNameError
+from harness.executor_plugins import executor_session
 from harness.plan import Job, content_id, seatings
-from harness.scheduler import Progress, _Tracker, execute
+from harness.scheduler import (
+    Interrupted,
+    Progress,
+    _sigterm_as_interrupt,
+    _Tracker,
+    execute,
+)
 from harness.seeding import derive_seed
 from harness.store import Store
 
@@ -197,33 +204,57 @@ class Ladder:
         workers: int | None = None,
         progress: Progress | None = None,
     ) -> list[LadderRound]:
-        """Finish an interrupted round if any, then play ``rounds`` new ones."""
+        """Finish an interrupted round if any, then play ``rounds`` new ones.
+
+        Every round runs in one executor session: on Dask, one cluster (or one
+        client) for the whole command, closed at the end, on an error and on
+        Ctrl-C or SIGTERM.
+
+        :raises Interrupted: on Ctrl-C or SIGTERM, after keeping what finished.
+        """
         from harness.botuser import check_entrants
 
-        check_entrants(self.config, self.entrants())  # each bot's user can run it
-        played = []
-        unfinished = self.store.unfinished_jobs()
-        if unfinished:
-            played.append(
-                self._play(self.rounds_played(), unfinished, workers, progress)
-            )
-        for _ in range(rounds):
-            number = self.rounds_played() + 1
-            jobs = self._plan_round(number)
-            self.store.add_jobs(jobs)
-            with self.store.db:
-                self.store.db.execute(
-                    "INSERT INTO ladder_rounds VALUES (?, ?, ?)",
-                    (number, jobs[0].index if jobs else 0, len(jobs)),
-                )
-            played.append(self._play(number, jobs, workers, progress))
+        config = self.config
+        check_entrants(config, self.entrants())  # each bot's user can run it
+        workers = workers or config.workers or os.cpu_count() or 1
+        played: list[LadderRound] = []
+        try:
+            with (
+                _sigterm_as_interrupt(),
+                executor_session(
+                    config.executor,
+                    workers,
+                    config.plugin_source,
+                    config.executor_settings,
+                ),
+            ):
+                unfinished = self.store.unfinished_jobs()
+                if unfinished:
+                    played.append(
+                        self._play(self.rounds_played(), unfinished, workers, progress)
+                    )
+                for _ in range(rounds):
+                    number = self.rounds_played() + 1
+                    jobs = self._plan_round(number)
+                    self.store.add_jobs(jobs)
+                    with self.store.db:
+                        self.store.db.execute(
+                            "INSERT INTO ladder_rounds VALUES (?, ?, ?)",
+                            (number, jobs[0].index if jobs else 0, len(jobs)),
+                        )
+                    played.append(self._play(number, jobs, workers, progress))
+        except KeyboardInterrupt:
+            raise Interrupted(
+                f"interrupted: the rounds played are recorded in {config.database}; "
+                f"run 'troef ladder run {config.path}' again to finish the round"
+            ) from None
         return played
 
     def _play(
         self,
         number: int,
         jobs: list[Job],
-        workers: int | None,
+        workers: int,
         progress: Progress | None,
     ) -> LadderRound:
         tracker = _Tracker(
@@ -238,7 +269,7 @@ class Ladder:
                 source=self.config.plugin_source,
                 executor=self.config.executor,
                 executor_settings=self.config.executor_settings,
-                workers=workers or self.config.workers or os.cpu_count() or 1,
+                workers=workers,
                 chunk=self.config.chunk,
                 keep_logs=self.config.keep_logs,
                 matches_in_flight=self.config.in_flight,

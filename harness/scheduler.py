@@ -30,6 +30,7 @@ from typing import Any, Protocol, TextIO
 
 from harness.config import MAX_WORKERS, TournamentConfig
 from harness.errors import TroefError
+from harness.executor_plugins import max_chunk
 from harness.executors import Channel, make_executor, run_jobs
 from harness.plan import Job, plan
 from harness.plugins import PluginSource
@@ -410,7 +411,8 @@ def execute(
     chunks in flight then finish and are recorded. On Ctrl-C no match starts,
     those that end within :data:`GRACE` seconds are recorded, the rest abandoned.
     """
-    size = chunk or max(1, min(32, len(pending) // (workers * 8)))
+    cap = max_chunk(executor, source)
+    size = chunk or max(1, min(cap, len(pending) // (workers * 8)))
     queue = _chunks(pending, size)
     breaks: dict[str, int] = {}
     # The bots' working folders live in one folder of the run, removed here even
@@ -489,6 +491,9 @@ def _run_queue(
                     if not flight.chunks:
                         break
                     flight.collect(_POLL)
+                    if tracker.stopped() and not channel.stop.is_set():
+                        # A verdict: the chunks in play start no further match.
+                        channel.stop.set()
                 clean = True
             except KeyboardInterrupt:
                 flight.wind_down()

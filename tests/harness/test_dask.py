@@ -10,6 +10,7 @@ its run (the survivor guard checks).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -120,7 +121,9 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as con:
+                with contextlib.closing(
+                    sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+                ) as con:
                     done = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
             except sqlite3.OperationalError:  # not created yet
                 done = 0

@@ -7,6 +7,7 @@ Ctrl-C keeps what finished; a changed config is refused.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -49,7 +50,10 @@ def write_config(
 
 
 def stored(db: Path) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db) as con:
+    # Closed at once: a connection left to the garbage collector keeps this
+    # process's view of the -wal and -shm files, which a run in another
+    # process replaces; a later read here then finds the database "malformed".
+    with contextlib.closing(sqlite3.connect(db)) as con:
         return con.execute(
             "SELECT r.job_id, r.result, l.log FROM results r "
             "JOIN jobs j ON j.id = r.job_id "
@@ -130,7 +134,7 @@ def _wait_for_results(
     while time.monotonic() < deadline:
         if db.exists():
             try:
-                with sqlite3.connect(db, timeout=5) as con:
+                with contextlib.closing(sqlite3.connect(db, timeout=5)) as con:
                     n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
                 if n >= at_least:
                     return int(n)
