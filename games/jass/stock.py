@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import product
 from typing import ClassVar, NamedTuple, NoReturn
@@ -138,10 +139,12 @@ _RUNS_IN = tuple(
     for s in range(4)
 )
 
-#: Whether a suit's byte holds a run of 3 or more.
-_ANY_RUN = tuple(bool(b & (b >> 1) & (b >> 2)) for b in range(256))
+#: The bits ``b`` whose ``b + 1`` and ``b + 2`` lie in the same suit's byte:
+#: ``hand & hand >> 1 & hand >> 2 & _RUN_STARTS`` holds a run of 3 or more.
+_RUN_STARTS = 0x3F3F3F3F
 _KINGS = sum(1 << PIQUET.index["K" + t] for t in SUITS)
 _QUEENS = sum(1 << PIQUET.index["Q" + t] for t in SUITS)
+_KINGS_QUEENS = _KINGS | _QUEENS
 _SEVENS = tuple(1 << PIQUET.index["7" + t] for t in SUITS)
 _STUK_MASKS = tuple(
     1 << PIQUET.index["K" + t] | 1 << PIQUET.index["Q" + t] for t in SUITS
@@ -154,6 +157,14 @@ _BROKS = tuple(
     for q in SUITS
     if (k in "DH") != (q in "DH")
 )
+
+
+def _may_declare(hand: CardMask) -> bool:
+    """Whether ``hand`` holds a run of 3 or more or a rank in all four suits."""
+    return bool(
+        hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS
+        or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
+    )
 
 
 def decl_beats(mine: Decl, kind: str, possible_four_tops: int, trump: int) -> bool:
@@ -174,6 +185,25 @@ def decl_beats(mine: Decl, kind: str, possible_four_tops: int, trump: int) -> bo
         return (mine.length, mine.top) > (length, top)
     # An exact tie: the leader's run is in another suit, so a run in trump wins.
     return mine.suit == trump
+
+
+def _mariages_held(
+    cfg: StockConfig, trump: int, hand: CardMask, done: AbstractSet[str], used: CardMask
+) -> tuple[str, ...]:
+    """The mariages ``hand`` holds, less those in ``done`` and the broks with a
+    card in ``used`` (S10)."""
+    out = []
+    stuk = _STUK_MASKS[trump]
+    if hand & stuk == stuk and STUK not in done:
+        out.append(STUK)
+    if cfg.dubbel and hand & _DUBBEL == _DUBBEL and DUBBEL not in done:
+        out.append(DUBBEL)
+    if cfg.brok:
+        free = hand & ~used
+        for cards, action in _BROKS:
+            if free & cards == cards:
+                out.append(action)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -199,6 +229,9 @@ class StockConfig:
     tables: tuple[TrickTables, ...] = field(init=False)
     #: Points of each catalogue declaration (0: not one in this game).
     points: tuple[int, ...] = field(init=False)
+    #: Per trump, the mariages a hand holds by its kings and queens (none
+    #: declared yet): ``mariage_table[trump][hand & kings_and_queens]``.
+    mariage_table: tuple[Mapping[int, tuple[str, ...]], ...] = field(init=False)
 
     def __post_init__(self) -> None:
         rules = TrickRules(
@@ -220,6 +253,18 @@ class StockConfig:
             else:
                 points.append(self.runs[d.length - 3])
         object.__setattr__(self, "points", tuple(points))
+        # Every set of kings and queens a hand can hold, under each trump.
+        subsets = [0]
+        for card in iter_bits(_KINGS_QUEENS):
+            subsets += [m | 1 << card for m in subsets]
+        object.__setattr__(
+            self,
+            "mariage_table",
+            tuple(
+                {m: _mariages_held(self, trump, m, frozenset(), 0) for m in subsets}
+                for trump in range(4)
+            ),
+        )
 
     @property
     def hand_size(self) -> int:
@@ -284,7 +329,6 @@ pin_fields(
 
 
 _CARD_LEGAL = TrickState.legal_actions
-_CARD_APPLY = TrickState.apply
 
 
 class StockState(TrickState):
@@ -322,7 +366,10 @@ class StockState(TrickState):
         self._floor: list[list[tuple[int, int]]] = [[(0, -1)] * 4, [(0, -1)] * 4]
         self._mar_done: list[set[str]] = [set(), set()]
         self._brok_used = [0, 0]
-        self._mar_cache: dict[int, list[str]] = {}
+        # The mariages by a hand's kings and queens: the game's table while
+        # none has counted this hand, else a cache of this state's own.
+        self._mar_table: Mapping[int, tuple[str, ...]] | None = None
+        self._mar_cache: dict[int, tuple[str, ...]] = {}
         self._roem = [0, 0]
         self._events: tuple[tuple[int, str, tuple[str, ...], int], ...] = ()
         self._totals = [0, 0]
@@ -378,6 +425,7 @@ class StockState(TrickState):
         self._floor = [[(0, -1)] * 4, [(0, -1)] * 4]
         self._mar_done = [set(), set()]
         self._brok_used = [0, 0]
+        self._mar_table = self.config.mariage_table[self.trump]
         self._mar_cache = {}
         self._roem = [0, 0]
         self._events = ()
@@ -414,132 +462,120 @@ class StockState(TrickState):
                 return r
         return -1
 
-    def _mariage_options(self, seat: int) -> list[str]:
-        """The mariages ``seat`` holds and has not declared (S10); cached by
-        its kings and queens until a mariage is declared."""
-        hand = self.hands[seat]
-        if not hand & _KINGS or not hand & _QUEENS:
-            return []  # the common case: no king-and-queen at all
-        key = hand & (_KINGS | _QUEENS) | seat << 32
+    def _mariage_options(self, seat: int, hand: CardMask) -> tuple[str, ...]:
+        """The mariages ``seat`` holds and has not declared (S10): the game's
+        table while no mariage has counted this hand, else cached by the
+        hand's kings and queens until the next one counts."""
+        table = self._mar_table
+        if table is not None:
+            return table[hand & _KINGS_QUEENS]
+        key = hand & _KINGS_QUEENS | seat << 32
         found = self._mar_cache.get(key)
         if found is None:
-            found = self._mar_cache[key] = self._find_mariages(seat, hand)
+            found = self._mar_cache[key] = _mariages_held(
+                self.config, self.trump, hand, self._mar_done[seat],
+                self._brok_used[seat],
+            )  # fmt: skip
         return found
 
-    def _find_mariages(self, seat: int, hand: CardMask) -> list[str]:
-        cfg = self.config
-        done = self._mar_done[seat]
-        out = []
-        stuk = _STUK_MASKS[self.trump]
-        if hand & stuk == stuk and STUK not in done:
-            out.append(STUK)
-        if cfg.dubbel and hand & _DUBBEL == _DUBBEL and DUBBEL not in done:
-            out.append(DUBBEL)
-        if cfg.brok:
-            free = hand & ~self._brok_used[seat]
-            for cards, action in _BROKS:
-                if free & cards == cards:
-                    out.append(action)
-        return out
-
-    def _extra_actions(self) -> tuple[str, ...]:
-        """The seat to act's moves besides its cards (cached per decision)."""
-        seat = self.to_act
-        assert seat is not None
-        out: list[str] = []
-        hand = self.hands[seat]
-        if self._phase == "stock" and hand & _SEVENS[self.trump]:
-            out.append(EXCHANGE)
-        if not self._trick:
-            # Most hands hold no run and no four: two look-ups say so.
-            if (
-                _ANY_RUN[hand & 255]
-                or _ANY_RUN[hand >> 8 & 255]
-                or _ANY_RUN[hand >> 16 & 255]
-                or _ANY_RUN[hand >> 24]
-                or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
-            ):
-                self._roem_options(seat, out)
-        elif self._announced and self._challenge < 0:
-            kinds = {DECLS[i].kind for i in self._announced}
-            top = self._possible_four_top(seat) if "four" in kinds else -1
-            for i in self._declarable(seat):
-                if all(decl_beats(DECLS[i], k, top, self.trump) for k in kinds):
-                    out.append(CHALLENGE + DECLS[i].code)
-        if len(self._trick) < 2 and self.hands[seat] & _KINGS:
-            if not self._mariages:
-                out += self._mariage_options(seat)
-                return tuple(out)
-            mine = {m for s, m, _ in self._mariages if s == seat}
-            out.extend(m for m in self._mariage_options(seat) if m not in mine)
-            if any(m.startswith(BROK) for m in mine):
-                used = 0
-                for s, m, cards in self._mariages:
-                    if s == seat and m.startswith(BROK):
-                        used |= cards
-                out = [
-                    m
-                    for m in out
-                    if not m.startswith(BROK) or not PIQUET.mask(_brok(m)) & used
-                ]
+    def _not_pending(self, seat: int, options: tuple[str, ...]) -> tuple[str, ...]:
+        """``options`` less the mariages ``seat`` declared for this trick and
+        the broks sharing a card with a brok it declared for it."""
+        mine = {m for s, m, _ in self._mariages if s == seat}
+        out = [m for m in options if m not in mine]
+        if any(m.startswith(BROK) for m in mine):
+            used = 0
+            for s, m, cards in self._mariages:
+                if s == seat and m.startswith(BROK):
+                    used |= cards
+            out = [
+                m
+                for m in out
+                if not m.startswith(BROK) or not PIQUET.mask(_brok(m)) & used
+            ]
         return tuple(out)
 
-    def _roem_options(self, seat: int, out: list[str]) -> None:
-        """Add the leader's declarations it may still announce (S6, S8)."""
+    def _roem_options(self, seat: int) -> tuple[str, ...]:
+        """The leader's declarations it may still announce (S6, S8)."""
         announced = self._announced
         suits = {DECLS[i].suit for i in announced if DECLS[i].suit >= 0}
-        for i in self._declarable(seat):
-            d = DECLS[i]
-            if i not in announced and d.suit not in suits:
-                out.append(ROEM + d.code)
+        return tuple(
+            [
+                ROEM + DECLS[i].code
+                for i in self._declarable(seat)
+                if i not in announced and DECLS[i].suit not in suits
+            ]
+        )
+
+    def _challenges(self, seat: int) -> tuple[str, ...]:
+        """The declarations ``seat`` may challenge the leader's with (S7)."""
+        kinds = {DECLS[i].kind for i in self._announced}
+        top = self._possible_four_top(seat) if "four" in kinds else -1
+        return tuple(
+            [
+                CHALLENGE + DECLS[i].code
+                for i in self._declarable(seat)
+                if all(decl_beats(DECLS[i], k, top, self.trump) for k in kinds)
+            ]
+        )
 
     def legal_actions(self) -> tuple[str, ...]:
-        """Cards, then the extra moves of the seat to act (see the module doc)."""
+        """Cards, then the extra moves of the seat to act (see the module doc):
+        the exchange, the leader's declarations or the other's challenges, the
+        mariages. Cached until the next action.
+
+        Half the decisions fall in phase 1, where any card may be played: the
+        hand's names are the cards, without the kit's two calls.
+        """
         legal = self._legal
         if legal is not None:
             return legal
-        legal = self._card_actions = _CARD_LEGAL(self)
-        # Extra moves exist only in phase 1 and phase 2's first trick (S9).
         if not self._playing:
-            return legal
-        phase = self._phase
-        if phase == "stock" or len(self._tricks) == self._phase2_from:
-            hand = self.hands[self.to_act]  # type: ignore[index]
-            if not hand & _KINGS and not (
-                phase == "stock" and hand & _SEVENS[self.trump]
+            return _CARD_LEGAL(self)  # the draw's two choices, or none at the end
+        seat: int = self.to_act  # type: ignore[assignment]
+        hand = self.hands[seat]
+        if self._phase == "stock":
+            # FREE_PLAY: the legal cards are the hand.
+            self._legal_mask = hand
+            legal = self._legal = self._card_actions = (
+                _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
+                + _N3[hand >> 24]
+            )  # fmt: skip
+            extra: tuple[str, ...] = (EXCHANGE,) if hand & _SEVENS[self.trump] else ()
+        else:
+            legal = self._card_actions = _CARD_LEGAL(self)
+            # Extra moves exist only in phase 1 and phase 2's first trick (S9).
+            if len(self._tricks) != self._phase2_from:
+                return legal
+            extra = ()
+        if not self._trick:
+            # Most hands hold no run and no four: two expressions say so.
+            if (
+                hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS
+                or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
             ):
-                # No mariage and no exchange: a follower without a challenge
-                # to answer, or a leader without a run or a four, adds nothing.
-                if self._trick:
-                    if not self._announced:
-                        return legal
-                elif not (
-                    _ANY_RUN[hand & 255]
-                    or _ANY_RUN[hand >> 8 & 255]
-                    or _ANY_RUN[hand >> 16 & 255]
-                    or _ANY_RUN[hand >> 24]
-                    or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
-                ):
-                    return legal
-            extra = self._extra_actions()
-            if extra:
-                legal = self._legal = legal + extra
+                extra += self._roem_options(seat)
+        elif self._announced and self._challenge < 0:
+            extra += self._challenges(seat)
+        if hand & _KINGS:
+            options = self._mariage_options(seat, hand)
+            if options:
+                extra += self._not_pending(seat, options) if self._mariages else options
+        if extra:
+            legal = self._legal = legal + extra
         return legal
 
-    def apply(self, action: str) -> None:
-        """Play a card, make an extra move, or draw (phase ``"draw"``)."""
-        if not self._playing or action in _INDEX:
-            _CARD_APPLY(self, action)
-            return
-        if not isinstance(action, str):
-            self._bad_action(action)
-        if action not in self.legal_actions():
+    def _apply_extra(self, action: str) -> None:
+        """Make an extra move (exchange, roem, afkeuren, a mariage): the kit's
+        ``apply`` hands over every action that is not a card while cards are
+        played (a card's play stays one call)."""
+        if not isinstance(action, str) or action not in self.legal_actions():
             self._bad_action(action)
         seat = self.to_act
         assert seat is not None
         self._legal = None
-        self._public = None
         if action == EXCHANGE:
+            self._public = None  # the open card and the events change
             seven = PIQUET.index["7" + SUITS[self.trump]]
             taken = self._open
             self.hands[seat] ^= 1 << seven | 1 << taken
@@ -645,6 +681,7 @@ class StockState(TrickState):
             self._roem[seat] += pts
             self._known[seat] |= cards
             self._mar_done[seat].add(m)
+            self._mar_table = None
             self._mar_cache = {}
             if m.startswith(BROK):
                 self._brok_used[seat] |= cards
@@ -1137,6 +1174,8 @@ class StockSampler(Sampler):
                 state._mar_done[seat].add(what)
                 if what.startswith(BROK):
                     state._brok_used[seat] |= PIQUET.mask(cards)
+        if not (state._mar_done[0] or state._mar_done[1]):
+            state._mar_table = cfg.mariage_table[state.trump]
         # The trick on the table's extra moves: mine in full, the other's by kind.
         state._own[me] = list(view.own_pending)
         leader = view.trick[0][0] if view.trick else view.to_act
