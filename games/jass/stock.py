@@ -86,6 +86,8 @@ _N0, _N1, _N2, _N3 = PIQUET.name_chunks
 _INDEX = PIQUET.index
 _N = PIQUET.n_ranks  # 8 cards a suit, one byte of the mask each
 _RANKS = PIQUET.ranks  # "789TJQKA"
+#: ``_SIZES[a][b]`` is ``(a, b)``: the view's hand sizes without a new tuple.
+_SIZES = tuple(tuple((a, b) for b in range(33)) for a in range(33))
 _RANK_WORDS = dict(zip(_RANKS, ("7", "8", "9", "10", "jack", "queen", "king", "ace"),
                        strict=True))  # fmt: skip
 
@@ -380,9 +382,6 @@ class StockState(TrickState):
         self._public: dict[str, object] | None = None
         #: The card actions of the last legal_actions (for the view's hand).
         self._card_actions: tuple[str, ...] = ()
-        # The view's ``known`` names, by the known cards still in hand.
-        self._known_key = 0
-        self._known_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._last_summary = ""
         self._last_tricks: tuple[TrickRecord, ...] = ()
 
@@ -632,8 +631,13 @@ class StockState(TrickState):
         self.to_act = winner
         known = self._known
         if known[0] or known[1]:
-            known[0] &= hands[0]
-            known[1] &= hands[1]
+            k0, k1 = known[0] & hands[0], known[1] & hands[1]
+            if k0 != known[0] or k1 != known[1]:  # a shown card was played
+                known[0], known[1] = k0, k1
+                public = self._public
+                if public is not None:
+                    # A new dict, not an update: clones share the old one.
+                    self._public = {**public, "known": self._known_in_hand()}
         if self._phase == "stock":
             stock = self._stock
             if len(stock) >= 2:
@@ -854,20 +858,15 @@ class StockState(TrickState):
         fields["to_act"] = to_act
         fields["stock"] = len(self._stock)
         fields["hand"] = names
-        fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
+        fields["hand_sizes"] = _SIZES[hands[0].bit_count()][hands[1].bit_count()]
         fields["trick"] = self._trick_view
         fields["tricks"] = self._tricks
-        known = self._known
-        if known[0] or known[1]:
-            key = known[0] & hands[0] | (known[1] & hands[1]) << 32
-            if key != self._known_key:
-                k0, k1 = known[0] & hands[0], known[1] & hands[1]
-                self._known_key = key
-                self._known_names = (
-                    _NAMES(k0) if k0 else (),
-                    _NAMES(k1) if k1 else (),
-                )
-            fields["known"] = self._known_names
+        if self._trick:
+            known = self._known
+            if known[0] & ~hands[0] or known[1] & ~hands[1]:
+                # A known card lies on the table (the trick's close drops it
+                # from the known cards, and the public fields with it).
+                fields["known"] = self._known_in_hand()
         own = self._own
         if own[0] or own[1]:
             challenge = self._challenge
@@ -890,7 +889,7 @@ class StockState(TrickState):
             "phase": self._phase,
             "trump": SUITS[self.trump],
             "open_card": _CARDS[self._open] if self._open >= 0 else None,
-            "known": ((), ()),
+            "known": self._known_in_hand(),
             "announced": (),
             "challenge": None,
             "mariages": (),
@@ -903,6 +902,12 @@ class StockState(TrickState):
             "kip": None if self._kip < 0 else self._kip,
             "rounds": self._rounds,
         }
+
+    def _known_in_hand(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The view's ``known``: per seat, the shown cards still in its hand."""
+        k0 = self._known[0] & self.hands[0]
+        k1 = self._known[1] & self.hands[1]
+        return (_NAMES(k0) if k0 else (), _NAMES(k1) if k1 else ())
 
     def clone(self) -> StockState:
         """An independent copy."""
