@@ -467,7 +467,7 @@ class StockState(TrickState):
         hand's kings and queens until the next one counts."""
         table = self._mar_table
         if table is not None:
-            return table[hand & _KINGS_QUEENS]
+            return table[hand & _KINGS_QUEENS]  # (legal_actions reads it itself)
         key = hand & _KINGS_QUEENS | seat << 32
         found = self._mar_cache.get(key)
         if found is None:
@@ -557,7 +557,12 @@ class StockState(TrickState):
         elif self._announced and self._challenge < 0:
             extra += self._challenges(seat)
         if hand & _KINGS:
-            options = self._mariage_options(seat, hand)
+            table = self._mar_table
+            options = (
+                table[hand & _KINGS_QUEENS]
+                if table is not None
+                else self._mariage_options(seat, hand)
+            )
             if options:
                 extra += self._not_pending(seat, options) if self._mariages else options
         if extra:
@@ -574,13 +579,13 @@ class StockState(TrickState):
         assert seat is not None
         self._legal = None
         if action == EXCHANGE:
-            self._public = None  # the open card and the events change
             seven = PIQUET.index["7" + SUITS[self.trump]]
             taken = self._open
             self.hands[seat] ^= 1 << seven | 1 << taken
             self._open = seven
             self._known[seat] |= 1 << taken
             self._events += ((seat, EXCHANGE, (_CARDS[seven], _CARDS[taken]), 0),)
+            self._republish(open_card=_CARDS[seven])
             return
         self._own[seat].append(action)
         if action.startswith(ROEM):
@@ -647,9 +652,10 @@ class StockState(TrickState):
                 # 000:416: the winner chooses between the last hidden card and
                 # the open trump.
                 self._phase = "draw"
-                self._public = None
+                public = self._public
+                if public is not None:
+                    self._public = {**public, "phase": "draw"}
                 self._playing = False
-            self._legal = None
         elif not hands[winner]:
             self._finish_hand()
 
@@ -660,7 +666,6 @@ class StockState(TrickState):
         other = 1 - leader
         points = self.config.points
         events = list(self._events)
-        self._public = None
         if self._announced:
             if self._challenge >= 0:
                 # S7: the challenger's declaration counts; the leader's stay hidden.
@@ -695,6 +700,7 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages = []
         self._own = [[], []]
+        self._republish(roem=(self._roem[0], self._roem[1]))
 
     def _score_decl(self, seat: int, i: int) -> None:
         d = DECLS[i]
@@ -731,8 +737,8 @@ class StockState(TrickState):
             (1 - winner, "takes", (_CARDS[theirs],), 0),
         )
         self._open = -1
-        self._public = None
         self._phase = "final"
+        self._republish(phase="final", open_card=None)
         self._set_duties(ROTTERDAM)
         self._playing = True
         self._legal = None
@@ -902,6 +908,18 @@ class StockState(TrickState):
             "kip": None if self._kip < 0 else self._kip,
             "rounds": self._rounds,
         }
+
+    def _republish(self, **changed: object) -> None:
+        """The public fields after the known cards, the events and ``changed``
+        changed (a new dict, not an update: clones share the old one)."""
+        public = self._public
+        if public is not None:
+            self._public = {
+                **public,
+                **changed,
+                "known": self._known_in_hand(),
+                "events": self._events,
+            }
 
     def _known_in_hand(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The view's ``known``: per seat, the shown cards still in its hand."""
