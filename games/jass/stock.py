@@ -87,6 +87,7 @@ _INDEX = PIQUET.index
 _N = PIQUET.n_ranks  # 8 cards a suit, one byte of the mask each
 _RANKS = PIQUET.ranks  # "789TJQKA"
 #: ``_SIZES[a][b]`` is ``(a, b)``: the view's hand sizes without a new tuple.
+_SET = object.__setattr__
 _SIZES = tuple(tuple((a, b) for b in range(33)) for a in range(33))
 _RANK_WORDS = dict(zip(_RANKS, ("7", "8", "9", "10", "jack", "queen", "king", "ace"),
                        strict=True))  # fmt: skip
@@ -832,8 +833,10 @@ class StockState(TrickState):
 
         Built without the dataclass ``__init__`` (as klaverjassen's view is):
         the fields that change only with a declaration, a draw or a hand are
-        kept in :attr:`_public` (dropped whenever they change); the rest are
-        filled per call, the mostly empty ones only when they are not.
+        kept in :attr:`_public` (replaced whenever they change), a dict of
+        every field; the view's dict is its copy (made at its full size, where
+        filling an empty one grows it three times) with the rest filled per
+        call, the mostly empty ones only when they are not.
         """
         hands = self.hands
         to_act = self.to_act
@@ -855,9 +858,7 @@ class StockState(TrickState):
                 _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
                 + _N3[hand >> 24]
             )  # fmt: skip
-        view = new_view(StockView)
-        fields = view.__dict__
-        fields.update(public)
+        fields = public.copy()
         # Item by item: a keyword update would build a second dict per view.
         fields["seat"] = seat
         fields["legal_actions"] = legal
@@ -885,22 +886,33 @@ class StockState(TrickState):
                 ]
             )
             fields["own_pending"] = tuple(own[seat])
+        view = new_view(StockView)
+        _SET(view, "__dict__", fields)
         return view
 
     def _make_public(self) -> dict[str, object]:
-        """The view's fields that change only with a declaration, draw or hand."""
+        """The view's fields that change only with a declaration, draw or hand
+        (and placeholders, in field order, for those :meth:`view` fills)."""
         return {
+            "seat": 0,
+            "legal_actions": (),
             "deal": self.deal,
             "dealer": self.dealer,
+            "to_act": None,
             "phase": self._phase,
             "trump": SUITS[self.trump],
             "open_card": _CARDS[self._open] if self._open >= 0 else None,
+            "stock": 0,
+            "hand": (),
+            "hand_sizes": (0, 0),
             "known": self._known_in_hand(),
             "announced": (),
             "challenge": None,
             "mariages": (),
             "own_pending": (),
             "events": self._events,
+            "trick": (),
+            "tricks": (),
             "roem": (self._roem[0], self._roem[1]),
             "hand_scores": self._hand_scores,
             "totals": (self._totals[0], self._totals[1]),
