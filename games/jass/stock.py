@@ -835,7 +835,7 @@ class StockState(TrickState):
         the fields that change only with a declaration, a draw or a hand are
         kept in :attr:`_public` (replaced whenever they change), a dict of
         every field; the view's dict is its copy (made at its full size, where
-        filling an empty one grows it three times) with the rest filled per
+        filling an empty one resizes it as it grows) with the rest filled per
         call, the mostly empty ones only when they are not.
         """
         hands = self.hands
