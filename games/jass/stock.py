@@ -129,6 +129,8 @@ def _catalogue() -> tuple[Decl, ...]:
 DECLS = _catalogue()
 _BY_CODE = {d.code: i for i, d in enumerate(DECLS)}
 _FOURS = tuple(range(8))
+#: Each declaration's ``(length, top)``, what the floor of a suit compares.
+_RUN_KEY = tuple((d.length, d.top) for d in DECLS)
 #: ``_RUNS_IN[suit][byte]``: the runs (catalogue indices) inside that suit byte.
 _RUNS_IN = tuple(
     tuple(
@@ -444,10 +446,10 @@ class StockState(TrickState):
         found = [r for r in iter_bits(fours) if points[r]] if fours else []
         for s in range(4):
             runs = _RUNS_IN[s][hand >> (s * _N) & 255]
-            for i in runs:
-                d = DECLS[i]
-                if (d.length, d.top) > floor[s]:
-                    found.append(i)
+            if runs:
+                low = floor[s]
+                # No run of the suit declared yet: every run may be (S8).
+                found += runs if low[0] == 0 else [i for i in runs if _RUN_KEY[i] > low]
         return [i for i in found if i not in done] if done else found
 
     def _possible_four_top(self, seat: int) -> int:
