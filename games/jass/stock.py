@@ -534,11 +534,10 @@ class StockState(TrickState):
             return legal
         if not self._playing:
             return _CARD_LEGAL(self)  # the draw's two choices, or none at the end
-        seat: int = self.to_act  # type: ignore[assignment]
-        hand = self.hands[seat]
         if self._phase == "stock":
+            seat: int = self.to_act  # type: ignore[assignment]
             # FREE_PLAY: the legal cards are the hand.
-            self._legal_mask = hand
+            hand = self._legal_mask = self.hands[seat]
             legal = self._legal = self._card_actions = (
                 _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
                 + _N3[hand >> 24]
@@ -549,6 +548,8 @@ class StockState(TrickState):
             # Extra moves exist only in phase 1 and phase 2's first trick (S9).
             if len(self._tricks) != self._phase2_from:
                 return legal
+            seat = self.to_act  # type: ignore[assignment]
+            hand = self.hands[seat]
             extra = ()
         if not self._trick:
             # Most hands hold no run and no four: two expressions say so.
