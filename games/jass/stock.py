@@ -645,8 +645,9 @@ class StockState(TrickState):
                 known[0], known[1] = k0, k1
                 public = self._public
                 if public is not None:
-                    # A new dict, not an update: clones share the old one.
-                    self._public = {**public, "known": self._known_in_hand()}
+                    # Changed in a copy: clones share the old dict.
+                    public = self._public = public.copy()
+                    public["known"] = self._known_in_hand()
         if self._phase == "stock":
             stock = self._stock
             if len(stock) >= 2:
@@ -658,7 +659,8 @@ class StockState(TrickState):
                 self._phase = "draw"
                 public = self._public
                 if public is not None:
-                    self._public = {**public, "phase": "draw"}
+                    public = self._public = public.copy()
+                    public["phase"] = "draw"
                 self._playing = False
         elif not hands[winner]:
             self._finish_hand()
@@ -837,9 +839,10 @@ class StockState(TrickState):
         Built without the dataclass ``__init__`` (as klaverjassen's view is):
         the fields that change only with a declaration, a draw or a hand are
         kept in :attr:`_public` (replaced whenever they change), a dict of
-        every field; the view's dict is its copy (made at its full size, where
-        filling an empty one resizes it as it grows) with the rest filled per
-        call, the mostly empty ones only when they are not.
+        every field; the view's dict is its copy with the rest filled per call,
+        the mostly empty ones only when they are not. (Filled in field order,
+        that dict shares its keys with the views' own: a copy is one small
+        block of values, where an update would grow a dict of its own.)
         """
         hands = self.hands
         to_act = self.to_act
@@ -895,46 +898,45 @@ class StockState(TrickState):
 
     def _make_public(self) -> dict[str, object]:
         """The view's fields that change only with a declaration, draw or hand
-        (and placeholders, in field order, for those :meth:`view` fills)."""
-        return {
-            "seat": 0,
-            "legal_actions": (),
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "to_act": None,
-            "phase": self._phase,
-            "trump": SUITS[self.trump],
-            "open_card": _CARDS[self._open] if self._open >= 0 else None,
-            "stock": 0,
-            "hand": (),
-            "hand_sizes": (0, 0),
-            "known": self._known_in_hand(),
-            "announced": (),
-            "challenge": None,
-            "mariages": (),
-            "own_pending": (),
-            "events": self._events,
-            "trick": (),
-            "tricks": (),
-            "roem": (self._roem[0], self._roem[1]),
-            "hand_scores": self._hand_scores,
-            "totals": (self._totals[0], self._totals[1]),
-            "lives": (self._lives[0], self._lives[1]),
-            "kip": None if self._kip < 0 else self._kip,
-            "rounds": self._rounds,
-        }
+        (and placeholders for those :meth:`view` fills), in field order into a
+        view's own dict: keys shared with every view (see :meth:`view`)."""
+        fields = new_view(StockView).__dict__
+        fields["seat"] = 0
+        fields["legal_actions"] = ()
+        fields["deal"] = self.deal
+        fields["dealer"] = self.dealer
+        fields["to_act"] = None
+        fields["phase"] = self._phase
+        fields["trump"] = SUITS[self.trump]
+        fields["open_card"] = _CARDS[self._open] if self._open >= 0 else None
+        fields["stock"] = 0
+        fields["hand"] = ()
+        fields["hand_sizes"] = (0, 0)
+        fields["known"] = self._known_in_hand()
+        fields["announced"] = ()
+        fields["challenge"] = None
+        fields["mariages"] = ()
+        fields["own_pending"] = ()
+        fields["events"] = self._events
+        fields["trick"] = ()
+        fields["tricks"] = ()
+        fields["roem"] = (self._roem[0], self._roem[1])
+        fields["hand_scores"] = self._hand_scores
+        fields["totals"] = (self._totals[0], self._totals[1])
+        fields["lives"] = (self._lives[0], self._lives[1])
+        fields["kip"] = None if self._kip < 0 else self._kip
+        fields["rounds"] = self._rounds
+        return fields
 
     def _republish(self, **changed: object) -> None:
         """The public fields after the known cards, the events and ``changed``
-        changed (a new dict, not an update: clones share the old one)."""
+        changed (a copy, not an update: clones share the old dict)."""
         public = self._public
         if public is not None:
-            self._public = {
-                **public,
-                **changed,
-                "known": self._known_in_hand(),
-                "events": self._events,
-            }
+            public = self._public = public.copy()
+            public.update(changed)
+            public["known"] = self._known_in_hand()
+            public["events"] = self._events
 
     def _known_in_hand(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The view's ``known``: per seat, the shown cards still in its hand."""
