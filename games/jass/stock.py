@@ -544,7 +544,15 @@ class StockState(TrickState):
             )  # fmt: skip
             extra: tuple[str, ...] = (EXCHANGE,) if hand & _SEVENS[self.trump] else ()
         else:
-            legal = self._card_actions = _CARD_LEGAL(self)
+            if self._trick:
+                legal = self._card_actions = _CARD_LEGAL(self)
+            else:
+                # A lead is free (the duties bind who follows): the hand.
+                lead = self._legal_mask = self.hands[self.to_act]  # type: ignore[index]
+                legal = self._legal = self._card_actions = (
+                    _N0[lead & 255] + _N1[lead >> 8 & 255] + _N2[lead >> 16 & 255]
+                    + _N3[lead >> 24]
+                )  # fmt: skip
             # Extra moves exist only in phase 1 and phase 2's first trick (S9).
             if len(self._tricks) != self._phase2_from:
                 return legal
