@@ -526,8 +526,8 @@ class StockState(TrickState):
         the exchange, the leader's declarations or the other's challenges, the
         mariages. Cached until the next action.
 
-        Half the decisions fall in phase 1, where any card may be played: the
-        hand's names are the cards, without the kit's two calls.
+        Where any card may be played (all of phase 1, every lead) the hand's
+        names are the cards, without the kit's two calls.
         """
         legal = self._legal
         if legal is not None:
