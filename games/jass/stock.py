@@ -88,6 +88,9 @@ _N = PIQUET.n_ranks  # 8 cards a suit, one byte of the mask each
 _RANKS = PIQUET.ranks  # "789TJQKA"
 #: ``_SIZES[a][b]`` is ``(a, b)``: the view's hand sizes without a new tuple.
 _SET = object.__setattr__
+_BIT = tuple(1 << c for c in range(32))
+#: ``_PAIRS[a][b]``: the names of a two-card trick, without a new tuple.
+_PAIRS = tuple(tuple((_CARDS[a], _CARDS[b]) for b in range(32)) for a in range(32))
 _SIZES = tuple(tuple((a, b) for b in range(33)) for a in range(33))
 _RANK_WORDS = dict(zip(_RANKS, ("7", "8", "9", "10", "jack", "queen", "king", "ace"),
                        strict=True))  # fmt: skip
@@ -234,6 +237,9 @@ class StockConfig:
     tables: tuple[TrickTables, ...] = field(init=False)
     #: Points of each catalogue declaration (0: not one in this game).
     points: tuple[int, ...] = field(init=False)
+    #: The places in the shuffled pack of the non-dealer's and the dealer's
+    #: cards, dealt in the packets.
+    dealt_at: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False)
     #: Per trump, the mariages a hand holds by its kings and queens (none
     #: declared yet): ``mariage_table[trump][hand & kings_and_queens]``.
     mariage_table: tuple[Mapping[int, tuple[str, ...]], ...] = field(init=False)
@@ -258,6 +264,13 @@ class StockConfig:
             else:
                 points.append(self.runs[d.length - 3])
         object.__setattr__(self, "points", tuple(points))
+        places: tuple[list[int], list[int]] = ([], [])
+        i = 0
+        for size in self.packets:
+            for seat in (0, 1):
+                places[seat].extend(range(i, i + size))
+                i += size
+        object.__setattr__(self, "dealt_at", (tuple(places[0]), tuple(places[1])))
         # Every set of kings and queens a hand can hold, under each trump.
         subsets = [0]
         for card in iter_bits(_KINGS_QUEENS):
@@ -396,13 +409,10 @@ class StockState(TrickState):
         order = PIQUET.shuffled(deal_rng(self.seed, k))
         dealer = (k + 1) % 2
         hands = [0, 0]
-        i = 0
-        for size in self.config.packets:  # 3-2-3 (3-3-3), the non-dealer first
-            for seat in (1 - dealer, dealer):
-                for card in order[i : i + size]:
-                    hands[seat] |= 1 << card
-                i += size
-        rest = order[i:]
+        elder, younger = self.config.dealt_at  # 3-2-3 (3-3-3), the non-dealer first
+        hands[1 - dealer] = sum([_BIT[order[i]] for i in elder])
+        hands[dealer] = sum([_BIT[order[i]] for i in younger])
+        rest = order[len(elder) + len(younger) :]
         # The first card of the stock is turned; the others are drawn after it.
         self._setup(hands, rest[0], rest[:0:-1], dealer)
 
@@ -641,7 +651,7 @@ class StockState(TrickState):
         if not hands[leader]:
             points += self.config.last_trick
         winner = self._winner
-        self._tricks += ((leader, (_CARDS[a], _CARDS[b]), winner, points, 0),)
+        self._tricks += ((leader, _PAIRS[a][b], winner, points, 0),)
         self._trick = []
         self._trick_view = ()
         self._led = self._follow = 0
@@ -774,10 +784,9 @@ class StockState(TrickState):
 
     def card_points(self) -> list[int]:
         """Card points (with the last trick) won this hand, per seat."""
-        points = [0, 0]
-        for record in self._tricks:
-            points[record[2]] += record[3]
-        return points
+        tricks = self._tricks
+        second = sum([r[3] for r in tricks if r[2]])
+        return [sum([r[3] for r in tricks]) - second, second]
 
     def _finish_hand(self) -> None:
         """000:424 / 000:480: card points, roem and last trick to the round score."""
@@ -858,15 +867,15 @@ class StockState(TrickState):
         if public is None:
             public = self._public = self._make_public()
         hand = hands[seat]
+        names = None
         if seat == to_act:
             legal = self._legal
             if legal is None:
                 legal = self.legal_actions()
-            # Any card may be played: the hand's names are the card actions.
-            names = self._card_actions if hand == self._legal_mask else None
+            if hand == self._legal_mask:  # any card may be played
+                names = self._card_actions
         else:
             legal = ()
-            names = None
         if names is None:  # _NAMES(hand), written out to save a call
             names = (
                 _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
