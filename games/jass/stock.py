@@ -380,6 +380,8 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages: list[tuple[int, str, CardMask]] = []
         self._own: list[list[str]] = [[], []]
+        #: Whether either seat made an extra move for the trick on the table.
+        self._pending = False
         self._done: list[set[int]] = [set(), set()]
         self._floor: list[list[tuple[int, int]]] = [[(0, -1)] * 4, [(0, -1)] * 4]
         self._mar_done: list[set[str]] = [set(), set()]
@@ -433,6 +435,7 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages = []
         self._own = [[], []]
+        self._pending = False
         self._done = [set(), set()]
         self._floor = [[(0, -1)] * 4, [(0, -1)] * 4]
         self._mar_done = [set(), set()]
@@ -610,6 +613,7 @@ class StockState(TrickState):
             self._republish(open_card=_CARDS[seven])
             return
         self._own[seat].append(action)
+        self._pending = True
         if action.startswith(ROEM):
             self._announced.append(_BY_CODE[action[len(ROEM) :]])
         elif action.startswith(CHALLENGE):
@@ -724,6 +728,7 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages = []
         self._own = [[], []]
+        self._pending = False
         self._republish(roem=(self._roem[0], self._roem[1]))
 
     def _score_decl(self, seat: int, i: int) -> None:
@@ -897,8 +902,7 @@ class StockState(TrickState):
                 # A known card lies on the table (the trick's close drops it
                 # from the known cards, and the public fields with it).
                 fields["known"] = self._known_in_hand()
-        own = self._own
-        if own[0] or own[1]:
+        if self._pending:
             challenge = self._challenge
             fields["announced"] = tuple([DECLS[i].kind for i in self._announced])
             fields["challenge"] = None if challenge < 0 else DECLS[challenge].kind
@@ -908,7 +912,7 @@ class StockState(TrickState):
                     for s, m, _ in self._mariages
                 ]
             )
-            fields["own_pending"] = tuple(own[seat])
+            fields["own_pending"] = tuple(self._own[seat])
         view = new_view(StockView)
         _SET(view, "__dict__", fields)
         return view
@@ -1357,6 +1361,7 @@ class StockSampler(Sampler):
             action = next(theirs if s == other else mine, "")
             if action:
                 state._mariages.append((s, action, _action_cards(action, state.trump)))
+        state._pending = bool(state._own[0] or state._own[1])
         state._legal = None
         return state
 
