@@ -685,6 +685,12 @@ class TrickState(State):
         else:
             self._tricks_done()
 
+    def _apply_extra(self, action: str) -> None:
+        """Apply a move that is not a card while cards are played (a game's
+        declaration, say); the default rejects it. Overriding this instead of
+        :meth:`apply` keeps a card's play one call."""
+        self._bad_action(action)
+
     def _tricks_done(self) -> None:
         """The last trick of the deal is closed: score the deal."""
         raise NotImplementedError
@@ -770,7 +776,8 @@ class TrickState(State):
             return
         card = self._card_index.get(action)
         if card is None:
-            self._bad_action(action)
+            self._apply_extra(action)
+            return
         if self._legal is None:
             self.legal_actions()  # computes _legal_mask
         if not self._legal_mask >> card & 1:

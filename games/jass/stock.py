@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import product
 from typing import ClassVar, NamedTuple, NoReturn
@@ -85,6 +86,12 @@ _N0, _N1, _N2, _N3 = PIQUET.name_chunks
 _INDEX = PIQUET.index
 _N = PIQUET.n_ranks  # 8 cards a suit, one byte of the mask each
 _RANKS = PIQUET.ranks  # "789TJQKA"
+#: ``_SIZES[a][b]`` is ``(a, b)``: the view's hand sizes without a new tuple.
+_SET = object.__setattr__
+_BIT = tuple(1 << c for c in range(32))
+#: ``_PAIRS[a][b]``: the names of a two-card trick, without a new tuple.
+_PAIRS = tuple(tuple((_CARDS[a], _CARDS[b]) for b in range(32)) for a in range(32))
+_SIZES = tuple(tuple((a, b) for b in range(33)) for a in range(33))
 _RANK_WORDS = dict(zip(_RANKS, ("7", "8", "9", "10", "jack", "queen", "king", "ace"),
                        strict=True))  # fmt: skip
 
@@ -125,6 +132,8 @@ def _catalogue() -> tuple[Decl, ...]:
 DECLS = _catalogue()
 _BY_CODE = {d.code: i for i, d in enumerate(DECLS)}
 _FOURS = tuple(range(8))
+#: Each declaration's ``(length, top)``, what the floor of a suit compares.
+_RUN_KEY = tuple((d.length, d.top) for d in DECLS)
 #: ``_RUNS_IN[suit][byte]``: the runs (catalogue indices) inside that suit byte.
 _RUNS_IN = tuple(
     tuple(
@@ -138,10 +147,12 @@ _RUNS_IN = tuple(
     for s in range(4)
 )
 
-#: Whether a suit's byte holds a run of 3 or more.
-_ANY_RUN = tuple(bool(b & (b >> 1) & (b >> 2)) for b in range(256))
+#: The bits ``b`` whose ``b + 1`` and ``b + 2`` lie in the same suit's byte:
+#: ``hand & hand >> 1 & hand >> 2 & _RUN_STARTS`` holds a run of 3 or more.
+_RUN_STARTS = 0x3F3F3F3F
 _KINGS = sum(1 << PIQUET.index["K" + t] for t in SUITS)
 _QUEENS = sum(1 << PIQUET.index["Q" + t] for t in SUITS)
+_KINGS_QUEENS = _KINGS | _QUEENS
 _SEVENS = tuple(1 << PIQUET.index["7" + t] for t in SUITS)
 _STUK_MASKS = tuple(
     1 << PIQUET.index["K" + t] | 1 << PIQUET.index["Q" + t] for t in SUITS
@@ -154,6 +165,14 @@ _BROKS = tuple(
     for q in SUITS
     if (k in "DH") != (q in "DH")
 )
+
+
+def _may_declare(hand: CardMask) -> bool:
+    """Whether ``hand`` holds a run of 3 or more or a rank in all four suits."""
+    return bool(
+        hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS
+        or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
+    )
 
 
 def decl_beats(mine: Decl, kind: str, possible_four_tops: int, trump: int) -> bool:
@@ -174,6 +193,25 @@ def decl_beats(mine: Decl, kind: str, possible_four_tops: int, trump: int) -> bo
         return (mine.length, mine.top) > (length, top)
     # An exact tie: the leader's run is in another suit, so a run in trump wins.
     return mine.suit == trump
+
+
+def _mariages_held(
+    cfg: StockConfig, trump: int, hand: CardMask, done: AbstractSet[str], used: CardMask
+) -> tuple[str, ...]:
+    """The mariages ``hand`` holds, less those in ``done`` and the broks with a
+    card in ``used`` (S10)."""
+    out = []
+    stuk = _STUK_MASKS[trump]
+    if hand & stuk == stuk and STUK not in done:
+        out.append(STUK)
+    if cfg.dubbel and hand & _DUBBEL == _DUBBEL and DUBBEL not in done:
+        out.append(DUBBEL)
+    if cfg.brok:
+        free = hand & ~used
+        for cards, action in _BROKS:
+            if free & cards == cards:
+                out.append(action)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -199,6 +237,12 @@ class StockConfig:
     tables: tuple[TrickTables, ...] = field(init=False)
     #: Points of each catalogue declaration (0: not one in this game).
     points: tuple[int, ...] = field(init=False)
+    #: The places in the shuffled pack of the non-dealer's and the dealer's
+    #: cards, dealt in the packets.
+    dealt_at: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False)
+    #: Per trump, the mariages a hand holds by its kings and queens (none
+    #: declared yet): ``mariage_table[trump][hand & kings_and_queens]``.
+    mariage_table: tuple[Mapping[int, tuple[str, ...]], ...] = field(init=False)
 
     def __post_init__(self) -> None:
         rules = TrickRules(
@@ -220,6 +264,25 @@ class StockConfig:
             else:
                 points.append(self.runs[d.length - 3])
         object.__setattr__(self, "points", tuple(points))
+        places: tuple[list[int], list[int]] = ([], [])
+        i = 0
+        for size in self.packets:
+            for seat in (0, 1):
+                places[seat].extend(range(i, i + size))
+                i += size
+        object.__setattr__(self, "dealt_at", (tuple(places[0]), tuple(places[1])))
+        # Every set of kings and queens a hand can hold, under each trump.
+        subsets = [0]
+        for card in iter_bits(_KINGS_QUEENS):
+            subsets += [m | 1 << card for m in subsets]
+        object.__setattr__(
+            self,
+            "mariage_table",
+            tuple(
+                {m: _mariages_held(self, trump, m, frozenset(), 0) for m in subsets}
+                for trump in range(4)
+            ),
+        )
 
     @property
     def hand_size(self) -> int:
@@ -284,7 +347,6 @@ pin_fields(
 
 
 _CARD_LEGAL = TrickState.legal_actions
-_CARD_APPLY = TrickState.apply
 
 
 class StockState(TrickState):
@@ -318,11 +380,16 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages: list[tuple[int, str, CardMask]] = []
         self._own: list[list[str]] = [[], []]
+        #: Whether either seat made an extra move for the trick on the table.
+        self._pending = False
         self._done: list[set[int]] = [set(), set()]
         self._floor: list[list[tuple[int, int]]] = [[(0, -1)] * 4, [(0, -1)] * 4]
         self._mar_done: list[set[str]] = [set(), set()]
         self._brok_used = [0, 0]
-        self._mar_cache: dict[int, list[str]] = {}
+        # The mariages by a hand's kings and queens: the game's table while
+        # none has counted this hand, else a cache of this state's own.
+        self._mar_table: Mapping[int, tuple[str, ...]] | None = None
+        self._mar_cache: dict[int, tuple[str, ...]] = {}
         self._roem = [0, 0]
         self._events: tuple[tuple[int, str, tuple[str, ...], int], ...] = ()
         self._totals = [0, 0]
@@ -333,9 +400,6 @@ class StockState(TrickState):
         self._public: dict[str, object] | None = None
         #: The card actions of the last legal_actions (for the view's hand).
         self._card_actions: tuple[str, ...] = ()
-        # The view's ``known`` names, by the known cards still in hand.
-        self._known_key = 0
-        self._known_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self._last_summary = ""
         self._last_tricks: tuple[TrickRecord, ...] = ()
 
@@ -347,13 +411,10 @@ class StockState(TrickState):
         order = PIQUET.shuffled(deal_rng(self.seed, k))
         dealer = (k + 1) % 2
         hands = [0, 0]
-        i = 0
-        for size in self.config.packets:  # 3-2-3 (3-3-3), the non-dealer first
-            for seat in (1 - dealer, dealer):
-                for card in order[i : i + size]:
-                    hands[seat] |= 1 << card
-                i += size
-        rest = order[i:]
+        elder, younger = self.config.dealt_at  # 3-2-3 (3-3-3), the non-dealer first
+        hands[1 - dealer] = sum([_BIT[order[i]] for i in elder])
+        hands[dealer] = sum([_BIT[order[i]] for i in younger])
+        rest = order[len(elder) + len(younger) :]
         # The first card of the stock is turned; the others are drawn after it.
         self._setup(hands, rest[0], rest[:0:-1], dealer)
 
@@ -374,10 +435,12 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages = []
         self._own = [[], []]
+        self._pending = False
         self._done = [set(), set()]
         self._floor = [[(0, -1)] * 4, [(0, -1)] * 4]
         self._mar_done = [set(), set()]
         self._brok_used = [0, 0]
+        self._mar_table = self.config.mariage_table[self.trump]
         self._mar_cache = {}
         self._roem = [0, 0]
         self._events = ()
@@ -396,10 +459,10 @@ class StockState(TrickState):
         found = [r for r in iter_bits(fours) if points[r]] if fours else []
         for s in range(4):
             runs = _RUNS_IN[s][hand >> (s * _N) & 255]
-            for i in runs:
-                d = DECLS[i]
-                if (d.length, d.top) > floor[s]:
-                    found.append(i)
+            if runs:
+                low = floor[s]
+                # No run of the suit declared yet: every run may be (S8).
+                found += runs if low[0] == 0 else [i for i in runs if _RUN_KEY[i] > low]
         return [i for i in found if i not in done] if done else found
 
     def _possible_four_top(self, seat: int) -> int:
@@ -414,131 +477,132 @@ class StockState(TrickState):
                 return r
         return -1
 
-    def _mariage_options(self, seat: int) -> list[str]:
-        """The mariages ``seat`` holds and has not declared (S10); cached by
-        its kings and queens until a mariage is declared."""
-        hand = self.hands[seat]
-        if not hand & _KINGS or not hand & _QUEENS:
-            return []  # the common case: no king-and-queen at all
-        key = hand & (_KINGS | _QUEENS) | seat << 32
+    def _mariage_options(self, seat: int, hand: CardMask) -> tuple[str, ...]:
+        """The mariages ``seat`` holds and has not declared (S10): the game's
+        table while no mariage has counted this hand, else cached by the
+        hand's kings and queens until the next one counts."""
+        table = self._mar_table
+        if table is not None:
+            return table[hand & _KINGS_QUEENS]  # (legal_actions reads it itself)
+        key = hand & _KINGS_QUEENS | seat << 32
         found = self._mar_cache.get(key)
         if found is None:
-            found = self._mar_cache[key] = self._find_mariages(seat, hand)
+            found = self._mar_cache[key] = _mariages_held(
+                self.config, self.trump, hand, self._mar_done[seat],
+                self._brok_used[seat],
+            )  # fmt: skip
         return found
 
-    def _find_mariages(self, seat: int, hand: CardMask) -> list[str]:
-        cfg = self.config
-        done = self._mar_done[seat]
-        out = []
-        stuk = _STUK_MASKS[self.trump]
-        if hand & stuk == stuk and STUK not in done:
-            out.append(STUK)
-        if cfg.dubbel and hand & _DUBBEL == _DUBBEL and DUBBEL not in done:
-            out.append(DUBBEL)
-        if cfg.brok:
-            free = hand & ~self._brok_used[seat]
-            for cards, action in _BROKS:
-                if free & cards == cards:
-                    out.append(action)
-        return out
-
-    def _extra_actions(self) -> tuple[str, ...]:
-        """The seat to act's moves besides its cards (cached per decision)."""
-        seat = self.to_act
-        assert seat is not None
-        out: list[str] = []
-        hand = self.hands[seat]
-        if self._phase == "stock" and hand & _SEVENS[self.trump]:
-            out.append(EXCHANGE)
-        if not self._trick:
-            # Most hands hold no run and no four: two look-ups say so.
-            if (
-                _ANY_RUN[hand & 255]
-                or _ANY_RUN[hand >> 8 & 255]
-                or _ANY_RUN[hand >> 16 & 255]
-                or _ANY_RUN[hand >> 24]
-                or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
-            ):
-                self._roem_options(seat, out)
-        elif self._announced and self._challenge < 0:
-            kinds = {DECLS[i].kind for i in self._announced}
-            top = self._possible_four_top(seat) if "four" in kinds else -1
-            for i in self._declarable(seat):
-                if all(decl_beats(DECLS[i], k, top, self.trump) for k in kinds):
-                    out.append(CHALLENGE + DECLS[i].code)
-        if len(self._trick) < 2 and self.hands[seat] & _KINGS:
-            if not self._mariages:
-                out += self._mariage_options(seat)
-                return tuple(out)
-            mine = {m for s, m, _ in self._mariages if s == seat}
-            out.extend(m for m in self._mariage_options(seat) if m not in mine)
-            if any(m.startswith(BROK) for m in mine):
-                used = 0
-                for s, m, cards in self._mariages:
-                    if s == seat and m.startswith(BROK):
-                        used |= cards
-                out = [
-                    m
-                    for m in out
-                    if not m.startswith(BROK) or not PIQUET.mask(_brok(m)) & used
-                ]
+    def _not_pending(self, seat: int, options: tuple[str, ...]) -> tuple[str, ...]:
+        """``options`` less the mariages ``seat`` declared for this trick and
+        the broks sharing a card with a brok it declared for it."""
+        mine = {m for s, m, _ in self._mariages if s == seat}
+        out = [m for m in options if m not in mine]
+        if any(m.startswith(BROK) for m in mine):
+            used = 0
+            for s, m, cards in self._mariages:
+                if s == seat and m.startswith(BROK):
+                    used |= cards
+            out = [
+                m
+                for m in out
+                if not m.startswith(BROK) or not PIQUET.mask(_brok(m)) & used
+            ]
         return tuple(out)
 
-    def _roem_options(self, seat: int, out: list[str]) -> None:
-        """Add the leader's declarations it may still announce (S6, S8)."""
+    def _roem_options(self, seat: int) -> tuple[str, ...]:
+        """The leader's declarations it may still announce (S6, S8)."""
         announced = self._announced
         suits = {DECLS[i].suit for i in announced if DECLS[i].suit >= 0}
-        for i in self._declarable(seat):
-            d = DECLS[i]
-            if i not in announced and d.suit not in suits:
-                out.append(ROEM + d.code)
+        return tuple(
+            [
+                ROEM + DECLS[i].code
+                for i in self._declarable(seat)
+                if i not in announced and DECLS[i].suit not in suits
+            ]
+        )
+
+    def _challenges(self, seat: int) -> tuple[str, ...]:
+        """The declarations ``seat`` may challenge the leader's with (S7)."""
+        kinds = {DECLS[i].kind for i in self._announced}
+        top = self._possible_four_top(seat) if "four" in kinds else -1
+        return tuple(
+            [
+                CHALLENGE + DECLS[i].code
+                for i in self._declarable(seat)
+                if all(decl_beats(DECLS[i], k, top, self.trump) for k in kinds)
+            ]
+        )
 
     def legal_actions(self) -> tuple[str, ...]:
-        """Cards, then the extra moves of the seat to act (see the module doc)."""
+        """Cards, then the extra moves of the seat to act (see the module doc):
+        the exchange, the leader's declarations or the other's challenges, the
+        mariages. Cached until the next action.
+
+        Where any card may be played (all of phase 1, every lead) the hand's
+        names are the cards, without the kit's two calls.
+        """
         legal = self._legal
         if legal is not None:
             return legal
-        legal = self._card_actions = _CARD_LEGAL(self)
-        # Extra moves exist only in phase 1 and phase 2's first trick (S9).
         if not self._playing:
-            return legal
-        phase = self._phase
-        if phase == "stock" or len(self._tricks) == self._phase2_from:
-            hand = self.hands[self.to_act]  # type: ignore[index]
-            if not hand & _KINGS and not (
-                phase == "stock" and hand & _SEVENS[self.trump]
+            return _CARD_LEGAL(self)  # the draw's two choices, or none at the end
+        if self._phase == "stock":
+            seat: int = self.to_act  # type: ignore[assignment]
+            # FREE_PLAY: the legal cards are the hand.
+            hand = self._legal_mask = self.hands[seat]
+            legal = self._legal = self._card_actions = (
+                _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
+                + _N3[hand >> 24]
+            )  # fmt: skip
+            extra: tuple[str, ...] = (EXCHANGE,) if hand & _SEVENS[self.trump] else ()
+        else:
+            if self._trick:
+                legal = self._card_actions = _CARD_LEGAL(self)
+            else:
+                # A lead is free (the duties bind who follows): the hand.
+                lead = self._legal_mask = self.hands[self.to_act]  # type: ignore[index]
+                legal = self._legal = self._card_actions = (
+                    _N0[lead & 255] + _N1[lead >> 8 & 255] + _N2[lead >> 16 & 255]
+                    + _N3[lead >> 24]
+                )  # fmt: skip
+            # Extra moves exist only in phase 1 and phase 2's first trick (S9).
+            if len(self._tricks) != self._phase2_from:
+                return legal
+            seat = self.to_act  # type: ignore[assignment]
+            hand = self.hands[seat]
+            extra = ()
+        if not self._trick:
+            # Most hands hold no run and no four: two expressions say so.
+            if (
+                hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS
+                or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
             ):
-                # No mariage and no exchange: a follower without a challenge
-                # to answer, or a leader without a run or a four, adds nothing.
-                if self._trick:
-                    if not self._announced:
-                        return legal
-                elif not (
-                    _ANY_RUN[hand & 255]
-                    or _ANY_RUN[hand >> 8 & 255]
-                    or _ANY_RUN[hand >> 16 & 255]
-                    or _ANY_RUN[hand >> 24]
-                    or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
-                ):
-                    return legal
-            extra = self._extra_actions()
-            if extra:
-                legal = self._legal = legal + extra
+                extra += self._roem_options(seat)
+        elif self._announced and self._challenge < 0:
+            extra += self._challenges(seat)
+        if hand & _KINGS:
+            table = self._mar_table
+            options = (
+                table[hand & _KINGS_QUEENS]
+                if table is not None
+                else self._mariage_options(seat, hand)
+            )
+            if options:
+                extra += self._not_pending(seat, options) if self._mariages else options
+        if extra:
+            legal = self._legal = legal + extra
         return legal
 
-    def apply(self, action: str) -> None:
-        """Play a card, make an extra move, or draw (phase ``"draw"``)."""
-        if not self._playing or action in _INDEX:
-            _CARD_APPLY(self, action)
-            return
-        if not isinstance(action, str):
-            self._bad_action(action)
-        if action not in self.legal_actions():
+    def _apply_extra(self, action: str) -> None:
+        """Make an extra move (exchange, roem, afkeuren, a mariage): the kit's
+        ``apply`` hands over every action that is not a card while cards are
+        played (a card's play stays one call)."""
+        if not isinstance(action, str) or action not in self.legal_actions():
             self._bad_action(action)
         seat = self.to_act
         assert seat is not None
         self._legal = None
-        self._public = None
         if action == EXCHANGE:
             seven = PIQUET.index["7" + SUITS[self.trump]]
             taken = self._open
@@ -546,8 +610,10 @@ class StockState(TrickState):
             self._open = seven
             self._known[seat] |= 1 << taken
             self._events += ((seat, EXCHANGE, (_CARDS[seven], _CARDS[taken]), 0),)
+            self._republish(open_card=_CARDS[seven])
             return
         self._own[seat].append(action)
+        self._pending = True
         if action.startswith(ROEM):
             self._announced.append(_BY_CODE[action[len(ROEM) :]])
         elif action.startswith(CHALLENGE):
@@ -589,15 +655,21 @@ class StockState(TrickState):
         if not hands[leader]:
             points += self.config.last_trick
         winner = self._winner
-        self._tricks += ((leader, (_CARDS[a], _CARDS[b]), winner, points, 0),)
+        self._tricks += ((leader, _PAIRS[a][b], winner, points, 0),)
         self._trick = []
         self._trick_view = ()
         self._led = self._follow = 0
         self.to_act = winner
         known = self._known
         if known[0] or known[1]:
-            known[0] &= hands[0]
-            known[1] &= hands[1]
+            k0, k1 = known[0] & hands[0], known[1] & hands[1]
+            if k0 != known[0] or k1 != known[1]:  # a shown card was played
+                known[0], known[1] = k0, k1
+                public = self._public
+                if public is not None:
+                    # Changed in a copy: clones share the old dict.
+                    public = self._public = public.copy()
+                    public["known"] = self._known_in_hand()
         if self._phase == "stock":
             stock = self._stock
             if len(stock) >= 2:
@@ -607,9 +679,11 @@ class StockState(TrickState):
                 # 000:416: the winner chooses between the last hidden card and
                 # the open trump.
                 self._phase = "draw"
-                self._public = None
+                public = self._public
+                if public is not None:
+                    public = self._public = public.copy()
+                    public["phase"] = "draw"
                 self._playing = False
-            self._legal = None
         elif not hands[winner]:
             self._finish_hand()
 
@@ -620,7 +694,6 @@ class StockState(TrickState):
         other = 1 - leader
         points = self.config.points
         events = list(self._events)
-        self._public = None
         if self._announced:
             if self._challenge >= 0:
                 # S7: the challenger's declaration counts; the leader's stay hidden.
@@ -645,6 +718,7 @@ class StockState(TrickState):
             self._roem[seat] += pts
             self._known[seat] |= cards
             self._mar_done[seat].add(m)
+            self._mar_table = None
             self._mar_cache = {}
             if m.startswith(BROK):
                 self._brok_used[seat] |= cards
@@ -654,6 +728,8 @@ class StockState(TrickState):
         self._challenge = -1
         self._mariages = []
         self._own = [[], []]
+        self._pending = False
+        self._republish(roem=(self._roem[0], self._roem[1]))
 
     def _score_decl(self, seat: int, i: int) -> None:
         d = DECLS[i]
@@ -690,8 +766,8 @@ class StockState(TrickState):
             (1 - winner, "takes", (_CARDS[theirs],), 0),
         )
         self._open = -1
-        self._public = None
         self._phase = "final"
+        self._republish(phase="final", open_card=None)
         self._set_duties(ROTTERDAM)
         self._playing = True
         self._legal = None
@@ -713,10 +789,9 @@ class StockState(TrickState):
 
     def card_points(self) -> list[int]:
         """Card points (with the last trick) won this hand, per seat."""
-        points = [0, 0]
-        for record in self._tricks:
-            points[record[2]] += record[3]
-        return points
+        tricks = self._tricks
+        second = sum([r[3] for r in tricks if r[2]])
+        return [sum([r[3] for r in tricks]) - second, second]
 
     def _finish_hand(self) -> None:
         """000:424 / 000:480: card points, roem and last trick to the round score."""
@@ -785,8 +860,11 @@ class StockState(TrickState):
 
         Built without the dataclass ``__init__`` (as klaverjassen's view is):
         the fields that change only with a declaration, a draw or a hand are
-        kept in :attr:`_public` (dropped whenever they change); the rest are
-        filled per call, the mostly empty ones only when they are not.
+        kept in :attr:`_public` (replaced whenever they change), a dict of
+        every field; the view's dict is its copy with the rest filled per call,
+        the mostly empty ones only when they are not. (Filled in field order,
+        that dict shares its keys with the views' own: a copy is one small
+        block of values, where an update would grow a dict of its own.)
         """
         hands = self.hands
         to_act = self.to_act
@@ -794,45 +872,37 @@ class StockState(TrickState):
         if public is None:
             public = self._public = self._make_public()
         hand = hands[seat]
+        names = None
         if seat == to_act:
             legal = self._legal
             if legal is None:
                 legal = self.legal_actions()
-            # Any card may be played: the hand's names are the card actions.
-            names = self._card_actions if hand == self._legal_mask else None
+            if hand == self._legal_mask:  # any card may be played
+                names = self._card_actions
         else:
             legal = ()
-            names = None
         if names is None:  # _NAMES(hand), written out to save a call
             names = (
                 _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
                 + _N3[hand >> 24]
             )  # fmt: skip
-        view = new_view(StockView)
-        fields = view.__dict__
-        fields.update(public)
+        fields = public.copy()
         # Item by item: a keyword update would build a second dict per view.
         fields["seat"] = seat
         fields["legal_actions"] = legal
         fields["to_act"] = to_act
         fields["stock"] = len(self._stock)
         fields["hand"] = names
-        fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
+        fields["hand_sizes"] = _SIZES[hands[0].bit_count()][hands[1].bit_count()]
         fields["trick"] = self._trick_view
         fields["tricks"] = self._tricks
-        known = self._known
-        if known[0] or known[1]:
-            key = known[0] & hands[0] | (known[1] & hands[1]) << 32
-            if key != self._known_key:
-                k0, k1 = known[0] & hands[0], known[1] & hands[1]
-                self._known_key = key
-                self._known_names = (
-                    _NAMES(k0) if k0 else (),
-                    _NAMES(k1) if k1 else (),
-                )
-            fields["known"] = self._known_names
-        own = self._own
-        if own[0] or own[1]:
+        if self._trick:
+            known = self._known
+            if known[0] & ~hands[0] or known[1] & ~hands[1]:
+                # A known card lies on the table (the trick's close drops it
+                # from the known cards, and the public fields with it).
+                fields["known"] = self._known_in_hand()
+        if self._pending:
             challenge = self._challenge
             fields["announced"] = tuple([DECLS[i].kind for i in self._announced])
             fields["challenge"] = None if challenge < 0 else DECLS[challenge].kind
@@ -842,30 +912,58 @@ class StockState(TrickState):
                     for s, m, _ in self._mariages
                 ]
             )
-            fields["own_pending"] = tuple(own[seat])
+            fields["own_pending"] = tuple(self._own[seat])
+        view = new_view(StockView)
+        _SET(view, "__dict__", fields)
         return view
 
     def _make_public(self) -> dict[str, object]:
-        """The view's fields that change only with a declaration, draw or hand."""
-        return {
-            "deal": self.deal,
-            "dealer": self.dealer,
-            "phase": self._phase,
-            "trump": SUITS[self.trump],
-            "open_card": _CARDS[self._open] if self._open >= 0 else None,
-            "known": ((), ()),
-            "announced": (),
-            "challenge": None,
-            "mariages": (),
-            "own_pending": (),
-            "events": self._events,
-            "roem": (self._roem[0], self._roem[1]),
-            "hand_scores": self._hand_scores,
-            "totals": (self._totals[0], self._totals[1]),
-            "lives": (self._lives[0], self._lives[1]),
-            "kip": None if self._kip < 0 else self._kip,
-            "rounds": self._rounds,
-        }
+        """The view's fields that change only with a declaration, draw or hand
+        (and placeholders for those :meth:`view` fills), in field order into a
+        view's own dict: keys shared with every view (see :meth:`view`)."""
+        fields = new_view(StockView).__dict__
+        fields["seat"] = 0
+        fields["legal_actions"] = ()
+        fields["deal"] = self.deal
+        fields["dealer"] = self.dealer
+        fields["to_act"] = None
+        fields["phase"] = self._phase
+        fields["trump"] = SUITS[self.trump]
+        fields["open_card"] = _CARDS[self._open] if self._open >= 0 else None
+        fields["stock"] = 0
+        fields["hand"] = ()
+        fields["hand_sizes"] = (0, 0)
+        fields["known"] = self._known_in_hand()
+        fields["announced"] = ()
+        fields["challenge"] = None
+        fields["mariages"] = ()
+        fields["own_pending"] = ()
+        fields["events"] = self._events
+        fields["trick"] = ()
+        fields["tricks"] = ()
+        fields["roem"] = (self._roem[0], self._roem[1])
+        fields["hand_scores"] = self._hand_scores
+        fields["totals"] = (self._totals[0], self._totals[1])
+        fields["lives"] = (self._lives[0], self._lives[1])
+        fields["kip"] = None if self._kip < 0 else self._kip
+        fields["rounds"] = self._rounds
+        return fields
+
+    def _republish(self, **changed: object) -> None:
+        """The public fields after the known cards, the events and ``changed``
+        changed (a copy, not an update: clones share the old dict)."""
+        public = self._public
+        if public is not None:
+            public = self._public = public.copy()
+            public.update(changed)
+            public["known"] = self._known_in_hand()
+            public["events"] = self._events
+
+    def _known_in_hand(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The view's ``known``: per seat, the shown cards still in its hand."""
+        k0 = self._known[0] & self.hands[0]
+        k1 = self._known[1] & self.hands[1]
+        return (_NAMES(k0) if k0 else (), _NAMES(k1) if k1 else ())
 
     def clone(self) -> StockState:
         """An independent copy."""
@@ -1137,6 +1235,8 @@ class StockSampler(Sampler):
                 state._mar_done[seat].add(what)
                 if what.startswith(BROK):
                     state._brok_used[seat] |= PIQUET.mask(cards)
+        if not (state._mar_done[0] or state._mar_done[1]):
+            state._mar_table = cfg.mariage_table[state.trump]
         # The trick on the table's extra moves: mine in full, the other's by kind.
         state._own[me] = list(view.own_pending)
         leader = view.trick[0][0] if view.trick else view.to_act
@@ -1261,6 +1361,7 @@ class StockSampler(Sampler):
             action = next(theirs if s == other else mine, "")
             if action:
                 state._mariages.append((s, action, _action_cards(action, state.trump)))
+        state._pending = bool(state._own[0] or state._own[1])
         state._legal = None
         return state
 

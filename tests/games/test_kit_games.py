@@ -13,6 +13,7 @@ import random
 import pytest
 
 from games.cards import BEZIQUE, TAROT
+from harness import InvalidActionError
 from harness.conformance import check_game
 from tests.plugins.kit_games import DoubleDeckGame, KitState, TarotTiersGame
 
@@ -65,3 +66,29 @@ def test_the_excuse_and_the_tiers_in_play() -> None:
         undealt = sum(points[c] for c in range(len(TAROT)) if state.undealt >> c & 1)
         assert sum(state.points()) + undealt == 53
     assert excuses > 10
+
+
+class _Declaring(KitState):
+    """A kit game with one extra move while cards are played, as the stock
+    jass games have (their declarations and mariages)."""
+
+    said: tuple[str, ...] = ()
+
+    def _apply_extra(self, action: str) -> None:
+        self.said += (action,)
+
+
+def test_apply_hands_a_move_that_is_no_card_to_apply_extra() -> None:
+    """TrickState.apply gives every action that names no card, while cards
+    are played, to ``_apply_extra``; the kit's own rejects it untouched."""
+    plain = DoubleDeckGame().new_match(2, 3)
+    hands = plain.hands[:]
+    with pytest.raises(InvalidActionError, match="not a card"):
+        plain.apply("roem")
+    assert plain.hands == hands and plain.to_act == 0
+    state = _Declaring(DoubleDeckGame(), 2, 3)
+    card = state.legal_actions()[0]
+    state.apply("roem")
+    assert state.said == ("roem",) and state.to_act == 0
+    state.apply(card)  # a card still plays: the hook saw none of it
+    assert state.said == ("roem",) and state.card_locations()["trick"] == (card,)
