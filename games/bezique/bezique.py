@@ -18,7 +18,7 @@ from games.cards import BEZIQUE, CardMask
 from games.tricks import TrickRules
 from harness import Option
 
-__all__ = ["Bezique", "BeziqueState", "BeziqueView"]
+__all__ = ["Bezique", "BeziqueState", "BeziqueView", "bezique_names", "distinct_names"]
 
 #: Brisques: each ace and ten won scores 10 at once (seed 000 line 109).
 RULES = TrickRules(
@@ -36,8 +36,9 @@ _D0, _D1, _D2, _D3, _D4, _D5, _D6, _D7 = (
 )
 
 
-def _NAMES(mask: CardMask) -> tuple[str, ...]:
-    """``BEZIQUE.names(mask)`` unrolled over its eight chunks (the hot path)."""
+def bezique_names(mask: CardMask) -> tuple[str, ...]:
+    """``BEZIQUE.names(mask)`` unrolled over its eight chunks (the hot path of
+    the views of the 64-card games, Bezique and Fildinski)."""
     return (
         _C0[mask & 255] + _C1[mask >> 8 & 255] + _C2[mask >> 16 & 255]
         + _C3[mask >> 24 & 255] + _C4[mask >> 32 & 255] + _C5[mask >> 40 & 255]
@@ -45,8 +46,9 @@ def _NAMES(mask: CardMask) -> tuple[str, ...]:
     )  # fmt: skip
 
 
-def _distinct_names(mask: CardMask) -> tuple[str, ...]:
-    """The distinct names of ``mask`` in deck order: the legal card actions."""
+def distinct_names(mask: CardMask) -> tuple[str, ...]:
+    """The distinct names of ``mask`` in :data:`~games.cards.BEZIQUE` order: the
+    legal card actions of the 64-card games."""
     return (
         _D0[mask & 255] + _D1[mask >> 8 & 255] + _D2[mask >> 16 & 255]
         + _D3[mask >> 24 & 255] + _D4[mask >> 32 & 255] + _D5[mask >> 40 & 255]
@@ -70,8 +72,8 @@ class BeziqueState(FamilyState):
     def _blank(self, game: FamilyGame, seed: int) -> None:
         super()._blank(game, seed)
         # The engine names a hand's legal cards with this when any card goes.
-        self._names = _distinct_names
-        self._hand_names = _NAMES
+        self._names = distinct_names
+        self._hand_names = bezique_names
 
 
 # -- the game -------------------------------------------------------------------

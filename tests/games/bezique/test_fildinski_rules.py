@@ -15,6 +15,7 @@ import pytest
 
 from games.bezique import Fildinski, troef_games
 from games.bezique.fildinski import FildinskiState, FildinskiView, fildinski_kinds
+from games.cards import BEZIQUE
 from harness import IllegalActionError, OptionError
 from tests.games.playing import play
 
@@ -350,9 +351,11 @@ def test_an_illegal_meld_is_named() -> None:
 
 
 def test_the_cached_won_cards_equal_a_fresh_view() -> None:
-    """The view rebuilds a seat's won cards only when they change (a trick won,
-    a declaration, the end of a turn): at every decision of real matches, both
-    seats' views equal those of a copy whose caches are emptied."""
+    """The view's won cards are kept from trick to trick and a seat's declared
+    or marked ones rebuilt only when they change (a trick won, a declaration,
+    the end of a turn): at every decision of real matches, both seats' views
+    equal those of a copy whose caches are emptied and whose won cards are
+    named afresh from the deal's tricks."""
     rng = random.Random(11)
     for seed in range(6):
         state = GAME.new_match(2, seed)
@@ -360,8 +363,9 @@ def test_the_cached_won_cards_equal_a_fresh_view() -> None:
         while not state.is_over():
             for seat in (0, 1):
                 fresh = state.clone()
-                fresh._won_piles = (((), (), None, -1), ((), (), None, -1))
-                fresh._dirty = 3
+                fresh._clear_won()
                 fresh._shown_key = None
-                assert fresh.view(seat) == state.view(seat)
+                v = state.view(seat)
+                assert fresh.view(seat) == v
+                assert v.won == tuple(BEZIQUE.names(m) for m in state.won_cards())
             state.apply(rng.choice(state.legal_actions()))
