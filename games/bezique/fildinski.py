@@ -211,6 +211,8 @@ class FildinskiState(FamilyState):
         #: begun or ended, a declaration); bit 2 + s: seat s won a trick. The
         #: view brings those up to date (:meth:`_refresh`).
         self._stale = 15
+        #: The cards declared since the view last looked (their histories).
+        self._touched: CardMask = 0
 
     def _setup(self, hands: list[CardMask], stock: list[int], leader: int) -> None:
         super()._setup(hands, stock, leader)
@@ -276,6 +278,7 @@ class FildinskiState(FamilyState):
     def _declared(self, seat: int, kind: Kind, cards: tuple[int, ...]) -> None:
         for card in cards:
             self._melded |= 1 << card
+            self._touched |= 1 << card
         self._stale |= 1 << seat
 
     def _after_melds(self, seat: int) -> None:
@@ -313,29 +316,44 @@ class FildinskiState(FamilyState):
         used = self._turn_cards if melding else 0
         new = self._new if melding else 0
         m0, m1 = self._marks
+        # A seat's declarations mark it stale: the cards they touched are its.
+        touched = self._touched
+        self._touched = 0
         if stale & 1:
-            m0 = self._marks_of(self._won[0], used, new, m0)
+            m0 = self._marks_of(self._won[0], used, new, touched, m0)
         if stale & 2:
-            m1 = self._marks_of(self._won[1], used, new, m1)
+            m1 = self._marks_of(self._won[1], used, new, touched, m1)
         self._marks = (m0, m1)
         self._won_melds = (m0[0], m1[0])
 
     def _marks_of(
-        self, won: CardMask, used: CardMask, new: CardMask, old: _Marks
+        self,
+        won: CardMask,
+        used: CardMask,
+        new: CardMask,
+        touched: CardMask,
+        old: _Marks,
     ) -> _Marks:
-        """One seat's won cards with a combination or a note, rebuilt only if
-        those or their notes changed (``old`` is kept otherwise)."""
-        # A declaration marks its cards used, so the key sees every change of
-        # this pile's histories (another seat's declarations leave it alone).
-        key = ((self._melded | used | new) & won, used & won, new & won)
-        if key == old[1]:
+        """One seat's won cards with a combination or a note: ``old`` with the
+        entries of the cards that came, went, changed their note or were
+        ``touched`` (declared again) replaced."""
+        special = (self._melded | used | new) & won
+        used &= won
+        new &= won
+        was, was_used, was_new = old[1]
+        changed = (special ^ was) | (used ^ was_used) | (new ^ was_new) | touched & won
+        if not changed:
             return old
         history, entries = self._history, self._entries
-        special = key[0]
-        pile: list[WonCard] = []
-        while special:
-            low = special & -special
-            special ^= low
+        pile = list(old[0])
+        # In card order, so the cards below each one are already in place.
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            at = (special & (low - 1)).bit_count()
+            if not special & low:
+                del pile[at]
+                continue
             c = low.bit_length() - 1
             bits = history.get(c, 0)
             code = bits << 9 | c << 2 | (new >> c & 1) | (used >> c & 1) << 1
@@ -344,8 +362,11 @@ class FildinskiState(FamilyState):
                 note = _NOTES[code & 3]
                 names = self._kind_names(bits)
                 entry = entries[code] = (self._card_names[c], names, note)
-            pile.append(entry)
-        return (tuple(pile), key)
+            if was & low:
+                pile[at] = entry
+            else:
+                pile.insert(at, entry)
+        return (tuple(pile), (special, used, new))
 
     def _kind_names(self, bits: int) -> tuple[str, ...]:
         """The names of the kinds in history mask ``bits``, in table order."""
