@@ -201,6 +201,12 @@ class FamilyState(TrickState):
         by default :meth:`FamilyGame.combinations`."""
         return self.game.combinations(trump)
 
+    def _declarable(self, kinds: tuple[Kind, ...], trump: int) -> tuple[Kind, ...]:
+        """The part of ``kinds`` (the table of :meth:`_kinds_for`) that may be
+        declared as a set of faces with suit ``trump`` trump; by default all
+        (Rubicon: its table names every kind under every trump)."""
+        return kinds
+
     def _meld_pool(self, seat: int) -> tuple[CardMask, CardMask]:
         """``(cards, open cards)`` ``seat`` may form combinations from: its hand
         and the part of it lying open (Fildinski: its won cards)."""
@@ -320,7 +326,7 @@ class FamilyState(TrickState):
         self.trump = trump
         self._seven = face("7", trump) if trump >= 0 else -1
         self._kinds = self._kinds_for(trump)
-        self._kind_needs = needs(self._kinds, self._deck)
+        self._kind_needs = needs(self._declarable(self._kinds, trump), self._deck)
         self._kind_checks = _checks(self._kind_needs)
 
     def _tables_for(self, trump: int) -> TrickTables:
