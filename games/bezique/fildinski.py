@@ -52,10 +52,10 @@ WonCard = tuple[str, tuple[str, ...], str]
 #: Per combination table (by id: the tables live for good in _TABLES), the
 #: names of the kinds in a history mask.
 _KIND_NAMES: dict[int, dict[int, tuple[str, ...]]] = {}
-#: Per combination table (by id), the view's entry of a won card by
-#: ``history << 9 | card << 2 | note`` (see FildinskiState._marks_of): a
-#: pile is rebuilt from these without building its entries again.
-_ENTRIES: dict[int, dict[int, WonCard]] = {}
+#: Per combination table (by id), the view's entry of a won card by its
+#: history, the card and its note's index in _NOTES (see
+#: FildinskiState._marks_of): entries are made once.
+_ENTRIES: dict[int, dict[tuple[int, int, int], WonCard]] = {}
 #: A seat's won cards with a combination or a note in the view, and the masks
 #: they were built from: (declared or marked, used, new).
 _Marks = tuple[tuple[WonCard, ...], tuple[int, int, int]]
@@ -243,9 +243,13 @@ class FildinskiState(FamilyState):
     def _meld_options(self, seat: int) -> dict[str, tuple[int, ...]]:
         """Combinations of ``seat``'s won cards with a card just won (FI2-FI4),
         and the dix from the hand (FI5)."""
-        won = self._won[seat] & ~self._turn_cards
+        # (Each operation on a 64-card mask makes a new multi-digit int: the
+        # commonest cases skip what they can.)
+        turn = self._turn_cards
+        won = self._won[seat] & ~turn if turn else self._won[seat]
         new = self._new & won
         options: dict[str, tuple[int, ...]] = {}
+        chosen = 0
         if new:
             # Only a kind that holds a card just won can be declared (FI2); a
             # card's face is its index >> 1 (two copies each), and the trick
@@ -255,6 +259,7 @@ class FildinskiState(FamilyState):
             chosen = by_face[(low.bit_length() - 1) >> 1]
             if new ^ low:
                 chosen |= by_face[((new ^ low).bit_length() - 1) >> 1]
+        if chosen:
             # Each face that lies among the won cards, and twice.
             once = (won | won >> 1) & _FIRST
             twice = won & won >> 1 & _FIRST
@@ -293,8 +298,18 @@ class FildinskiState(FamilyState):
         """The family's view and the won cards (see :meth:`_clear_won`)."""
         view = FamilyState.view(self, seat)  # not super(): a decision's hot path
         fields = view.__dict__
-        if self._stale:
-            self._refresh()
+        stale = self._stale
+        if stale:
+            if stale & 3:
+                self._refresh()
+            else:  # a trick won, the commonest: its winner's names
+                self._stale = 0
+                n0, n1 = self._won_names
+                if stale & 4:
+                    n0 = self._hand_names(self._won[0])
+                if stale & 8:
+                    n1 = self._hand_names(self._won[1])
+                self._won_names = (n0, n1)
         fields["won"] = self._won_names
         fields["won_melds"] = self._won_melds
         return view  # type: ignore[return-value]
@@ -356,12 +371,11 @@ class FildinskiState(FamilyState):
                 continue
             c = low.bit_length() - 1
             bits = history.get(c, 0)
-            code = bits << 9 | c << 2 | (new >> c & 1) | (used >> c & 1) << 1
+            code = (bits, c, (1 if new & low else 0) + (2 if used & low else 0))
             entry = entries.get(code)
             if entry is None:
-                note = _NOTES[code & 3]
                 names = self._kind_names(bits)
-                entry = entries[code] = (self._card_names[c], names, note)
+                entry = entries[code] = (self._card_names[c], names, _NOTES[code[2]])
             if was & low:
                 pile[at] = entry
             else:
