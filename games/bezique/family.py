@@ -254,6 +254,8 @@ class FamilyState(TrickState):
         self._hand_names: Callable[[CardMask], tuple[str, ...]] = deck.names
         self._over = False
         self.trump = -1
+        #: The view's ``trump``: the trump suit's letter, or ``None``.
+        self._trump_name: str | None = None
         self._seven = -1
         self._kinds: tuple[Kind, ...] = ()
         self._kind_needs: Needs = ()
@@ -324,6 +326,7 @@ class FamilyState(TrickState):
     def _set_kinds(self, trump: int) -> None:
         """Set the trump suit and what depends on it, but not the card play."""
         self.trump = trump
+        self._trump_name = SUITS[trump] if trump >= 0 else None
         self._seven = face("7", trump) if trump >= 0 else -1
         self._kinds = self._kinds_for(trump)
         self._kind_needs = needs(self._declarable(self._kinds, trump), self._deck)
@@ -637,7 +640,7 @@ class FamilyState(TrickState):
             if stock
             else "final"
         )
-        fields["trump"] = SUITS[self.trump] if self.trump >= 0 else None
+        fields["trump"] = self._trump_name
         fields["turned"] = names[stock[0]] if stock and self.TURNED else None
         fields["stock"] = len(stock)
         fields["hand"] = hand_names

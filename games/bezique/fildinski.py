@@ -28,7 +28,7 @@ from games.bezique.family import (
 )
 from games.bezique.melds import Kind, bezique_kinds, kinds, needs
 from games.cards import BEZIQUE, CardMask
-from games.tricks import TrickRecord, TrickRules
+from games.tricks import TrickRecord, TrickRules, TrickState
 from harness import Option
 
 __all__ = ["Fildinski", "FildinskiState", "FildinskiView"]
@@ -231,7 +231,7 @@ class FildinskiState(FamilyState):
     def _close_trick(self, bonus: int = 0) -> TrickRecord:
         """Lay the trick's cards face up before its winner (line 12)."""
         a, b = self._trick
-        record = super()._close_trick(bonus)
+        record = TrickState._close_trick(self, bonus)  # the family has none: no super()
         winner = record[2]
         cards = 1 << a | 1 << b
         self._won[winner] |= cards
