@@ -188,8 +188,10 @@ class FildinskiState(FamilyState):
         self._hand_names = bezique_names
         #: Per seat, the cards it has won this deal (face up before it).
         self._won = [0, 0]
-        #: The cards of the trick just won, while its winner declares.
+        #: The cards of the trick just won, while its winner declares, and
+        #: the kinds that hold them (:meth:`_kinds_of`).
         self._new: CardMask = 0
+        self._new_kinds = 0
         #: The won cards declared in a combination this deal.
         self._melded: CardMask = 0
         self._clear_won()
@@ -217,7 +219,7 @@ class FildinskiState(FamilyState):
     def _setup(self, hands: list[CardMask], stock: list[int], leader: int) -> None:
         super()._setup(hands, stock, leader)
         self._won = [0, 0]
-        self._new = 0
+        self._new = self._new_kinds = 0
         self._melded = 0
         self._clear_won()
 
@@ -236,6 +238,9 @@ class FildinskiState(FamilyState):
         cards = 1 << a | 1 << b
         self._won[winner] |= cards
         self._new = cards
+        # The kinds the turn may declare (FI2), from the faces (index >> 1:
+        # two copies each) as small ints, not from the mask.
+        self._new_kinds = self._by_face[a >> 1] | self._by_face[b >> 1]
         # Its names in the view; its marks change only if a turn begins.
         self._stale |= 4 << winner
         return record
@@ -246,19 +251,15 @@ class FildinskiState(FamilyState):
         # (Each operation on a 64-card mask makes a new multi-digit int: the
         # commonest cases skip what they can.)
         turn = self._turn_cards
-        won = self._won[seat] & ~turn if turn else self._won[seat]
-        new = self._new & won
         options: dict[str, tuple[int, ...]] = {}
-        chosen = 0
-        if new:
-            # Only a kind that holds a card just won can be declared (FI2); a
-            # card's face is its index >> 1 (two copies each), and the trick
-            # just won gave at most two new cards.
-            by_face = self._by_face
-            low = new & -new
-            chosen = by_face[(low.bit_length() - 1) >> 1]
-            if new ^ low:
-                chosen |= by_face[((new ^ low).bit_length() - 1) >> 1]
+        if turn:  # declarations made: their cards are out of this turn
+            won = self._won[seat] & ~turn
+            new = self._new & won
+            chosen = self._kinds_of(new)
+        else:  # the turn's first look: the trick just won is new
+            won = self._won[seat]
+            new = self._new
+            chosen = self._new_kinds
         if chosen:
             # Each face that lies among the won cards, and twice.
             once = (won | won >> 1) & _FIRST
@@ -279,6 +280,16 @@ class FildinskiState(FamilyState):
         if options:  # a turn of declarations begins or goes on: notes change
             self._stale |= 1 << seat
         return options
+
+    def _kinds_of(self, new: CardMask) -> int:
+        """The kinds holding a card of ``new`` (at most the trick's two), as
+        bits of their indices: only those can be declared (FI2)."""
+        by_face, kinds = self._by_face, 0
+        while new:
+            low = new & -new
+            new ^= low
+            kinds |= by_face[(low.bit_length() - 1) >> 1]  # two copies each
+        return kinds
 
     def _declared(self, seat: int, kind: Kind, cards: tuple[int, ...]) -> None:
         for card in cards:
@@ -454,6 +465,7 @@ class FildinskiSampler(FamilySampler):
         state._won = won
         state._melded = sum(1 << c for c in state._history)
         state._new = new
+        state._new_kinds = state._kinds_of(new)
         state._turn_cards = used
 
 
