@@ -71,9 +71,6 @@ _BY_FACE: dict[tuple[int, bool], tuple[int, ...]] = {}
 #: and twice as bits ``2 * face`` (the quick test of _meld_options).
 _Row = tuple[Kind, tuple[tuple[CardMask, int], ...], CardMask, CardMask]
 _ROWS: dict[tuple[int, bool], tuple[_Row, ...]] = {}
-#: Copy 0 of every face: ``(won | won >> 1) & _FIRST`` has bit ``2 * face``
-#: for each face won, ``won & won >> 1 & _FIRST`` for each face won twice.
-_FIRST: CardMask = sum(1 << 2 * f for f in range(32))
 
 
 def fildinski_kinds(trump: int, hartendame: bool) -> tuple[Kind, ...]:
@@ -261,17 +258,22 @@ class FildinskiState(FamilyState):
             new = self._new
             chosen = self._new_kinds
         if chosen:
-            # Each face that lies among the won cards, and twice.
-            once = (won | won >> 1) & _FIRST
-            twice = won & won >> 1 & _FIRST
-            history, declared, rows = self._history, won & self._melded, self._rows
+            # Bit 2 * face: each face none of whose copies lies among the won
+            # cards, and each face not won twice (copies side by side).
+            half = won >> 1
+            absent, single = ~(won | half), ~(won & half)
+            rows, declared = self._rows, -1
             while chosen:
                 low = chosen & -chosen
                 chosen ^= low
                 kind, face_needs, need_once, need_twice = rows[low.bit_length() - 1]
-                if need_once & ~once or need_twice & ~twice:
+                if need_once & absent or need_twice & single:
                     continue
-                cards = choose_won(face_needs, kind.bit, won, new, declared, history)
+                if declared < 0:
+                    declared = won & self._melded
+                cards = choose_won(
+                    face_needs, kind.bit, won, new, declared, self._history
+                )
                 if cards is not None:
                     options[MELD + kind.name] = cards
         sevens = self.hands[seat] & self._sevens
