@@ -365,11 +365,20 @@ class FildinskiState(FamilyState):
         """One seat's won cards with a combination or a note: ``old`` with the
         entries of the cards that came, went, changed their note or were
         ``touched`` (declared again) replaced."""
-        special = (self._melded | used | new) & won
-        used &= won
-        new &= won
+        # Each operation on a 64-card mask makes a new int: those on masks
+        # known empty (no turn under way, nothing declared again) are skipped.
         was, was_used, was_new = old[1]
-        changed = (special ^ was) | (used ^ was_used) | (new ^ was_new) | touched & won
+        special = self._melded & won
+        changed = touched & won if touched else 0
+        if used or was_used:
+            used &= won
+            special |= used
+            changed |= used ^ was_used
+        if new or was_new:
+            new &= won
+            special |= new
+            changed |= new ^ was_new
+        changed |= special ^ was
         if not changed:
             return old
         history, entries = self._history, self._entries
@@ -384,11 +393,12 @@ class FildinskiState(FamilyState):
                 continue
             c = low.bit_length() - 1
             bits = history.get(c, 0)
-            code = (bits, c, (1 if new & low else 0) + (2 if used & low else 0))
+            note = (1 if new and new & low else 0) + (2 if used and used & low else 0)
+            code = (bits, c, note)
             entry = entries.get(code)
             if entry is None:
                 names = self._kind_names(bits)
-                entry = entries[code] = (self._card_names[c], names, _NOTES[code[2]])
+                entry = entries[code] = (self._card_names[c], names, _NOTES[note])
             if was & low:
                 pile[at] = entry
             else:
