@@ -127,25 +127,35 @@ def choose_won(
         copies = won & mask
         if copies.bit_count() < need:
             return None
-        seen = copies & declared
-        while seen:  # FI3: no copy already in this kind
-            low = seen & -seen
-            seen ^= low
-            if history[low.bit_length() - 1] & bit:
-                copies ^= low
-        old = copies & ~new
-        fresh = copies ^ old
-        if old.bit_count() + fresh.bit_count() < need:
-            return None
-        for _ in range(need):
+        seen = copies & declared if declared else 0
+        if seen:
+            while seen:  # FI3: no copy already in this kind
+                low = seen & -seen
+                seen ^= low
+                if history[low.bit_length() - 1] & bit:
+                    copies ^= low
+            if copies.bit_count() < need:
+                return None
+        fresh = copies & new
+        old = copies ^ fresh
+        if need == 1:  # the commonest: one copy of the face
             if old:
-                low = old & -old
-                old ^= low
+                picks.append((old & -old).bit_length() - 1)
             else:
                 low = fresh & -fresh
                 fresh ^= low
                 has_new = True
-            picks.append(low.bit_length() - 1)
+                picks.append(low.bit_length() - 1)
+        else:
+            for _ in range(need):
+                if old:
+                    low = old & -old
+                    old ^= low
+                else:
+                    low = fresh & -fresh
+                    fresh ^= low
+                    has_new = True
+                picks.append(low.bit_length() - 1)
         if fresh and spare < 0:
             spare_at, spare = len(picks) - 1, (fresh & -fresh).bit_length() - 1
     if not has_new:
