@@ -18,7 +18,7 @@ from games.cards import BEZIQUE, CardMask
 from games.tricks import TrickRules
 from harness import Option
 
-__all__ = ["Bezique", "BeziqueState", "BeziqueView"]
+__all__ = ["Bezique", "BeziqueState", "BeziqueView", "bezique_names", "distinct_names"]
 
 #: Brisques: each ace and ten won scores 10 at once (seed 000 line 109).
 RULES = TrickRules(
@@ -36,21 +36,28 @@ _D0, _D1, _D2, _D3, _D4, _D5, _D6, _D7 = (
 )
 
 
-def _NAMES(mask: CardMask) -> tuple[str, ...]:
-    """``BEZIQUE.names(mask)`` unrolled over its eight chunks (the hot path)."""
+def bezique_names(mask: CardMask) -> tuple[str, ...]:
+    """``BEZIQUE.names(mask)`` unrolled over its eight chunks (the hot path of
+    the views of the 64-card games, Bezique and Fildinski).
+
+    A mask of 64 bits is a multi-digit int, each shift and ``&`` of which makes
+    a new one: its bytes are read once instead (a third fewer instructions),
+    and the names are gathered in one tuple instead of seven partial ones.
+    """
+    b0, b1, b2, b3, b4, b5, b6, b7 = mask.to_bytes(8, "little")
     return (
-        _C0[mask & 255] + _C1[mask >> 8 & 255] + _C2[mask >> 16 & 255]
-        + _C3[mask >> 24 & 255] + _C4[mask >> 32 & 255] + _C5[mask >> 40 & 255]
-        + _C6[mask >> 48 & 255] + _C7[mask >> 56]
+        *_C0[b0], *_C1[b1], *_C2[b2], *_C3[b3],
+        *_C4[b4], *_C5[b5], *_C6[b6], *_C7[b7],
     )  # fmt: skip
 
 
-def _distinct_names(mask: CardMask) -> tuple[str, ...]:
-    """The distinct names of ``mask`` in deck order: the legal card actions."""
+def distinct_names(mask: CardMask) -> tuple[str, ...]:
+    """The distinct names of ``mask`` in :data:`~games.cards.BEZIQUE` order: the
+    legal card actions of the 64-card games (read as :func:`bezique_names`)."""
+    b0, b1, b2, b3, b4, b5, b6, b7 = mask.to_bytes(8, "little")
     return (
-        _D0[mask & 255] + _D1[mask >> 8 & 255] + _D2[mask >> 16 & 255]
-        + _D3[mask >> 24 & 255] + _D4[mask >> 32 & 255] + _D5[mask >> 40 & 255]
-        + _D6[mask >> 48 & 255] + _D7[mask >> 56]
+        *_D0[b0], *_D1[b1], *_D2[b2], *_D3[b3],
+        *_D4[b4], *_D5[b5], *_D6[b6], *_D7[b7],
     )  # fmt: skip
 
 
@@ -70,8 +77,8 @@ class BeziqueState(FamilyState):
     def _blank(self, game: FamilyGame, seed: int) -> None:
         super()._blank(game, seed)
         # The engine names a hand's legal cards with this when any card goes.
-        self._names = _distinct_names
-        self._hand_names = _NAMES
+        self._names = distinct_names
+        self._hand_names = bezique_names
 
 
 # -- the game -------------------------------------------------------------------

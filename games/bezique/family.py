@@ -70,6 +70,8 @@ __all__ = [
 
 PASS, DIX = "pass", "dix"
 MELD = "meld:"
+#: The view's ``shown`` while no card lies open.
+_NONE_SHOWN: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ((), ())
 
 
 #: The one-pack games (Marjolet, Binage): ranks A 10 K Q J 9 8 7 in every suit,
@@ -199,6 +201,12 @@ class FamilyState(TrickState):
         by default :meth:`FamilyGame.combinations`."""
         return self.game.combinations(trump)
 
+    def _declarable(self, kinds: tuple[Kind, ...], trump: int) -> tuple[Kind, ...]:
+        """The part of ``kinds`` (the table of :meth:`_kinds_for`) that may be
+        declared as a set of faces with suit ``trump`` trump; by default all
+        (Rubicon: its table names every kind under every trump)."""
+        return kinds
+
     def _meld_pool(self, seat: int) -> tuple[CardMask, CardMask]:
         """``(cards, open cards)`` ``seat`` may form combinations from: its hand
         and the part of it lying open (Fildinski: its won cards)."""
@@ -246,6 +254,8 @@ class FamilyState(TrickState):
         self._hand_names: Callable[[CardMask], tuple[str, ...]] = deck.names
         self._over = False
         self.trump = -1
+        #: The view's ``trump``: the trump suit's letter, or ``None``.
+        self._trump_name: str | None = None
         self._seven = -1
         self._kinds: tuple[Kind, ...] = ()
         self._kind_needs: Needs = ()
@@ -316,9 +326,10 @@ class FamilyState(TrickState):
     def _set_kinds(self, trump: int) -> None:
         """Set the trump suit and what depends on it, but not the card play."""
         self.trump = trump
+        self._trump_name = SUITS[trump] if trump >= 0 else None
         self._seven = face("7", trump) if trump >= 0 else -1
         self._kinds = self._kinds_for(trump)
-        self._kind_needs = needs(self._kinds, self._deck)
+        self._kind_needs = needs(self._declarable(self._kinds, trump), self._deck)
         self._kind_checks = _checks(self._kind_needs)
 
     def _tables_for(self, trump: int) -> TrickTables:
@@ -574,13 +585,19 @@ class FamilyState(TrickState):
         shown cards or their histories change.
         """
         hands = self.hands
-        key = (self._shown[0] & hands[0], self._shown[1] & hands[1], self._version)
         names = self._card_names
-        if key != self._shown_key:
+        shown = self._shown
+        if not (shown[0] or shown[1]):
+            shown_view = _NONE_SHOWN  # the commonest case: nothing lies open
+        elif (
+            key := (shown[0] & hands[0], shown[1] & hands[1], self._version)
+        ) == self._shown_key:
+            shown_view = self._shown_view
+        else:
             self._shown_key = key
             history = self._history
             kinds = self._kinds
-            self._shown_view = tuple(
+            shown_view = self._shown_view = tuple(
                 tuple(
                     (
                         names[c],
@@ -592,11 +609,25 @@ class FamilyState(TrickState):
             )
         to_act = self.to_act
         stock = self._stock
+        hand = hands[seat]
+        if seat == to_act:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            # Any card may go and the hand holds no two copies of a card: the
+            # hand's names are the legal actions (a call saved).
+            if hand == self._legal_mask and len(legal) == hand.bit_count():
+                hand_names = legal
+            else:
+                hand_names = self._hand_names(hand)
+        else:
+            legal = ()
+            hand_names = self._hand_names(hand)
         view = new_view(self.VIEW)
         # Item by item: a keyword update would build a second dict per view.
         fields = view.__dict__
         fields["seat"] = seat
-        fields["legal_actions"] = self.legal_actions() if seat == to_act else ()
+        fields["legal_actions"] = legal
         fields["deal"] = self.deal
         fields["dealer"] = self.dealer
         fields["to_act"] = to_act
@@ -609,12 +640,12 @@ class FamilyState(TrickState):
             if stock
             else "final"
         )
-        fields["trump"] = SUITS[self.trump] if self.trump >= 0 else None
+        fields["trump"] = self._trump_name
         fields["turned"] = names[stock[0]] if stock and self.TURNED else None
         fields["stock"] = len(stock)
-        fields["hand"] = self._hand_names(hands[seat])
+        fields["hand"] = hand_names
         fields["hand_sizes"] = (hands[0].bit_count(), hands[1].bit_count())
-        fields["shown"] = self._shown_view
+        fields["shown"] = shown_view
         fields["melds"] = self._melds
         fields["trick"] = self._trick_view
         fields["tricks"] = self._tricks

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.bezique.bezique import _NAMES, _distinct_names
+from games.bezique.bezique import bezique_names, distinct_names
 from games.bezique.family import (
     DIX,
     MELD,
@@ -26,9 +26,9 @@ from games.bezique.family import (
     FamilyState,
     FamilyView,
 )
-from games.bezique.melds import Kind, bezique_kinds, kinds
+from games.bezique.melds import Kind, bezique_kinds, kinds, needs
 from games.cards import BEZIQUE, CardMask
-from games.tricks import TrickRecord, TrickRules
+from games.tricks import TrickRecord, TrickRules, TrickState
 from harness import Option
 
 __all__ = ["Fildinski", "FildinskiState", "FildinskiView"]
@@ -52,22 +52,25 @@ WonCard = tuple[str, tuple[str, ...], str]
 #: Per combination table (by id: the tables live for good in _TABLES), the
 #: names of the kinds in a history mask.
 _KIND_NAMES: dict[int, dict[int, tuple[str, ...]]] = {}
-#: A seat's won cards in the view: names, the declared or marked ones, and
-#: what they were built from.
-_Pile = tuple[tuple[str, ...], tuple[WonCard, ...], tuple[int, int, int] | None, int]
-_NO_PILE: _Pile = ((), (), None, 0)
-#: The view's two won fields: per seat the names, and the declared or marked.
-_WonFields = tuple[
-    tuple[tuple[str, ...], tuple[str, ...]],
-    tuple[tuple[WonCard, ...], tuple[WonCard, ...]],
-]
-_NO_FIELDS: _WonFields = (((), ()), ((), ()))
+#: Per combination table (by id), the view's entry of a won card by its
+#: history, the card and its note's index in _NOTES (see
+#: FildinskiState._marks_of): entries are made once.
+_ENTRIES: dict[int, dict[tuple[int, int, int], WonCard]] = {}
+#: A seat's won cards with a combination or a note in the view, and the masks
+#: they were built from: (declared or marked, used, new).
+_Marks = tuple[tuple[WonCard, ...], tuple[int, int, int]]
+_NO_MARKS: _Marks = ((), (0, 0, 0))
 
 
 _TABLES: dict[tuple[int, bool], tuple[Kind, ...]] = {}
-#: Per table, per face: the kinds that hold it, with their needs (see
-#: FildinskiState._meld_options: only kinds with a card just won are tried).
+#: Per table, per face: the kinds that hold it, as bits of the kinds' indices
+#: (see FildinskiState._meld_options: only kinds with a card just won are tried).
 _BY_FACE: dict[tuple[int, bool], tuple[int, ...]] = {}
+#: Per table, per kind: the kind, its faces with the copies each needs (as
+#: :func:`~games.bezique.melds.needs` gives them), and the faces it needs once
+#: and twice as bits ``2 * face`` (the quick test of _meld_options).
+_Row = tuple[Kind, tuple[tuple[CardMask, int], ...], CardMask, CardMask]
+_ROWS: dict[tuple[int, bool], tuple[_Row, ...]] = {}
 
 
 def fildinski_kinds(trump: int, hartendame: bool) -> tuple[Kind, ...]:
@@ -84,54 +87,82 @@ def fildinski_kinds(trump: int, hartendame: bool) -> tuple[Kind, ...]:
         _BY_FACE[key] = tuple(
             sum(1 << i for i, k in enumerate(table) if f in k.faces) for f in range(32)
         )
+        _ROWS[key] = tuple(
+            (
+                kind,
+                face_needs,
+                sum(1 << 2 * f for f in set(kind.faces)),
+                sum(1 << 2 * f for f in set(kind.faces) if kind.faces.count(f) > 1),
+            )
+            for kind, face_needs in needs(table, BEZIQUE)
+        )
     return table
 
 
 def choose_won(
-    kind: Kind,
+    face_needs: tuple[tuple[CardMask, int], ...],
+    bit: int,
     won: CardMask,
     new: CardMask,
+    declared: CardMask,
     history: dict[int, int],
-    masks: tuple[int, ...],
 ) -> tuple[int, ...] | None:
-    """The won copies ``kind`` would be declared with, or ``None`` (FI2-FI4).
+    """The won copies a kind would be declared with, or ``None`` (FI2-FI4).
 
-    ``won``: the declarer's won cards not yet in a combination of this turn;
-    ``new``: those of the trick just won. Every copy must be new to this kind
-    (FI3); at least one must be new (FI2). Of each face the engine takes old
-    copies first, lowest first, and a card of the trick only where the
+    ``face_needs``: the kind's row of :func:`~games.bezique.melds.needs` (per
+    face its copies and how many it needs), ``bit`` its history bit; ``won``:
+    the declarer's won cards not yet in a combination of this turn; ``new``:
+    those of the trick just won; ``declared``: the won cards with a history
+    (only those are looked up in ``history``). Every copy must be new to this
+    kind (FI3); at least one must be new (FI2). Of each face the engine takes
+    old copies first, lowest first, and a card of the trick only where the
     combination would otherwise hold none, in the first face that can (FI4).
     """
-    bit = kind.bit
-    picks: list[list[int]] = []
-    spares: list[int] = []
+    picks: list[int] = []
+    # Where the first face with a spare card of the trick ends in picks, and
+    # that card (FI4: it replaces the face's last old copy if none is new).
+    spare_at = spare = -1
     has_new = False
-    for f in dict.fromkeys(kind.faces):
-        need = kind.faces.count(f)
-        old: list[int] = []
-        fresh: list[int] = []
-        copies = won & masks[f]
-        while copies:
-            low = copies & -copies
-            copies ^= low
-            card = low.bit_length() - 1
-            if history.get(card, 0) & bit:
-                continue
-            (fresh if new & low else old).append(card)
-        if len(old) + len(fresh) < need:
+    for mask, need in face_needs:
+        copies = won & mask
+        if copies.bit_count() < need:
             return None
-        take = (old + fresh)[:need]
-        has_new = has_new or any(new >> c & 1 for c in take)
-        picks.append(take)
-        spares.append(fresh[0] if fresh else -1)
-    if not has_new:
-        for take, spare in zip(picks, spares, strict=True):
-            if spare >= 0:
-                take[-1] = spare
-                break
+        seen = copies & declared if declared else 0
+        if seen:
+            while seen:  # FI3: no copy already in this kind
+                low = seen & -seen
+                seen ^= low
+                if history[low.bit_length() - 1] & bit:
+                    copies ^= low
+            if copies.bit_count() < need:
+                return None
+        fresh = copies & new
+        old = copies ^ fresh
+        if need == 1:  # the commonest: one copy of the face
+            if old:
+                picks.append((old & -old).bit_length() - 1)
+            else:
+                low = fresh & -fresh
+                fresh ^= low
+                has_new = True
+                picks.append(low.bit_length() - 1)
         else:
+            for _ in range(need):
+                if old:
+                    low = old & -old
+                    old ^= low
+                else:
+                    low = fresh & -fresh
+                    fresh ^= low
+                    has_new = True
+                picks.append(low.bit_length() - 1)
+        if fresh and spare < 0:
+            spare_at, spare = len(picks) - 1, (fresh & -fresh).bit_length() - 1
+    if not has_new:
+        if spare < 0:
             return None
-    return tuple(c for take in picks for c in take)
+        picks[spare_at] = spare
+    return tuple(picks)
 
 
 @dataclass(frozen=True)
@@ -160,132 +191,229 @@ class FildinskiState(FamilyState):
         self._hartendame = game.options["variant"] == "klaverjas-hartendame"
         super()._blank(game, seed)
         # Bezique's unrolled namers: the same pack.
-        self._names = _distinct_names
-        self._hand_names = _NAMES
+        self._names = distinct_names
+        self._hand_names = bezique_names
         #: Per seat, the cards it has won this deal (face up before it).
         self._won = [0, 0]
-        #: The cards of the trick just won, while its winner declares.
+        #: The cards of the trick just won, while its winner declares, and
+        #: the kinds that hold them (:meth:`_kinds_of`).
         self._new: CardMask = 0
-        #: The view's won cards and what they were built from (see view()).
-        #: Per seat, its won cards as the view shows them, and the two fields.
-        self._won_piles = (_NO_PILE, _NO_PILE)
-        self._won_fields: _WonFields = _NO_FIELDS
-        #: Bit s: seat s's pile in the view must be rebuilt (a trick won, a
-        #: declaration, the end of a turn of declarations).
-        self._dirty = 3
+        self._new_kinds = 0
+        #: The won cards declared in a combination this deal.
+        self._melded: CardMask = 0
+        self._clear_won()
+
+    def _clear_won(self) -> None:
+        """Empty the view's won fields (a new deal, a sampled world).
+
+        The fields are immutable and shared by clones: ``won`` is renamed by
+        the trick that changes it (:meth:`_close_trick`), ``won_melds`` only
+        when a seat in :attr:`_stale` has other declared or marked cards.
+        """
+        #: The view's ``won``: per seat, its won cards' names in deck order.
+        self._won_names: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        #: Per seat, its marks (see :data:`_Marks`).
+        self._marks: tuple[_Marks, _Marks] = (_NO_MARKS, _NO_MARKS)
+        #: The view's ``won_melds``, made of :attr:`_marks`.
+        self._won_melds: tuple[tuple[WonCard, ...], tuple[WonCard, ...]] = ((), ())
+        #: Bit s: seat s's marks may have changed (a turn of declarations
+        #: begun or ended, a declaration); bit 2 + s: seat s won a trick. The
+        #: view brings those up to date (:meth:`_refresh`).
+        self._stale = 15
+        #: The cards declared since the view last looked (their histories).
+        self._touched: CardMask = 0
 
     def _setup(self, hands: list[CardMask], stock: list[int], leader: int) -> None:
         super()._setup(hands, stock, leader)
         self._won = [0, 0]
-        self._new = 0
-        self._won_piles = (_NO_PILE, _NO_PILE)
-        self._won_fields = _NO_FIELDS
-        self._dirty = 3
-        #: The won cards declared in a combination this deal.
-        self._melded: CardMask = 0
+        self._new = self._new_kinds = 0
+        self._melded = 0
+        self._clear_won()
 
     def _set_kinds(self, trump: int) -> None:
         super()._set_kinds(trump)
         self._by_face = _BY_FACE[trump, self._hartendame]
+        self._rows = _ROWS[trump, self._hartendame]
+        self._sevens = self._deck.face_masks[self._seven]
+        self._entries = _ENTRIES.setdefault(id(self._kinds), {})
 
     def _close_trick(self, bonus: int = 0) -> TrickRecord:
         """Lay the trick's cards face up before its winner (line 12)."""
         a, b = self._trick
-        record = super()._close_trick(bonus)
+        record = TrickState._close_trick(self, bonus)  # the family has none: no super()
+        winner = record[2]
         cards = 1 << a | 1 << b
-        self._won[record[2]] |= cards
+        self._won[winner] |= cards
         self._new = cards
-        self._dirty |= 1 << record[2]
+        # The kinds the turn may declare (FI2), from the faces (index >> 1:
+        # two copies each) as small ints, not from the mask.
+        self._new_kinds = self._by_face[a >> 1] | self._by_face[b >> 1]
+        # Its names in the view; its marks change only if a turn begins.
+        self._stale |= 4 << winner
         return record
 
     def _meld_options(self, seat: int) -> dict[str, tuple[int, ...]]:
         """Combinations of ``seat``'s won cards with a card just won (FI2-FI4),
         and the dix from the hand (FI5)."""
-        won = self._won[seat] & ~self._turn_cards
-        new = self._new & won
+        # (Each operation on a 64-card mask makes a new multi-digit int: the
+        # commonest cases skip what they can.)
+        turn = self._turn_cards
         options: dict[str, tuple[int, ...]] = {}
-        if new:
-            history, masks = self._history, self._deck.face_masks
-            # Only a kind that holds a card just won can be declared (FI2).
-            by_face, rows = self._by_face, self._kind_needs
-            chosen = 0
-            bits = new
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                chosen |= by_face[(low.bit_length() - 1) >> 1]
+        if turn:  # declarations made: their cards are out of this turn
+            won = self._won[seat] & ~turn
+            new = self._new & won
+            chosen = self._kinds_of(new)
+        else:  # the turn's first look: the trick just won is new
+            won = self._won[seat]
+            new = self._new
+            chosen = self._new_kinds
+        if chosen:
+            # Bit 2 * face: each face none of whose copies lies among the won
+            # cards, and each face not won twice (copies side by side).
+            half = won >> 1
+            absent, single = ~(won | half), ~(won & half)
+            rows, declared = self._rows, -1
             while chosen:
                 low = chosen & -chosen
                 chosen ^= low
-                kind, kind_needs = rows[low.bit_length() - 1]
-                for mask, need in kind_needs:
-                    if (won & mask).bit_count() < need:
-                        break
-                else:
-                    cards = choose_won(kind, won, new, history, masks)
-                    if cards is not None:
-                        options[MELD + kind.name] = cards
-        seven = self._seven
-        if self._stock:
-            sevens = self.hands[seat] & self._deck.face_masks[seven]
-            if sevens and self._face(self._stock[0]) != seven:
-                options[DIX] = ((sevens & -sevens).bit_length() - 1,)
+                kind, face_needs, need_once, need_twice = rows[low.bit_length() - 1]
+                if need_once & absent or need_twice & single:
+                    continue
+                if declared < 0:
+                    declared = won & self._melded
+                cards = choose_won(
+                    face_needs, kind.bit, won, new, declared, self._history
+                )
+                if cards is not None:
+                    options[MELD + kind.name] = cards
+        sevens = self.hands[seat] & self._sevens
+        if sevens and self._stock and self._stock[0] >> 1 != self._seven:
+            options[DIX] = ((sevens & -sevens).bit_length() - 1,)
+        if options:  # a turn of declarations begins or goes on: notes change
+            self._stale |= 1 << seat
         return options
+
+    def _kinds_of(self, new: CardMask) -> int:
+        """The kinds holding a card of ``new`` (at most the trick's two), as
+        bits of their indices: only those can be declared (FI2)."""
+        by_face, kinds = self._by_face, 0
+        while new:
+            low = new & -new
+            new ^= low
+            kinds |= by_face[(low.bit_length() - 1) >> 1]  # two copies each
+        return kinds
 
     def _declared(self, seat: int, kind: Kind, cards: tuple[int, ...]) -> None:
         for card in cards:
             self._melded |= 1 << card
-        self._dirty |= 1 << seat
+            self._touched |= 1 << card
+        self._stale |= 1 << seat
 
     def _after_melds(self, seat: int) -> None:
         # The turn's notes (new, used) leave the view.
-        self._dirty |= 1 << seat
+        self._stale |= 1 << seat
         super()._after_melds(seat)
 
     def _lay_open(self, seat: int, cards: CardMask) -> None:
         """The combination lies among the won cards: nothing leaves the hand."""
 
     def view(self, seat: int) -> FildinskiView:
-        """The family's view and the won cards (a seat's pile rebuilt only when
-        it, its histories or its notes change: :attr:`_dirty`)."""
-        view = super().view(seat)
-        dirty = self._dirty
-        if dirty:
-            self._dirty = 0
-            melding = self._melding
-            used = self._turn_cards if melding else 0
-            new = self._new if melding else 0
-            p0, p1 = self._won_piles
-            if dirty & 1:
-                p0 = self._pile(self._won[0], used, new, p0)
-            if dirty & 2:
-                p1 = self._pile(self._won[1], used, new, p1)
-            self._won_piles = (p0, p1)
-            self._won_fields = ((p0[0], p1[0]), (p0[1], p1[1]))
+        """The family's view and the won cards (see :meth:`_clear_won`)."""
+        view = FamilyState.view(self, seat)  # not super(): a decision's hot path
         fields = view.__dict__
-        fields["won"], fields["won_melds"] = self._won_fields
+        stale = self._stale
+        if stale:
+            if stale & 3:
+                self._refresh()
+            else:  # a trick won, the commonest: its winner's names
+                self._stale = 0
+                n0, n1 = self._won_names
+                if stale & 4:
+                    n0 = self._hand_names(self._won[0])
+                if stale & 8:
+                    n1 = self._hand_names(self._won[1])
+                self._won_names = (n0, n1)
+        fields["won"] = self._won_names
+        fields["won_melds"] = self._won_melds
         return view  # type: ignore[return-value]
 
-    def _pile(self, won: CardMask, used: CardMask, new: CardMask, old: _Pile) -> _Pile:
-        """One seat's won cards, those with a combination or a note, and what
-        the latter were built from (kept while only plain cards are added)."""
-        marked = used | new
-        # A declaration marks its cards used, so the key sees every change of
-        # this pile's histories (another seat's declarations leave it alone).
-        key = ((self._melded | marked) & won, used & won, new & won)
-        names = old[0] if won == old[3] else self._hand_names(won)
-        if key == old[2]:
-            return (names, old[1], key, won)
-        history, card_names = self._history, self._card_names
-        special = key[0]
-        pile: list[WonCard] = []
-        while special:
-            low = special & -special
-            special ^= low
+    def _refresh(self) -> None:
+        """Bring the view's won fields of the seats in :attr:`_stale` up to date."""
+        stale = self._stale
+        self._stale = 0
+        if stale & 12:
+            n0, n1 = self._won_names
+            if stale & 4:
+                n0 = self._hand_names(self._won[0])
+            if stale & 8:
+                n1 = self._hand_names(self._won[1])
+            self._won_names = (n0, n1)
+            if not stale & 3:
+                return
+        melding = self._melding
+        used = self._turn_cards if melding else 0
+        new = self._new if melding else 0
+        m0, m1 = self._marks
+        # A seat's declarations mark it stale: the cards they touched are its.
+        touched = self._touched
+        self._touched = 0
+        if stale & 1:
+            m0 = self._marks_of(self._won[0], used, new, touched, m0)
+        if stale & 2:
+            m1 = self._marks_of(self._won[1], used, new, touched, m1)
+        self._marks = (m0, m1)
+        self._won_melds = (m0[0], m1[0])
+
+    def _marks_of(
+        self,
+        won: CardMask,
+        used: CardMask,
+        new: CardMask,
+        touched: CardMask,
+        old: _Marks,
+    ) -> _Marks:
+        """One seat's won cards with a combination or a note: ``old`` with the
+        entries of the cards that came, went, changed their note or were
+        ``touched`` (declared again) replaced."""
+        # Each operation on a 64-card mask makes a new int: those on masks
+        # known empty (no turn under way, nothing declared again) are skipped.
+        was, was_used, was_new = old[1]
+        special = self._melded & won
+        changed = touched & won if touched else 0
+        if used or was_used:
+            used &= won
+            special |= used
+            changed |= used ^ was_used
+        if new or was_new:
+            new &= won
+            special |= new
+            changed |= new ^ was_new
+        changed |= special ^ was
+        if not changed:
+            return old
+        history, entries = self._history, self._entries
+        pile = list(old[0])
+        # In card order, so the cards below each one are already in place.
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            at = (special & (low - 1)).bit_count()
+            if not special & low:
+                del pile[at]
+                continue
             c = low.bit_length() - 1
-            note = _NOTES[(new >> c & 1) | (used >> c & 1) << 1]
-            pile.append((card_names[c], self._kind_names(history.get(c, 0)), note))
-        return (names, tuple(pile), key, won)
+            bits = history.get(c, 0)
+            note = (1 if new and new & low else 0) + (2 if used and used & low else 0)
+            code = (bits, c, note)
+            entry = entries.get(code)
+            if entry is None:
+                names = self._kind_names(bits)
+                entry = entries[code] = (self._card_names[c], names, _NOTES[note])
+            if was & low:
+                pile[at] = entry
+            else:
+                pile.insert(at, entry)
+        return (tuple(pile), (special, used, new))
 
     def _kind_names(self, bits: int) -> tuple[str, ...]:
         """The names of the kinds in history mask ``bits``, in table order."""
@@ -359,6 +487,7 @@ class FildinskiSampler(FamilySampler):
         state._won = won
         state._melded = sum(1 << c for c in state._history)
         state._new = new
+        state._new_kinds = state._kinds_of(new)
         state._turn_cards = used
 
 

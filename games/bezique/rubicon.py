@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from games.bezique.family import MELD, FamilyGame, FamilyState, FamilyView, _checks
-from games.bezique.melds import Kind, face, kinds, needs
+from games.bezique.family import MELD, FamilyGame, FamilyState, FamilyView
+from games.bezique.melds import Kind, face, kinds
 from games.cards import RUBICON, SUITS, CardMask, iter_bits
 from games.tricks import TrickRules
 from harness import Option
@@ -176,11 +176,12 @@ class RubiconState(FamilyState):
         super()._setup(hands, stock, leader)
         self._trump_meld = -1
 
-    def _set_kinds(self, trump: int) -> None:
+    def _declarable(self, kinds: tuple[Kind, ...], trump: int) -> tuple[Kind, ...]:
         """The whole table names histories; only its declarable part is tried."""
+        return declarable(kinds, trump)
+
+    def _set_kinds(self, trump: int) -> None:
         super()._set_kinds(trump)
-        self._kind_needs = needs(declarable(self._kinds, trump), self._deck)
-        self._kind_checks = _checks(self._kind_needs)
         self._blanche = next(k for k in self._kinds if k.name == CARTE_BLANCHE)
 
     def _meld_options(self, seat: int) -> dict[str, tuple[int, ...]]:

@@ -304,13 +304,13 @@ def test_sampled_worlds_keep_shown_cards_and_the_final_hand() -> None:
 
 def test_the_unrolled_namers_agree_with_the_deck() -> None:
     """The hot path's namers equal ``BEZIQUE.names`` (and its distinct names)."""
-    from games.bezique.bezique import _NAMES, _distinct_names
+    from games.bezique.bezique import bezique_names, distinct_names
     from games.cards import BEZIQUE
 
     rng = random.Random(1)
     for mask in [0, BEZIQUE.full, *(rng.getrandbits(64) for _ in range(500))]:
-        assert _NAMES(mask) == BEZIQUE.names(mask)
-        assert _distinct_names(mask) == tuple(dict.fromkeys(BEZIQUE.names(mask)))
+        assert bezique_names(mask) == BEZIQUE.names(mask)
+        assert distinct_names(mask) == tuple(dict.fromkeys(BEZIQUE.names(mask)))
 
 
 def test_a_new_match_deals_eight_each_and_turns_the_17th_card() -> None:

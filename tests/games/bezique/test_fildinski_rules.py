@@ -15,6 +15,7 @@ import pytest
 
 from games.bezique import Fildinski, troef_games
 from games.bezique.fildinski import FildinskiState, FildinskiView, fildinski_kinds
+from games.cards import BEZIQUE
 from harness import IllegalActionError, OptionError
 from tests.games.playing import play
 
@@ -350,9 +351,11 @@ def test_an_illegal_meld_is_named() -> None:
 
 
 def test_the_cached_won_cards_equal_a_fresh_view() -> None:
-    """The view rebuilds a seat's won cards only when they change (a trick won,
-    a declaration, the end of a turn): at every decision of real matches, both
-    seats' views equal those of a copy whose caches are emptied."""
+    """The view's won cards are kept from trick to trick and a seat's declared
+    or marked ones rebuilt only when they change (a trick won, a declaration,
+    the end of a turn): at every decision of real matches, both seats' views
+    equal those of a copy whose caches are emptied and whose won cards are
+    named afresh from the deal's tricks."""
     rng = random.Random(11)
     for seed in range(6):
         state = GAME.new_match(2, seed)
@@ -360,8 +363,70 @@ def test_the_cached_won_cards_equal_a_fresh_view() -> None:
         while not state.is_over():
             for seat in (0, 1):
                 fresh = state.clone()
-                fresh._won_piles = (((), (), None, -1), ((), (), None, -1))
-                fresh._dirty = 3
+                fresh._clear_won()
                 fresh._shown_key = None
-                assert fresh.view(seat) == state.view(seat)
+                v = state.view(seat)
+                assert fresh.view(seat) == v
+                assert v.won == tuple(BEZIQUE.names(m) for m in state.won_cards())
             state.apply(rng.choice(state.legal_actions()))
+
+
+def _reference_options(state: FildinskiState, seat: int) -> dict[str, tuple[int, ...]]:
+    """FI2-FI4 written out card by card, without masks or quick tests: the
+    declarations the bitmask search of ``_meld_options`` must find."""
+    deck = state._deck
+    turn, history = state._turn_cards, state._history
+    won = [c for c in range(64) if state._won[seat] >> c & 1 and not turn >> c & 1]
+    new = {c for c in won if state._new >> c & 1}
+    options: dict[str, tuple[int, ...]] = {}
+    for kind in state._kinds:
+        picks: list[list[int]] = []
+        for face in dict.fromkeys(kind.faces):
+            # FI3: no copy already declared in this kind; FI4: old copies first.
+            free = [
+                c
+                for c in won
+                if deck.face_of(c) == face and not history.get(c, 0) & kind.bit
+            ]
+            ordered = [c for c in free if c not in new] + [c for c in free if c in new]
+            need = kind.faces.count(face)
+            if len(ordered) < need:
+                break
+            picks.append(ordered[:need] + ordered[need : need + 1])  # take, then spare
+        else:
+            takes = [p[: kind.faces.count(f)] for p, f in
+                     zip(picks, dict.fromkeys(kind.faces), strict=True)]  # fmt: skip
+            if not any(c in new for take in takes for c in take):
+                # FI2 and FI4: the first face with a spare card of the trick
+                # gives it for its last old copy.
+                for take, p in zip(takes, picks, strict=True):
+                    spare = [c for c in p[len(take) :] if c in new]
+                    if spare:
+                        take[-1] = spare[0]
+                        break
+                else:
+                    continue
+            options["meld:" + kind.name] = tuple(c for take in takes for c in take)
+    return options
+
+
+def test_the_meld_search_equals_fi2_to_fi4_card_by_card() -> None:
+    """FI2-FI4: at every turn of declarations of real matches (declaring as
+    often as possible), the combinations offered and the copies they take are
+    those of the rules applied card by card."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(40):
+        state = GAME.new_match(2, seed)
+        assert isinstance(state, FildinskiState)
+        while not state.is_over():
+            legal = state.legal_actions()
+            if state.phase() == "meld":
+                seat = state.to_act
+                assert seat is not None
+                melds = {a: c for a, c in state._options.items() if a != "dix"}
+                assert melds == _reference_options(state, seat)
+                checked += 1
+            melds_legal = [a for a in legal if a.startswith("meld:")]
+            state.apply(rng.choice(melds_legal) if melds_legal else rng.choice(legal))
+    assert checked > 100
