@@ -12,6 +12,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
+import gc
 import logging
 import multiprocessing
 import os
@@ -21,7 +22,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -36,7 +37,7 @@ from harness.plugins import PluginSource
 from harness.protocol import BotFault
 from harness.result import Result
 from harness.standings import standings
-from harness.store import Store, run_lock
+from harness.store import Encoded, Store, run_lock
 
 __all__ = [
     "Interrupted",
@@ -331,8 +332,17 @@ class _Tracker:
             return "leader: -"
         return f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
 
-    def record(self, results: Sequence[tuple[Job, Result]]) -> None:
-        written = {job.id for job in self.store.record_many(results)}
+    def record(
+        self,
+        results: Sequence[tuple[Job, Result]],
+        encoded: Mapping[str, Encoded] | None = None,
+    ) -> None:
+        """Write ``results`` in one transaction, then count and report them.
+
+        :param encoded: results already encoded by their worker, by job id
+            (those Results may lack their logs: the encodings hold them).
+        """
+        written = {job.id for job in self.store.record_many(results, encoded)}
         for job, result in results:
             if job.id not in written:
                 continue
@@ -343,9 +353,18 @@ class _Tracker:
             if self.monitor is not None:
                 self.monitor.feed(job, result)
             if self.on_result is not None:
-                self.on_result(job, result)
+                self.on_result(job, _with_log(result, (encoded or {}).get(job.id)))
         if self.progress is not None:
             self.progress.update(self.done, self.summary.planned, self.leader)
+
+
+def _with_log(result: Result, stored: Encoded | None) -> Result:
+    """``result`` with its log, which a worker sent only in its encoding."""
+    if stored is None or stored.log is None or result.log is not None:
+        return result
+    return dataclasses.replace(
+        result, log=tuple(stored.log.split(" ")) if stored.log else ()
+    )
 
 
 def _workers(asked: int | None, jobs: int) -> int:
@@ -417,7 +436,7 @@ def execute(
         _sweep_run_folders()
         tmpdir = tempfile.mkdtemp(prefix=f"troef-run-{os.getpid()}-")
     try:
-        with _worker_logs_forwarded(executor == "process"):
+        with _worker_logs_forwarded(executor == "process"), _gc_frozen():
             _run_queue(
                 queue,
                 tracker,
@@ -434,6 +453,21 @@ def execute(
     finally:
         if tmpdir is not None:
             shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _gc_frozen() -> Iterator[None]:
+    """Keep the objects of the run's set-up (plugins, plan) out of the garbage
+    collector's full passes while results arrive: a pass over them per few
+    thousand results cost the runner more than unpickling the results."""
+    if gc.get_freeze_count():  # someone froze before us: theirs to undo
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _sweep_run_folders() -> None:
@@ -472,9 +506,12 @@ def _run_queue(
         try:
             try:
                 while (queue and not tracker.stopped()) or flight.chunks:
+                    if flight.lost:
+                        queue.insert(0, flight.lost)
+                        flight.lost = []
                     while (
                         queue
-                        and len(flight.chunks) < 2 * workers
+                        and flight.running() < 2 * workers
                         and not tracker.stopped()
                     ):
                         # Taken off the queue only once submitted: a pool that
@@ -508,7 +545,11 @@ def _run_queue(
                     )
                 )
             lost = [job for chunk in flight.chunks.values() for job in chunk]
-            lost = [job for job in lost if job.id not in tracker.store.done_ids()]
+            lost = [
+                job
+                for job in lost + flight.lost
+                if job.id not in tracker.store.done_ids()
+            ]
             log.warning(
                 "a worker process died; %d unfinished jobs run again", len(lost)
             )
@@ -521,33 +562,63 @@ def _run_queue(
 
 
 class _Flight:
-    """The chunks one pool is playing, and the recording of their results."""
+    """The chunks one pool is playing, and the recording of their results.
+
+    A chunk's future may name jobs without their Result: those were streamed,
+    and the chunk stays in flight (but no longer counts as running) until
+    they have arrived through the channel.
+    """
 
     def __init__(self, tracker: _Tracker, channel: Channel) -> None:
         self.tracker = tracker
         self.channel = channel
         self.chunks: dict[
-            concurrent.futures.Future[list[tuple[str, Result]]], list[Job]
+            concurrent.futures.Future[list[tuple[str, Result | None]]], list[Job]
         ] = {}
         self.jobs: dict[str, Job] = {}
+        #: Per finished chunk, the streamed jobs not yet arrived, and since when.
+        self.awaited: dict[
+            concurrent.futures.Future[list[tuple[str, Result | None]]],
+            tuple[set[str], float],
+        ] = {}
+        #: The jobs whose result arrived through this flight.
+        self.seen: set[str] = set()
+        #: Jobs of finished chunks whose streamed results never came: to play again.
+        self.lost: list[Job] = []
 
     def add(
         self,
-        future: concurrent.futures.Future[list[tuple[str, Result]]],
+        future: concurrent.futures.Future[list[tuple[str, Result | None]]],
         chunk: list[Job],
     ) -> None:
         self.chunks[future] = chunk
         self.jobs.update((job.id, job) for job in chunk)
 
-    def record(self, results: Sequence[tuple[str, Result]]) -> None:
-        if results:
-            self.tracker.record([(self.jobs[i], r) for i, r in results])
+    def running(self) -> int:
+        """Chunks whose futures are not done yet (a worker may be playing them)."""
+        return len(self.chunks) - len(self.awaited)
+
+    def record(self, results: Sequence[tuple[str, Result | None]]) -> None:
+        fresh = [
+            (self.jobs[i], r)
+            for i, r in results
+            if r is not None and i not in self.seen
+        ]
+        encoded = self.channel.encoded()
+        if fresh:
+            self.seen.update(job.id for job, _ in fresh)
+            self.tracker.record(fresh, encoded)
 
     def collect(self, timeout: float) -> None:
         """Record what the workers streamed and the chunks that ended."""
-        finished, _ = concurrent.futures.wait(
-            self.chunks, timeout, return_when=concurrent.futures.FIRST_COMPLETED
-        )
+        running = [f for f in self.chunks if f not in self.awaited]
+        if running:
+            finished, _ = concurrent.futures.wait(
+                running, timeout, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+        else:  # every chunk has ended: only streamed results are awaited
+            finished = set()
+            self.channel.wait(timeout)
         self.record(self.channel.drain())
         for future in finished:
             if future.cancelled():  # never handed to a worker (Ctrl-C)
@@ -555,8 +626,22 @@ class _Flight:
                 continue
             # Popped only once its results are in: a broken pool raises here,
             # and the chunk's jobs without a result must run again.
-            self.record(future.result())
-            del self.chunks[future]
+            results = future.result()
+            self.record(results)
+            streamed = {i for i, r in results if r is None} - self.seen
+            self.awaited[future] = (streamed, time.monotonic())
+        for future, (streamed, since) in list(self.awaited.items()):
+            streamed -= self.seen
+            if streamed and time.monotonic() - since > _LOST_AFTER:
+                # Streamed, never arrived (a transport failure): play them again.
+                log.warning(
+                    "%d streamed results did not arrive; their jobs run again",
+                    len(streamed),
+                )
+                self.lost.extend(self.jobs[i] for i in sorted(streamed))
+                streamed.clear()
+            if not streamed:
+                del self.awaited[future], self.chunks[future]
 
     def wind_down(self) -> None:
         """After a Ctrl-C: start nothing new, keep what ends within GRACE seconds.
@@ -577,9 +662,8 @@ class _Flight:
         )
         deadline = time.monotonic() + GRACE
         try:
-            while time.monotonic() < deadline and any(
-                not f.done() for f in self.chunks
-            ):
+            # A chunk leaves the flight once its streamed results are in.
+            while time.monotonic() < deadline and self.chunks:
                 self.collect(_POLL)
             self.collect(0)
         except (KeyboardInterrupt, BrokenProcessPool):
@@ -590,6 +674,9 @@ class _Flight:
 
 #: How often the scheduler looks for streamed results (seconds).
 _POLL = 0.05
+
+#: Seconds after its chunk ended that a streamed result is given up for lost.
+_LOST_AFTER = 30.0
 
 #: How long the first Ctrl-C waits for the matches in play before abandoning them.
 GRACE = 5.0
