@@ -70,6 +70,12 @@ class RunSummary:
     forfeits: int = 0
     seconds: float = 0.0
     pool_restarts: int = 0
+    #: CPU seconds, while the matches were played, of the runner (this
+    #: process, every thread: scheduling, receiving results, writing the
+    #: store) and of the child processes that ended meanwhile (a local pool's
+    #: workers and their bots): what the pool's scaling depends on.
+    runner_cpu: float = 0.0
+    children_cpu: float = 0.0
     #: The monitor that watched the run (an SPRT's), if any.
     monitor: Monitor | None = None
 
@@ -268,6 +274,7 @@ def run_tournament(
             return summary
         probe_entrants(config)
         started = time.perf_counter()
+        cpu = os.times()
         try:
             execute(
                 pending,
@@ -289,6 +296,14 @@ def run_tournament(
             ) from None
         finally:
             summary.seconds = time.perf_counter() - started
+            now = os.times()
+            summary.runner_cpu = now.user + now.system - cpu.user - cpu.system
+            summary.children_cpu = (
+                now.children_user
+                + now.children_system
+                - cpu.children_user
+                - cpu.children_system
+            )
             if progress is not None:
                 progress.update(tracker.done, len(jobs), tracker.leader, final=True)
         return summary
