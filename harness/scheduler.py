@@ -36,7 +36,7 @@ from harness.plan import Job, plan
 from harness.plugins import PluginSource
 from harness.protocol import BotFault
 from harness.result import Result
-from harness.standings import standings
+from harness.standings import Standing, standings
 from harness.store import Encoded, Store, run_lock
 
 __all__ = [
@@ -326,12 +326,18 @@ class _Tracker:
         self.progress = progress
         self.on_result = on_result
         self.monitor = monitor
-        self.recorded: list[tuple[Sequence[str], Result]] = []
+        # Results kept for the progress line's leader until it next folds them
+        # into its table: none kept without a progress line.
+        self._keep = progress is not None and monitor is None
+        self._unfolded: list[tuple[Sequence[str], Result]] = []
+        self._table: dict[str, Standing] = {}
+        self.done = 0
         for match in store.matches():
-            self.recorded.append((match.job["seating"], match.result))
+            self.done += 1
+            if self._keep:
+                self._unfolded.append((match.job["seating"], match.result))
             if monitor is not None:
                 monitor.feed(Job.from_dict(match.job), match.result)
-        self.done = len(self.recorded)
         self.summary = RunSummary(planned=planned, already_done=self.done)
         if progress is not None:
             progress.start(self.done)
@@ -342,7 +348,15 @@ class _Tracker:
     def leader(self) -> str:
         if self.monitor is not None:
             return self.monitor.progress()
-        table = standings(self.entrants, self.recorded)
+        # Folded as they come: standings over every result at each print cost
+        # the runner more, the longer a run went on, than the matches.
+        for row in standings(self.entrants, self._unfolded):
+            self._table[row.entrant] = _added(self._table.get(row.entrant), row)
+        self._unfolded = []
+        table = sorted(
+            self._table.values(),
+            key=lambda s: (-s.score, -s.mean_utility, s.entrant),
+        )
         if not table or not table[0].games:
             return "leader: -"
         return f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
@@ -364,13 +378,30 @@ class _Tracker:
             self.done += 1
             self.summary.played += 1
             self.summary.forfeits += result.forfeit is not None
-            self.recorded.append((job.seating, result))
+            if self._keep:
+                self._unfolded.append((job.seating, result))
             if self.monitor is not None:
                 self.monitor.feed(job, result)
             if self.on_result is not None:
                 self.on_result(job, _with_log(result, (encoded or {}).get(job.id)))
         if self.progress is not None:
             self.progress.update(self.done, self.summary.planned, self.leader)
+
+
+def _added(row: Standing | None, more: Standing) -> Standing:
+    """One entrant's standing over two sets of matches (every count adds up)."""
+    if row is None:
+        return more
+    return Standing(
+        row.entrant,
+        row.matches + more.matches,
+        row.points + more.points,
+        row.games + more.games,
+        row.wins + more.wins,
+        row.forfeits + more.forfeits,
+        row.total_score + more.total_score,
+        row.total_utility + more.total_utility,
+    )
 
 
 def _with_log(result: Result, stored: Encoded | None) -> Result:

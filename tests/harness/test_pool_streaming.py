@@ -1,0 +1,104 @@
+"""How a pool's results reach the runner: once, in batches, encoded for the store.
+
+A pool worker sends its finished matches in one message per
+``STREAM_INTERVAL`` (not one per match), each already encoded as the store
+writes it; a chunk's return value names its jobs only. The runner records
+each match once, and the progress line's leader is folded as results come.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import multiprocessing
+import pickle
+import queue
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.config import load_config
+from harness.executors import STREAM_INTERVAL, Batches
+from harness.plan import Job
+from harness.result import Result
+from harness.scheduler import Progress, run_tournament
+from harness.standings import standings
+from harness.store import Store, encode
+from tests.harness.test_scheduler import stored, write_config
+
+
+def _result(log: tuple[str, ...] | None) -> Result:
+    result = Result.from_scores((3, 1), (0, 1), ((2, 0), (1, 1)))
+    return dataclasses.replace(result, log=log)
+
+
+def test_a_batch_carries_many_matches_in_one_message_encoded_for_the_store() -> None:
+    transport = multiprocessing.get_context("fork").Queue()
+    worker, runner = Batches(transport), Batches(transport)
+    results = [_result(("play 7h", "play 8h", "pass")), _result(()), _result(None)]
+    results += [_result(("pass",))] * 47
+    started = time.monotonic()
+    for k, result in enumerate(results):
+        worker.put((f"job{k}", result))
+    # The first match after a quiet spell goes at once; the others wait for
+    # the timer and travel together (a few messages, not one per match).
+    messages = [pickle.loads(transport.get(timeout=5))]
+    while sum(map(len, messages)) < len(results):
+        messages.append(pickle.loads(transport.get(timeout=5)))
+    assert time.monotonic() - started >= STREAM_INTERVAL * 0.9
+    assert len(messages[0]) == 1 and len(messages) <= 5
+    for message in messages:
+        transport.put(pickle.dumps(message))
+    arrived = [runner.get_nowait() for _ in results]
+    with pytest.raises(queue.Empty):
+        runner.get_nowait()
+    assert [job_id for job_id, _ in arrived] == [f"job{k}" for k in range(50)]
+    # Sent without the log tuple; the encoding holds it, byte for byte.
+    assert all(result.log is None for _, result in arrived)
+    encoded = runner.take_encoded()
+    assert encoded == {f"job{k}": encode(r) for k, r in enumerate(results)}
+    assert encoded["job0"].log == "play 7h play 8h pass"
+    assert encoded["job1"].log == "" and encoded["job2"].log is None
+    assert runner.take_encoded() == {}  # taken once
+    transport.close()
+    transport.join_thread()
+
+
+def test_each_pool_result_is_recorded_once_with_its_log(tmp_path: Path) -> None:
+    seen: list[tuple[Job, Result]] = []
+    path = write_config(
+        tmp_path, extra='keep_logs = true\nchunk = 4\ndatabase = "p.sqlite"\n'
+    )
+    summary = run_tournament(
+        load_config(path), workers=2, on_result=lambda j, r: seen.append((j, r))
+    )
+    assert summary.played == summary.planned == len(seen) == 4 * 3 * 6
+    assert len({job.id for job, _ in seen}) == len(seen)
+    # on_result hears whole Results: the log, sent only in the encoding, is back.
+    logs = {job_id: log for job_id, _, log in stored(tmp_path / "p.sqlite")}
+    assert all(" ".join(r.log or ()) == logs[job.id] for job, r in seen)
+    assert all(r.log for _, r in seen)
+    path = write_config(
+        tmp_path,
+        extra='keep_logs = true\nexecutor = "inline"\ndatabase = "i.sqlite"\n',
+    )
+    run_tournament(load_config(path))
+    assert stored(tmp_path / "i.sqlite") == stored(tmp_path / "p.sqlite")
+
+
+def test_the_progress_leader_is_folded_as_results_come(tmp_path: Path) -> None:
+    """Standings folded batch by batch give the leader that standings over
+    every recorded match give."""
+    path = write_config(tmp_path, matches=10, extra="chunk = 3\n")
+    lines = io.StringIO()
+    progress = Progress(stream=lines, live=False, interval=0.0)
+    run_tournament(load_config(path), workers=2, progress=progress)
+    printed = lines.getvalue().splitlines()
+    assert len(printed) > 2  # printed (and folded) along the way
+    with Store.existing(tmp_path / "t.sqlite") as store:
+        matches = [(m.job["seating"], m.result) for m in store.matches()]
+    table = standings(["a", "b", "c", "d"], matches)
+    leader = f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
+    assert printed[-1].startswith(f"{len(matches)}/{len(matches)} matches")
+    assert printed[-1].endswith(leader)
