@@ -102,3 +102,19 @@ def test_the_progress_leader_is_folded_as_results_come(tmp_path: Path) -> None:
     leader = f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
     assert printed[-1].startswith(f"{len(matches)}/{len(matches)} matches")
     assert printed[-1].endswith(leader)
+
+
+@pytest.mark.parametrize(("jobs", "workers"), [(2400, 2), (2400, 1), (72, 2), (5, 3)])
+def test_chunks_shrink_as_the_plan_runs_out(jobs: int, workers: int) -> None:
+    from harness.scheduler import MAX_CHUNK, _guided_chunks
+
+    plan = [f"job{k}" for k in range(jobs)]
+    chunks = _guided_chunks(plan, workers)  # type: ignore[arg-type]
+    assert [job for chunk in chunks for job in chunk] == plan  # each once, in order
+    sizes = [len(chunk) for chunk in chunks]
+    assert max(sizes) <= MAX_CHUNK
+    assert sizes[:-1] == sorted(sizes[:-1], reverse=True)
+    # The last chunks are as small as the old fixed size: no worker idles long.
+    assert sizes[-2] <= max(1, min(32, jobs // (workers * 8)))
+    if jobs >= 2400:
+        assert sizes[0] == MAX_CHUNK and len(chunks) < jobs // 32
