@@ -1,10 +1,13 @@
 """The scheduler: sends a plan's unfinished jobs to an executor, records results.
 
 It knows no game logic. Jobs go out in chunks (to amortise the cost of crossing
-a process boundary), a bounded number in flight; each chunk's results are
-written to the store as it arrives, in one transaction of whole matches. A
-worker that dies takes its chunk with it: the pool is rebuilt and the jobs
-without a result run again. Ctrl-C stops cleanly: what finished is kept.
+a process boundary), large first and smaller as the plan runs out, a bounded
+number in flight; finished matches are streamed back while a chunk plays and
+each batch that arrives is written to the store in one transaction of whole
+matches. The runner shares the machine's cores with the workers, so it does
+little per match: workers send results encoded for the store, once. A worker
+that dies takes its chunk with it: the pool is rebuilt and the jobs without a
+result run again. Ctrl-C stops cleanly: what finished is kept.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 It holds a snapshot of the config, the planned jobs, and per finished match
 its result (per seat: entrant, score, rank, team; per deal: points; a forfeit
-with its reason) and, when asked for, the action log. Each result is written
-in one transaction keyed by the job id, so a run killed at any moment loses at
-most the matches in flight and never counts one twice.
+with its reason) and, when asked for, the action log. Results are written in
+transactions of whole matches keyed by the job id, so a run killed at any
+moment loses at most the matches not yet written (in flight, or streamed in
+the last moments) and never counts one twice.
 """
 
 from __future__ import annotations
