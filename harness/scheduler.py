@@ -599,11 +599,12 @@ def _run_queue(
                 raise
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1
-            flight.record(channel.drain())
+            flight.record(channel.drain(), now=True)
             suspects: set[str] = set()
             if tmpdir is not None:
                 flight.record(
-                    _blame(
+                    now=True,
+                    results=_blame(
                         pool,
                         tmpdir,
                         flight,
@@ -612,7 +613,7 @@ def _run_queue(
                         keep_logs,
                         suspects,
                         tracker.store.done_ids(),
-                    )
+                    ),
                 )
             lost = [job for chunk in flight.chunks.values() for job in chunk]
             lost = [
@@ -625,6 +626,8 @@ def _run_queue(
             )
             queue = _requeue(lost, queue, breaks, suspects)
         finally:
+            # Whatever ended the pool, what arrived is written before it goes.
+            flight.commit(now=True)
             if clean:
                 pool.shutdown(wait=True, cancel_futures=True)
             else:
@@ -655,6 +658,10 @@ class _Flight:
         self.seen: set[str] = set()
         #: Jobs of finished chunks whose streamed results never came: to play again.
         self.lost: list[Job] = []
+        #: Results arrived but not yet written, and when the store last committed.
+        self.pending: list[tuple[Job, Result]] = []
+        self.pending_encoded: dict[str, Encoded] = {}
+        self.committed = 0.0
 
     def add(
         self,
@@ -668,7 +675,10 @@ class _Flight:
         """Chunks whose futures are not done yet (a worker may be playing them)."""
         return len(self.chunks) - len(self.awaited)
 
-    def record(self, results: Sequence[tuple[str, Result | None]]) -> None:
+    def record(
+        self, results: Sequence[tuple[str, Result | None]], *, now: bool = False
+    ) -> None:
+        """Take arrived results; write them with those pending (:meth:`commit`)."""
         fresh = [
             (self.jobs[i], r)
             for i, r in results
@@ -677,7 +687,19 @@ class _Flight:
         encoded = self.channel.encoded()
         if fresh:
             self.seen.update(job.id for job, _ in fresh)
-            self.tracker.record(fresh, encoded)
+            self.pending.extend(fresh)
+            self.pending_encoded.update(encoded)
+        self.commit(now=now)
+
+    def commit(self, *, now: bool = False) -> None:
+        """Write the pending results in one transaction, at most every
+        :data:`_COMMIT_EVERY` seconds unless ``now`` (a commit costs the runner
+        as much as a few matches' rows; a killed runner loses what is pending)."""
+        if self.pending and (now or time.monotonic() - self.committed >= _COMMIT_EVERY):
+            pending, encoded = self.pending, self.pending_encoded
+            self.pending, self.pending_encoded = [], {}
+            self.tracker.record(pending, encoded)
+            self.committed = time.monotonic()
 
     def collect(self, timeout: float) -> None:
         """Record what the workers streamed and the chunks that ended."""
@@ -712,6 +734,8 @@ class _Flight:
                 streamed.clear()
             if not streamed:
                 del self.awaited[future], self.chunks[future]
+        if not self.chunks:
+            self.commit(now=True)  # nothing more is coming from this pool
 
     def wind_down(self) -> None:
         """After a Ctrl-C: start nothing new, keep what ends within GRACE seconds.
@@ -740,10 +764,14 @@ class _Flight:
             pass
         finally:
             _ignore_interrupts()
+            self.commit(now=True)
 
 
 #: How often the scheduler looks for streamed results (seconds).
 _POLL = 0.05
+
+#: Most seconds between two commits of arrived results while a pool plays.
+_COMMIT_EVERY = 0.1
 
 #: Seconds after its chunk ended that a streamed result is given up for lost.
 _LOST_AFTER = 30.0

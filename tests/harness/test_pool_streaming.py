@@ -8,6 +8,7 @@ each match once, and the progress line's leader is folded as results come.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import multiprocessing
@@ -50,7 +51,13 @@ def test_a_batch_carries_many_matches_in_one_message_encoded_for_the_store() -> 
     assert len(messages[0]) == 1 and len(messages) <= 5
     for message in messages:
         transport.put(pickle.dumps(message))
-    arrived = [runner.get_nowait() for _ in results]
+    arrived: list[tuple[str, Result]] = []
+    deadline = time.monotonic() + 10
+    while len(arrived) < len(results) and time.monotonic() < deadline:
+        runner.wait(1.0)  # the queue's feeder thread writes the pipe meanwhile
+        with contextlib.suppress(queue.Empty):
+            while True:
+                arrived.append(runner.get_nowait())
     with pytest.raises(queue.Empty):
         runner.get_nowait()
     assert [job_id for job_id, _ in arrived] == [f"job{k}" for k in range(50)]
