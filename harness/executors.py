@@ -124,8 +124,9 @@ class Batches:
     In a worker, ``put`` keeps each match, encoded for the store and without
     its log (the encoding holds it), and sends what it keeps as one pickled
     message :data:`STREAM_INTERVAL` seconds after the first (a timer thread),
-    or at once after a quiet spell. In the runner, ``get_nowait`` hands out
-    the matches one by one and keeps their encodings for the store.
+    at once after a quiet spell, and when a chunk ends. In the runner,
+    ``get_nowait`` hands out the matches one by one and keeps their encodings
+    for the store.
     """
 
     def __init__(self, transport: Any) -> None:
@@ -294,6 +295,9 @@ def run_jobs(
     results = _worker.play(jobs, keep_logs, in_flight, secret)
     if _worker.channel is None:
         return list(results)
+    flush = getattr(_worker.channel.results, "flush", None)
+    if flush is not None:
+        flush()  # the chunk's last matches: the runner awaits them now
     return [(job_id, None) for job_id, _ in results]
 
 
