@@ -345,9 +345,15 @@ class Store:
 
     def _known(self, ids: Iterable[str]) -> set[str]:
         ids = list(ids)
-        marks = ",".join("?" * len(ids))
-        query = f"SELECT job_id FROM results WHERE job_id IN ({marks})"
-        return {row[0] for row in self._db.execute(query, ids)}
+        known: set[str] = set()
+        # In slices: an SQLite before 3.32 takes at most 999 parameters, and
+        # a commit may hold a few thousand short matches.
+        for start in range(0, len(ids), 900):
+            part = ids[start : start + 900]
+            marks = ",".join("?" * len(part))
+            query = f"SELECT job_id FROM results WHERE job_id IN ({marks})"
+            known.update(row[0] for row in self._db.execute(query, part))
+        return known
 
     # -- reading ----------------------------------------------------------
 

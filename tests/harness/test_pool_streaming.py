@@ -14,6 +14,7 @@ import io
 import multiprocessing
 import pickle
 import queue
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ import pytest
 
 from harness.config import load_config
 from harness.executors import STREAM_INTERVAL, Batches
-from harness.plan import Job
+from harness.plan import Job, plan
 from harness.result import Result
 from harness.scheduler import Progress, run_tournament
 from harness.standings import standings
@@ -127,3 +128,22 @@ def test_chunks_shrink_as_the_plan_runs_out(jobs: int, workers: int) -> None:
     assert sizes[-2] <= max(1, min(32, jobs // (workers * 8)))
     if jobs >= 2400:
         assert sizes[0] == MAX_CHUNK and len(chunks) < jobs // 32
+
+
+def test_a_commit_of_thousands_of_matches_skips_those_already_recorded(
+    tmp_path: Path,
+) -> None:
+    """More results at once than an old SQLite takes parameters (999)."""
+    path = write_config(tmp_path, matches=1, extra='executor = "inline"\n')
+    config = load_config(path)
+    result = Result.from_scores((3, 1, 0), (0, 1, 2), ((3, 1, 0),))
+    one = plan(config)[0]  # toy: three seats
+    jobs = [dataclasses.replace(one, id=f"{k:016x}", index=k) for k in range(2500)]
+    with Store.open(tmp_path / "many.sqlite", config) as store:
+        # As an SQLite before 3.32 is built.
+        store.db.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 999)
+        store.add_jobs(jobs)
+        first = store.record_many([(job, result) for job in jobs[:1500]])
+        again = store.record_many([(job, result) for job in jobs])
+        assert len(first) == 1500 and len(again) == len(jobs) - 1500 > 999
+        assert store.counts() == (len(jobs), len(jobs))
