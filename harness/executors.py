@@ -20,7 +20,6 @@ from __future__ import annotations
 import collections
 import concurrent.futures
 import contextlib
-import dataclasses
 import functools
 import gc
 import multiprocessing
@@ -152,7 +151,11 @@ class Batches:
         job_id, result = item
         stored = encode(result)
         if result.log is not None:
-            result = dataclasses.replace(result, log=None)
+            # A copy without the log, field for field (not through __init__,
+            # which would check and convert what the referee already did).
+            copy = object.__new__(Result)
+            copy.__dict__.update(result.__dict__, log=None)
+            result = copy
         with self._lock:
             self._kept.append((job_id, result, stored))
             first = len(self._kept) == 1
