@@ -18,13 +18,6 @@ each executor (a worker's time per match beyond the loop's: for ``inline`` and
 efficiency (2-worker / 1-worker throughput) and Dask against the 2-worker
 pool. Figures are ratios and medians: these machines are shared and noisy.
 
-Wall-clock ratios sink when other jobs share the cores, so it also prints what
-load hardly moves: the CPU per match of the runner (the ``troef run`` process:
-scheduling, receiving results, writing SQLite) and of the pool's workers, and
-the 2-worker ratio they allow on 2 cores, 2W / (W + R): the runner shares the
-cores with the workers, so its CPU per match R must be small next to a
-match's W.
-
     python bench/bench_scheduler.py [--repeats 3] [--matches 200] [--no-dask]
 """
 
@@ -68,9 +61,7 @@ def on_dask(config: TournamentConfig, address: str | None) -> TournamentConfig:
 
 def measure(
     matches: int, target: int, repeats: int, address: str | None
-) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:
-    """Median matches/s per way of playing, and per pool size the median CPU
-    µs per match of the runner and of the workers."""
+) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.toml"
         path.write_text(CONFIG.format(matches=matches, target=target))
@@ -79,7 +70,6 @@ def measure(
         worker = Worker(config.plugin_source)
         worker.load()
         rates: dict[str, list[float]] = {}
-        cpu: dict[str, list[tuple[float, float]]] = {}
         runs: list[tuple[str, TournamentConfig, int]] = [
             ("inline", dataclasses.replace(config, executor="inline"), 1),
             ("one", config, 1),
@@ -96,22 +86,8 @@ def measure(
             for name, variant, workers in runs:
                 summary = run_tournament(variant, workers=workers, fresh=True)
                 rates.setdefault(name, []).append(summary.played / summary.seconds)
-                if name in ("one", "two"):
-                    cpu.setdefault(name, []).append(
-                        (
-                            summary.runner_cpu / summary.played * 1e6,
-                            summary.children_cpu / summary.played * 1e6,
-                        )
-                    )
         medians = {name: statistics.median(r) for name, r in rates.items()}
-        cpu_medians = {
-            name: (
-                statistics.median(r for r, _ in runs),
-                statistics.median(w for _, w in runs),
-            )
-            for name, runs in cpu.items()
-        }
-        return {"jobs": len(jobs), **medians}, cpu_medians
+        return {"jobs": len(jobs), **medians}
 
 
 def cluster_start(config_text: str) -> float:
@@ -159,11 +135,9 @@ def main() -> None:
         f"{'dask / 2w':>10}"
     )
     overheads = []
-    cpu_rows = []
     try:
         for label, target in (("one deal (target 1)", 1), ("to 1500 (default)", 1500)):
-            m, cpu = measure(args.matches, target, args.repeats, address)
-            cpu_rows.append((label, 1e6 / m["loop"], cpu))
+            m = measure(args.matches, target, args.repeats, address)
             dask = m.get("dask", float("nan"))
             print(
                 f"{label:<20}{m['jobs']:>5}{1000 / m['loop']:>9.2f}{m['loop']:>8.0f}"
@@ -187,20 +161,6 @@ def main() -> None:
     print(f"{'match size':<20}{header}")
     for label, inline, one, two, dask_us in overheads:
         print(f"{label:<20}{inline:>9.0f}{one:>10.0f}{two:>11.0f}{dask_us:>9.0f}")
-    print(
-        "\nCPU per match (µs; runner = troef run, all threads; workers = the "
-        "pool's processes):"
-    )
-    print(
-        f"{'match size':<20}{'loop':>7}{'1w runner':>10}{'1w workers':>11}"
-        f"{'2w runner':>10}{'2w workers':>11}{'2W/(W+R)':>9}"
-    )
-    for label, loop_us, cpu in cpu_rows:
-        (r1, w1), (r2, w2) = cpu["one"], cpu["two"]
-        print(
-            f"{label:<20}{loop_us:>7.0f}{r1:>10.0f}{w1:>11.0f}{r2:>10.0f}{w2:>11.0f}"
-            f"{2 * w2 / (w2 + r2):>9.2f}"
-        )
     if not args.no_dask:
         seconds = cluster_start(CONFIG.format(matches=1, target=1))
         print(

@@ -60,10 +60,7 @@ class ExecutorPlugin:
         """An executor for ``workers`` chunks at once and its result channel.
 
         Its ``submit`` is called with :func:`harness.executors.run_jobs` and a
-        chunk's arguments; its futures hold the chunk's (job id, Result) list,
-        where a Result may be None for a match its worker streamed to the
-        channel (the scheduler then awaits it there). Each finished match
-        should be streamed as it ends: a killed runner keeps what it recorded.
+        chunk's arguments; its futures hold the chunk's (job id, Result) list.
         """
         raise NotImplementedError
 

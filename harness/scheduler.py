@@ -497,7 +497,10 @@ def execute(
     chunks in flight then finish and are recorded. On Ctrl-C no match starts,
     those that end within :data:`GRACE` seconds are recorded, the rest abandoned.
     """
-    queue = _chunks(pending, chunk) if chunk else _guided_chunks(pending, workers)
+    size = chunk or max(1, min(32, len(pending) // (workers * 8)))
+    queue = _chunks(pending, size)
+    if not chunk:
+        queue = _guided_chunks(pending, workers)
     breaks: dict[str, int] = {}
     # The bots' working folders live in one folder of the run, removed here even
     # when a worker was killed before it could remove its own.
