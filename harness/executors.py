@@ -5,22 +5,31 @@ process builds its :class:`~harness.workers.Worker` once, in the pool's
 initializer, from the same plugin source as the parent: a registry does not
 pickle, and jobs carry names only.
 
-Each finished match is also streamed at once to the pool's ``results`` queue
-(a chunk's return value comes too late for a run that is killed), and a set
-``stop`` event keeps a chunk from starting further matches. A worker ends
-everything it started when it leaves, by a normal shutdown or by SIGTERM.
+Each finished match is streamed to the runner through the channel's
+``results`` queue (a chunk's return value comes too late for a run that is
+killed), and a set ``stop`` event keeps a chunk from starting further matches.
+A pool worker sends its matches in batches (:class:`Batches`), already encoded
+for the store, at most :data:`STREAM_INTERVAL` seconds after each ends; a
+chunk's return value then names its jobs only, so each result crosses the
+process boundary once. A worker ends everything it started when it leaves, by
+a normal shutdown or by SIGTERM.
 """
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
+import contextlib
 import functools
+import gc
 import multiprocessing
 import os
+import pickle
 import queue
 import signal
 import tempfile
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -44,9 +53,17 @@ from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import abandon_bots, forfeit_before_start, play_match
 from harness.result import ForfeitReason, Result
 from harness.seeding import bot_seed
+from harness.store import Encoded, encode
 from harness.workers import Worker
 
-__all__ = ["Channel", "InlineExecutor", "make_executor", "run_jobs", "watch_path"]
+__all__ = [
+    "Batches",
+    "Channel",
+    "InlineExecutor",
+    "make_executor",
+    "run_jobs",
+    "watch_path",
+]
 
 
 class _Queue(Protocol):
@@ -78,6 +95,115 @@ class Channel:
                 items.append(self.results.get_nowait())
             except queue.Empty:
                 return items
+
+    def wait(self, timeout: float) -> None:
+        """Return once a result may have arrived, or after ``timeout`` seconds."""
+        wait = getattr(self.results, "wait", None)
+        if wait is not None:
+            wait(timeout)
+        else:  # a queue filled in this process or by events: a short nap
+            time.sleep(min(timeout, 0.005))
+
+    def encoded(self) -> dict[str, Encoded]:
+        """The store's encoding of results that arrived encoded, by job id (the
+        caller takes them: the next call returns only those arrived since)."""
+        take = getattr(self.results, "take_encoded", None)
+        return {} if take is None else dict(take())
+
+
+#: Most seconds a pool worker keeps a finished match before sending it: one
+#: message per batch, not per match (a killed runner loses at most this much
+#: of each worker's play besides the matches in play).
+STREAM_INTERVAL = 0.05
+
+
+class Batches:
+    """A pool's results queue that carries batches of encoded matches.
+
+    In a worker, ``put`` keeps each match, encoded for the store and without
+    its log (the encoding holds it), and sends what it keeps as one pickled
+    message :data:`STREAM_INTERVAL` seconds after the first (a timer thread),
+    at once after a quiet spell, and when a chunk ends. In the runner,
+    ``get_nowait`` hands out the matches one by one and keeps their encodings
+    for the store.
+    """
+
+    def __init__(self, transport: Any) -> None:
+        #: A ``multiprocessing`` queue: its feeder thread writes to the pipe,
+        #: so a worker never waits on a runner that is busy writing the store.
+        self.transport = transport
+        self._lock = threading.Lock()
+        self._kept: list[tuple[str, Result, Encoded]] = []
+        self._sent = 0.0
+        self._arrived: collections.deque[tuple[str, Result]] = collections.deque()
+        self._encoded: dict[str, Encoded] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"transport": self.transport}  # a spawned worker gets its own
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["transport"])  # type: ignore[misc]
+
+    # -- in the worker ------------------------------------------------------
+
+    def put(self, item: tuple[str, Result], /) -> None:
+        """Keep one finished match; send the batch now or start its timer."""
+        job_id, result = item
+        stored = encode(result)
+        if result.log is not None:
+            # A copy without the log, field for field (not through __init__,
+            # which would check and convert what the referee already did).
+            copy = object.__new__(Result)
+            copy.__dict__.update(result.__dict__, log=None)
+            result = copy
+        with self._lock:
+            self._kept.append((job_id, result, stored))
+            first = len(self._kept) == 1
+        if not first:
+            return
+        if time.monotonic() - self._sent >= STREAM_INTERVAL:
+            self.flush()  # slow matches: each goes at once
+        else:
+            timer = threading.Timer(STREAM_INTERVAL, self.flush)
+            timer.daemon = True
+            timer.start()
+
+    def flush(self) -> None:
+        """Send what is kept, as one message (pickled here: an error is ours to
+        see, not the feeder thread's to print and drop)."""
+        with self._lock:
+            batch, self._kept = self._kept, []
+            self._sent = time.monotonic()
+        if batch:
+            self.transport.put(pickle.dumps(batch, pickle.HIGHEST_PROTOCOL))
+
+    def cancel_join_thread(self) -> None:
+        """A leaving worker must not wait to flush what the runner no longer reads."""
+        self.transport.cancel_join_thread()
+
+    # -- in the runner ------------------------------------------------------
+
+    def get_nowait(self) -> tuple[str, Result]:
+        """The next match that arrived; raises ``queue.Empty`` when none has."""
+        if not self._arrived:
+            self._unpack(self.transport.get_nowait())
+        return self._arrived.popleft()
+
+    def wait(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for a batch (none kept yet)."""
+        if not self._arrived:
+            with contextlib.suppress(queue.Empty):
+                self._unpack(self.transport.get(timeout=timeout))
+
+    def take_encoded(self) -> dict[str, Encoded]:
+        """The encodings of the matches handed out so far (then forgotten)."""
+        encoded, self._encoded = self._encoded, {}
+        return encoded
+
+    def _unpack(self, message: bytes) -> None:
+        for job_id, result, stored in pickle.loads(message):
+            self._arrived.append((job_id, result))
+            self._encoded[job_id] = stored
 
 
 # The Worker of this pool process (it owns the registry, the games built and the
@@ -116,7 +242,8 @@ def init_worker(
         if cancel_join is not None:
             # A leaving worker must not wait to flush streamed results the runner
             # no longer reads: it blocked on a full pipe, and the runner on it.
-            # Nothing is lost: a chunk's return value carries every result again.
+            # A worker leaves once the runner has every result it awaits, or
+            # when the run is abandoned: what was not recorded runs again.
             cancel_join()
     if ignore_sigint:
         # The parent handles Ctrl-C and stops the pool; workers must not die mid-write.
@@ -128,6 +255,11 @@ def init_worker(
             set_watch(watch_path(tmpdir, os.getpid()))
     _worker = Worker(source, channel=channel)
     _worker.load()
+    if parent is not None:
+        # A pool process keeps what it has loaded until it leaves: the garbage
+        # collector need not scan the plugins again and again (a full pass
+        # over them cost more than the bookkeeping of a short match).
+        gc.freeze()
 
 
 def watch_path(tmpdir: str, pid: int) -> str:
@@ -151,12 +283,11 @@ def _leave_now(signum: int, frame: FrameType | None) -> None:
 
 def run_jobs(
     jobs: Sequence[Job], keep_logs: bool, in_flight: int = 4, secret: bytes = b""
-) -> list[tuple[str, Result]]:
-    """Play ``jobs``; return (job id, Result) for each, in order.
+) -> list[tuple[str, Result | None]]:
+    """Play ``jobs``; return (job id, Result) for each match played, in order.
 
-    A Result is a frozen dataclass of tuples, ints and strings: it pickles
-    compactly (repeated action strings are pickled once) and needs no
-    conversion on either side of the process boundary.
+    The Result is None when the match was streamed to the channel: the runner
+    awaits it there (each result crosses the process boundary once).
 
     When any bot runs in its own process, up to ``in_flight`` matches are
     interleaved so that the worker never idles waiting on one bot's pipe.
@@ -164,7 +295,13 @@ def run_jobs(
     """
     if _worker is None:
         raise RuntimeError("run_jobs called in a process whose plugins are not loaded")
-    return _worker.play(jobs, keep_logs, in_flight, secret)
+    results = _worker.play(jobs, keep_logs, in_flight, secret)
+    if _worker.channel is None:
+        return list(results)
+    flush = getattr(_worker.channel.results, "flush", None)
+    if flush is not None:
+        flush()  # the chunk's last matches: the runner awaits them now
+    return [(job_id, None) for job_id, _ in results]
 
 
 def play_chunk(
@@ -345,7 +482,7 @@ def local_executor(
         channel = Channel()
         return InlineExecutor(source, channel), channel
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    channel = Channel(context.Queue(), context.Event())
+    channel = Channel(Batches(context.Queue()), context.Event())
     pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,

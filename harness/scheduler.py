@@ -1,10 +1,13 @@
 """The scheduler: sends a plan's unfinished jobs to an executor, records results.
 
 It knows no game logic. Jobs go out in chunks (to amortise the cost of crossing
-a process boundary), a bounded number in flight; each chunk's results are
-written to the store as it arrives, in one transaction of whole matches. A
-worker that dies takes its chunk with it: the pool is rebuilt and the jobs
-without a result run again. Ctrl-C stops cleanly: what finished is kept.
+a process boundary), large first and smaller as the plan runs out, a bounded
+number in flight; finished matches are streamed back while a chunk plays and
+each batch that arrives is written to the store in one transaction of whole
+matches. The runner shares the machine's cores with the workers, so it does
+little per match: workers send results encoded for the store, once. A worker
+that dies takes its chunk with it: the pool is rebuilt and the jobs without a
+result run again. Ctrl-C stops cleanly: what finished is kept.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
+import gc
 import logging
 import multiprocessing
 import os
@@ -21,7 +25,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -36,8 +40,8 @@ from harness.plan import Job, plan
 from harness.plugins import PluginSource
 from harness.protocol import BotFault
 from harness.result import Result
-from harness.standings import standings
-from harness.store import Store, run_lock
+from harness.standings import Standing, standings
+from harness.store import Encoded, Store, run_lock
 
 __all__ = [
     "Interrupted",
@@ -70,6 +74,12 @@ class RunSummary:
     forfeits: int = 0
     seconds: float = 0.0
     pool_restarts: int = 0
+    #: CPU seconds, while the matches were played, of the runner (this
+    #: process, every thread: scheduling, receiving results, writing the
+    #: store) and of the child processes that ended meanwhile (a local pool's
+    #: workers and their bots): what the pool's scaling depends on.
+    runner_cpu: float = 0.0
+    children_cpu: float = 0.0
     #: The monitor that watched the run (an SPRT's), if any.
     monitor: Monitor | None = None
 
@@ -271,6 +281,7 @@ def run_tournament(
             return summary
         probe_entrants(config)
         started = time.perf_counter()
+        cpu = os.times()
         try:
             execute(
                 pending,
@@ -292,6 +303,14 @@ def run_tournament(
             ) from None
         finally:
             summary.seconds = time.perf_counter() - started
+            now = os.times()
+            summary.runner_cpu = now.user + now.system - cpu.user - cpu.system
+            summary.children_cpu = (
+                now.children_user
+                + now.children_system
+                - cpu.children_user
+                - cpu.children_system
+            )
             if progress is not None:
                 progress.update(tracker.done, len(jobs), tracker.leader, final=True)
         return summary
@@ -314,12 +333,18 @@ class _Tracker:
         self.progress = progress
         self.on_result = on_result
         self.monitor = monitor
-        self.recorded: list[tuple[Sequence[str], Result]] = []
+        # Results kept for the progress line's leader until it next folds them
+        # into its table: none kept without a progress line.
+        self._keep = progress is not None and monitor is None
+        self._unfolded: list[tuple[Sequence[str], Result]] = []
+        self._table: dict[str, Standing] = {}
+        self.done = 0
         for match in store.matches():
-            self.recorded.append((match.job["seating"], match.result))
+            self.done += 1
+            if self._keep:
+                self._unfolded.append((match.job["seating"], match.result))
             if monitor is not None:
                 monitor.feed(Job.from_dict(match.job), match.result)
-        self.done = len(self.recorded)
         self.summary = RunSummary(planned=planned, already_done=self.done)
         if progress is not None:
             progress.start(self.done)
@@ -330,26 +355,69 @@ class _Tracker:
     def leader(self) -> str:
         if self.monitor is not None:
             return self.monitor.progress()
-        table = standings(self.entrants, self.recorded)
+        # Folded as they come: standings over every result at each print cost
+        # the runner more, the longer a run went on, than the matches.
+        for row in standings(self.entrants, self._unfolded):
+            self._table[row.entrant] = _added(self._table.get(row.entrant), row)
+        self._unfolded = []
+        table = sorted(
+            self._table.values(),
+            key=lambda s: (-s.score, -s.mean_utility, s.entrant),
+        )
         if not table or not table[0].games:
             return "leader: -"
         return f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
 
-    def record(self, results: Sequence[tuple[Job, Result]]) -> None:
-        written = {job.id for job in self.store.record_many(results)}
+    def record(
+        self,
+        results: Sequence[tuple[Job, Result]],
+        encoded: Mapping[str, Encoded] | None = None,
+    ) -> None:
+        """Write ``results`` in one transaction, then count and report them.
+
+        :param encoded: results already encoded by their worker, by job id
+            (those Results may lack their logs: the encodings hold them).
+        """
+        written = {job.id for job in self.store.record_many(results, encoded)}
         for job, result in results:
             if job.id not in written:
                 continue
             self.done += 1
             self.summary.played += 1
             self.summary.forfeits += result.forfeit is not None
-            self.recorded.append((job.seating, result))
+            if self._keep:
+                self._unfolded.append((job.seating, result))
             if self.monitor is not None:
                 self.monitor.feed(job, result)
             if self.on_result is not None:
-                self.on_result(job, result)
+                self.on_result(job, _with_log(result, (encoded or {}).get(job.id)))
         if self.progress is not None:
             self.progress.update(self.done, self.summary.planned, self.leader)
+
+
+def _added(row: Standing | None, more: Standing) -> Standing:
+    """One entrant's standing over two sets of matches (every count adds up)."""
+    if row is None:
+        return more
+    return Standing(
+        row.entrant,
+        row.matches + more.matches,
+        row.points + more.points,
+        row.games + more.games,
+        row.wins + more.wins,
+        row.forfeits + more.forfeits,
+        row.total_score + more.total_score,
+        row.total_utility + more.total_utility,
+    )
+
+
+def _with_log(result: Result, stored: Encoded | None) -> Result:
+    """``result`` with its log, which a worker sent only in its encoding."""
+    if stored is None or stored.log is None or result.log is not None:
+        return result
+    return dataclasses.replace(
+        result, log=tuple(stored.log.split(" ")) if stored.log else ()
+    )
 
 
 def _workers(asked: int | None, jobs: int) -> int:
@@ -391,6 +459,28 @@ def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
     return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
 
 
+#: The largest chunk the scheduler makes by itself (a config's ``chunk`` aside).
+MAX_CHUNK = 256
+
+
+def _guided_chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
+    """Chunks that shrink as the plan runs out: each a quarter of a worker's
+    share of the jobs left (at most :data:`MAX_CHUNK`), never below a floor.
+
+    Large chunks early cost the runner little per match (a chunk is a
+    submission, a wake-up and a return); small ones late keep every worker
+    busy to the end. Which chunk a job is in changes no result.
+    """
+    floor = max(1, min(32, len(jobs) // (workers * 8)))
+    chunks, start = [], 0
+    while start < len(jobs):
+        left = len(jobs) - start
+        size = max(floor, min(MAX_CHUNK, left // (4 * workers)))
+        chunks.append(list(jobs[start : start + size]))
+        start += size
+    return chunks
+
+
 def execute(
     pending: Sequence[Job],
     tracker: _Tracker,
@@ -414,6 +504,8 @@ def execute(
     cap = max_chunk(executor, source)
     size = chunk or max(1, min(cap, len(pending) // (workers * 8)))
     queue = _chunks(pending, size)
+    if not chunk:
+        queue = _guided_chunks(pending, workers)
     breaks: dict[str, int] = {}
     # The bots' working folders live in one folder of the run, removed here even
     # when a worker was killed before it could remove its own.
@@ -422,7 +514,7 @@ def execute(
         _sweep_run_folders()
         tmpdir = tempfile.mkdtemp(prefix=f"troef-run-{os.getpid()}-")
     try:
-        with _worker_logs_forwarded(executor == "process"):
+        with _worker_logs_forwarded(executor == "process"), _gc_frozen():
             _run_queue(
                 queue,
                 tracker,
@@ -439,6 +531,21 @@ def execute(
     finally:
         if tmpdir is not None:
             shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _gc_frozen() -> Iterator[None]:
+    """Keep the objects of the run's set-up (plugins, plan) out of the garbage
+    collector's full passes while results arrive: a pass over them per few
+    thousand results cost the runner more than unpickling the results."""
+    if gc.get_freeze_count():  # someone froze before us: theirs to undo
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _sweep_run_folders() -> None:
@@ -477,9 +584,12 @@ def _run_queue(
         try:
             try:
                 while (queue and not tracker.stopped()) or flight.chunks:
+                    if flight.lost:
+                        queue.insert(0, flight.lost)
+                        flight.lost = []
                     while (
                         queue
-                        and len(flight.chunks) < 2 * workers
+                        and flight.running() < 2 * workers
                         and not tracker.stopped()
                     ):
                         # Taken off the queue only once submitted: a pool that
@@ -500,11 +610,12 @@ def _run_queue(
                 raise
         except BrokenProcessPool:
             tracker.summary.pool_restarts += 1
-            flight.record(channel.drain())
+            flight.record(channel.drain(), now=True)
             suspects: set[str] = set()
             if tmpdir is not None:
                 flight.record(
-                    _blame(
+                    now=True,
+                    results=_blame(
                         pool,
                         tmpdir,
                         flight,
@@ -513,15 +624,21 @@ def _run_queue(
                         keep_logs,
                         suspects,
                         tracker.store.done_ids(),
-                    )
+                    ),
                 )
             lost = [job for chunk in flight.chunks.values() for job in chunk]
-            lost = [job for job in lost if job.id not in tracker.store.done_ids()]
+            lost = [
+                job
+                for job in lost + flight.lost
+                if job.id not in tracker.store.done_ids()
+            ]
             log.warning(
                 "a worker process died; %d unfinished jobs run again", len(lost)
             )
             queue = _requeue(lost, queue, breaks, suspects)
         finally:
+            # Whatever ended the pool, what arrived is written before it goes.
+            flight.commit(now=True)
             if clean:
                 pool.shutdown(wait=True, cancel_futures=True)
             else:
@@ -529,33 +646,82 @@ def _run_queue(
 
 
 class _Flight:
-    """The chunks one pool is playing, and the recording of their results."""
+    """The chunks one pool is playing, and the recording of their results.
+
+    A chunk's future may name jobs without their Result: those were streamed,
+    and the chunk stays in flight (but no longer counts as running) until
+    they have arrived through the channel.
+    """
 
     def __init__(self, tracker: _Tracker, channel: Channel) -> None:
         self.tracker = tracker
         self.channel = channel
         self.chunks: dict[
-            concurrent.futures.Future[list[tuple[str, Result]]], list[Job]
+            concurrent.futures.Future[list[tuple[str, Result | None]]], list[Job]
         ] = {}
         self.jobs: dict[str, Job] = {}
+        #: Per finished chunk, the streamed jobs not yet arrived, and since when.
+        self.awaited: dict[
+            concurrent.futures.Future[list[tuple[str, Result | None]]],
+            tuple[set[str], float],
+        ] = {}
+        #: The jobs whose result arrived through this flight.
+        self.seen: set[str] = set()
+        #: Jobs of finished chunks whose streamed results never came: to play again.
+        self.lost: list[Job] = []
+        #: Results arrived but not yet written, and when the store last committed.
+        self.pending: list[tuple[Job, Result]] = []
+        self.pending_encoded: dict[str, Encoded] = {}
+        self.committed = 0.0
 
     def add(
         self,
-        future: concurrent.futures.Future[list[tuple[str, Result]]],
+        future: concurrent.futures.Future[list[tuple[str, Result | None]]],
         chunk: list[Job],
     ) -> None:
         self.chunks[future] = chunk
         self.jobs.update((job.id, job) for job in chunk)
 
-    def record(self, results: Sequence[tuple[str, Result]]) -> None:
-        if results:
-            self.tracker.record([(self.jobs[i], r) for i, r in results])
+    def running(self) -> int:
+        """Chunks whose futures are not done yet (a worker may be playing them)."""
+        return len(self.chunks) - len(self.awaited)
+
+    def record(
+        self, results: Sequence[tuple[str, Result | None]], *, now: bool = False
+    ) -> None:
+        """Take arrived results; write them with those pending (:meth:`commit`)."""
+        fresh = [
+            (self.jobs[i], r)
+            for i, r in results
+            if r is not None and i not in self.seen
+        ]
+        encoded = self.channel.encoded()
+        if fresh:
+            self.seen.update(job.id for job, _ in fresh)
+            self.pending.extend(fresh)
+            self.pending_encoded.update(encoded)
+        self.commit(now=now)
+
+    def commit(self, *, now: bool = False) -> None:
+        """Write the pending results in one transaction, at most every
+        :data:`_COMMIT_EVERY` seconds unless ``now`` (a commit costs the runner
+        as much as a few matches' rows; a killed runner loses what is pending)."""
+        if self.pending and (now or time.monotonic() - self.committed >= _COMMIT_EVERY):
+            pending, encoded = self.pending, self.pending_encoded
+            self.pending, self.pending_encoded = [], {}
+            self.tracker.record(pending, encoded)
+            self.committed = time.monotonic()
 
     def collect(self, timeout: float) -> None:
         """Record what the workers streamed and the chunks that ended."""
-        finished, _ = concurrent.futures.wait(
-            self.chunks, timeout, return_when=concurrent.futures.FIRST_COMPLETED
-        )
+        running = [f for f in self.chunks if f not in self.awaited]
+        if running:
+            finished, _ = concurrent.futures.wait(
+                running, timeout, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+        else:  # every chunk has ended: only streamed results are awaited
+            finished = set()
+            self.channel.wait(timeout)
         self.record(self.channel.drain())
         for future in finished:
             if future.cancelled():  # never handed to a worker (Ctrl-C)
@@ -563,8 +729,24 @@ class _Flight:
                 continue
             # Popped only once its results are in: a broken pool raises here,
             # and the chunk's jobs without a result must run again.
-            self.record(future.result())
-            del self.chunks[future]
+            results = future.result()
+            self.record(results)
+            streamed = {i for i, r in results if r is None} - self.seen
+            self.awaited[future] = (streamed, time.monotonic())
+        for future, (streamed, since) in list(self.awaited.items()):
+            streamed -= self.seen
+            if streamed and time.monotonic() - since > _LOST_AFTER:
+                # Streamed, never arrived (a transport failure): play them again.
+                log.warning(
+                    "%d streamed results did not arrive; their jobs run again",
+                    len(streamed),
+                )
+                self.lost.extend(self.jobs[i] for i in sorted(streamed))
+                streamed.clear()
+            if not streamed:
+                del self.awaited[future], self.chunks[future]
+        if not self.chunks:
+            self.commit(now=True)  # nothing more is coming from this pool
 
     def wind_down(self) -> None:
         """After a Ctrl-C: start nothing new, keep what ends within GRACE seconds.
@@ -585,19 +767,25 @@ class _Flight:
         )
         deadline = time.monotonic() + GRACE
         try:
-            while time.monotonic() < deadline and any(
-                not f.done() for f in self.chunks
-            ):
+            # A chunk leaves the flight once its streamed results are in.
+            while time.monotonic() < deadline and self.chunks:
                 self.collect(_POLL)
             self.collect(0)
         except (KeyboardInterrupt, BrokenProcessPool):
             pass
         finally:
             _ignore_interrupts()
+            self.commit(now=True)
 
 
 #: How often the scheduler looks for streamed results (seconds).
 _POLL = 0.05
+
+#: Most seconds between two commits of arrived results while a pool plays.
+_COMMIT_EVERY = 0.1
+
+#: Seconds after its chunk ended that a streamed result is given up for lost.
+_LOST_AFTER = 30.0
 
 #: How long the first Ctrl-C waits for the matches in play before abandoning them.
 GRACE = 5.0
