@@ -117,6 +117,8 @@ def _run(argv: Sequence[str]) -> tuple[int, str, str]:
 
 
 _SECONDS = re.compile(r"\b\d+(\.\d+)?s\b")
+#: Thinking time in JSON ("seconds": 0.0017...): a measurement, masked.
+_JSON_SECONDS = re.compile(r'("(?:longest_)?seconds": )[-+.\deE]+')
 #: A traceback's frames name lines of the code and differ between Pythons.
 _FRAMES = re.compile(r"(Traceback \(most recent call last\):\n)(?:[ ].*\n)+")
 
@@ -139,6 +141,7 @@ def output(name: str, tournament: Tournament) -> str:
     for old, new in ((str(tournament.tmp), "<tmp>"), (str(REPO), "<repo>")):
         text = text.replace(old, new)
     text = _FRAMES.sub(r"\1  <frames>\n", text)
+    text = _JSON_SECONDS.sub(r"\1<s>", text)
     return _SECONDS.sub("<s>", text)
 
 
