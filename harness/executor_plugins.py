@@ -46,7 +46,8 @@ class ExecutorPlugin:
     name: ClassVar[str]
     settings: ClassVar[Mapping[str, tuple[type, str]]] = {}
     #: The most jobs the scheduler puts in a chunk unless the config's
-    #: ``chunk`` says: more where sending a chunk costs more (a cluster task).
+    #: ``chunk`` says (chunks shrink to at most 32 as the plan runs out):
+    #: more where sending a chunk costs more.
     max_chunk: ClassVar[int] = 32
 
     @classmethod
@@ -66,8 +67,8 @@ class ExecutorPlugin:
         """An executor for ``workers`` chunks at once and its result channel.
 
         Its ``submit`` is called with :func:`harness.executors.run_jobs` and a
-        chunk's arguments; its futures hold the chunk's (job id, Result) list
-        (the results not streamed to the channel, or all of them). The
+        chunk's arguments; its futures hold the chunk's (job id, Result) list,
+        where the Result is None for a match already streamed to the channel. The
         channel's ``stop`` is set when the run stops (Ctrl-C, SIGTERM, an
         SPRT's verdict): from then on no chunk may start another match.
         """
@@ -84,6 +85,10 @@ class ExecutorPlugin:
 
 class _LocalExecutorPlugin(ExecutorPlugin):
     """An executor on this machine, of the kind its ``name`` says."""
+
+    #: A chunk costs the runner a submission, a wake-up and a return; large
+    #: ones early halve its CPU per one-deal match (``bench_scheduler.py``).
+    max_chunk = 256
 
     @classmethod
     def start(

@@ -459,23 +459,20 @@ def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
     return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
 
 
-#: The largest chunk the scheduler makes by itself (a config's ``chunk`` aside).
-MAX_CHUNK = 256
-
-
-def _guided_chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
+def _guided_chunks(jobs: Sequence[Job], workers: int, largest: int) -> list[list[Job]]:
     """Chunks that shrink as the plan runs out: each a quarter of a worker's
-    share of the jobs left (at most :data:`MAX_CHUNK`), never below a floor.
+    share of the jobs left (at most ``largest``, the executor's
+    ``max_chunk``), never below a floor of at most 32.
 
     Large chunks early cost the runner little per match (a chunk is a
     submission, a wake-up and a return); small ones late keep every worker
     busy to the end. Which chunk a job is in changes no result.
     """
-    floor = max(1, min(32, len(jobs) // (workers * 8)))
+    floor = max(1, min(32, largest, len(jobs) // (workers * 8)))
     chunks, start = [], 0
     while start < len(jobs):
         left = len(jobs) - start
-        size = max(floor, min(MAX_CHUNK, left // (4 * workers)))
+        size = max(floor, min(largest, left // (4 * workers)))
         chunks.append(list(jobs[start : start + size]))
         start += size
     return chunks
@@ -501,11 +498,10 @@ def execute(
     chunks in flight then finish and are recorded. On Ctrl-C no match starts,
     those that end within :data:`GRACE` seconds are recorded, the rest abandoned.
     """
-    cap = max_chunk(executor, source)
-    size = chunk or max(1, min(cap, len(pending) // (workers * 8)))
-    queue = _chunks(pending, size)
-    if not chunk:
-        queue = _guided_chunks(pending, workers)
+    if chunk:
+        queue = _chunks(pending, chunk)
+    else:
+        queue = _guided_chunks(pending, workers, max_chunk(executor, source))
     breaks: dict[str, int] = {}
     # The bots' working folders live in one folder of the run, removed here even
     # when a worker was killed before it could remove its own.

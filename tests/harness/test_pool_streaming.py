@@ -115,11 +115,12 @@ def test_the_progress_leader_is_folded_as_results_come(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("jobs", "workers"), [(2400, 2), (2400, 1), (72, 2), (5, 3)])
 def test_chunks_shrink_as_the_plan_runs_out(jobs: int, workers: int) -> None:
-    from harness.scheduler import MAX_CHUNK, _guided_chunks
+    from harness.scheduler import _guided_chunks
 
+    MAX_CHUNK = 256  # the local executors' max_chunk
     # Which jobs they are does not matter to the chunking: stand-ins will do.
     plan: list[Any] = [f"job{k}" for k in range(jobs)]
-    chunks = _guided_chunks(plan, workers)
+    chunks = _guided_chunks(plan, workers, MAX_CHUNK)
     assert [job for chunk in chunks for job in chunk] == plan  # each once, in order
     sizes = [len(chunk) for chunk in chunks]
     assert max(sizes) <= MAX_CHUNK
