@@ -321,18 +321,8 @@ class FildinskiState(FamilyState):
         """The family's view and the won cards (see :meth:`_clear_won`)."""
         view = FamilyState.view(self, seat)  # not super(): a decision's hot path
         fields = view.__dict__
-        stale = self._stale
-        if stale:
-            if stale & 3:
-                self._refresh()
-            else:  # a trick won, the commonest: its winner's names
-                self._stale = 0
-                n0, n1 = self._won_names
-                if stale & 4:
-                    n0 = self._hand_names(self._won[0])
-                if stale & 8:
-                    n1 = self._hand_names(self._won[1])
-                self._won_names = (n0, n1)
+        if self._stale:
+            self._refresh()
         fields["won"] = self._won_names
         fields["won_melds"] = self._won_melds
         return view  # type: ignore[return-value]

@@ -19,7 +19,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +44,6 @@ def _can_unshare() -> bool:
         return False
     probe = ["unshare", "--pid", "--fork", "--mount-proc", "true"]
     return subprocess.run(probe, capture_output=True).returncode == 0
-
-
-@pytest.fixture
-def pool() -> Iterator[ProcessPool]:
-    pool = ProcessPool()
-    yield pool
-    pool.close()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +29,6 @@ from tests.conftest import TOY_PLUGIN
 
 BROKEN = Path(__file__).parents[1] / "plugins" / "broken_bots.py"
 SOURCE = PluginSource(entry_points=False, files=(str(TOY_PLUGIN), str(BROKEN)))
-
-
-@pytest.fixture
-def pool() -> Iterator[ProcessPool]:
-    pool = ProcessPool()
-    yield pool
-    pool.close()
 
 
 @pytest.fixture

@@ -34,13 +34,6 @@ TOY_SOURCE = PluginSource(
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 
 
-@pytest.fixture
-def pool():  # type: ignore[no-untyped-def]
-    pool = ProcessPool()
-    yield pool
-    pool.close()
-
-
 @pytest.fixture(scope="module")
 def klaverjassen():  # type: ignore[no-untyped-def]
     return load_plugins().game("klaverjassen", {"target": 300})

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -109,13 +109,6 @@ for message, early, batched in lines():
     elif kind == "end":
         open_matches.pop(match, None)
 """
-
-
-@pytest.fixture
-def pool() -> Iterator[ProcessPool]:
-    pool = ProcessPool()
-    yield pool
-    pool.close()
 
 
 @pytest.fixture
