@@ -65,8 +65,8 @@ def _steps(path: str) -> tuple[list[str], str]:
     """The folders searched to reach ``path`` and the file at the end.
 
     Symbolic links are followed as the harness sees them, so that a venv's
-    ``python`` that links into ``/root/.pyenv`` names ``/root`` among the
-    folders its user must be able to search.
+    ``python`` that links into an interpreter under root's home names that
+    home among the folders its user must be able to search.
     """
     folders: list[str] = []
     todo = list(Path(os.path.abspath(path)).parts[1:])
@@ -92,7 +92,7 @@ def _steps(path: str) -> tuple[list[str], str]:
 
 
 def _mode_note(path: str) -> str:
-    """``'/root is mode 0700 (owner root, group root)'``."""
+    """``'FOLDER is mode 0700 (owner root, group root)'``."""
     try:
         st = os.stat(path)
     except OSError as exc:

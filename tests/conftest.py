@@ -35,8 +35,8 @@ def pytest_configure(config: pytest.Config) -> None:
     survivor guard still finds it.
 
     Under root, untrusted bots run as ``nobody`` by default, which often cannot
-    run the test Python (a venv linking into ``/root``) nor read pytest's
-    ``tmp_path`` (``/tmp/pytest-of-root`` is 0700): the suite's process-bot tests
+    run the test Python (a venv linking into root's home) nor read pytest's
+    ``tmp_path`` (pytest's folder for root is 0700): the suite's process-bot tests
     run as root through ``TROEF_BOT_USER``, unless the caller set it. The real
     default is exercised by ``tests/harness/test_bot_user.py``, which unsets it.
     """

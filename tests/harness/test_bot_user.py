@@ -201,7 +201,7 @@ def test_a_bot_nobody_cannot_reach_is_refused_before_any_match(
 def test_a_python_plugin_bot_whose_interpreter_nobody_cannot_run_is_refused(
     tmp_path: Path,
 ) -> None:
-    # Here the venv's python links into /root (0700), as on the CI machine.
+    # Here the venv's python links into root's home (0700), as on the CI machine.
     path = tmp_path / "t.toml"
     path.write_text(
         f'game = "toy"\nplugins = ["{TOY_PLUGIN}"]\nmatches = 1\n'
@@ -283,7 +283,7 @@ def test_an_unknown_user_is_a_config_error_naming_the_line(tmp_path: Path) -> No
 def test_the_check_follows_symbolic_links_to_the_folder_out_of_reach(
     shared_folder: Path,
 ) -> None:
-    # As a venv's python linking into /root: the link is reachable, its target not.
+    # As a venv's python linking into root's home: the link reachable, its target not.
     private = shared_folder / "home"
     private.mkdir()
     private.chmod(0o700)
