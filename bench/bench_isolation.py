@@ -19,7 +19,9 @@ With ``--secure`` the process bots run under the security defaults of a
 tournament with untrusted entrants: bot seeds keyed with a secret, the worker's
 watch of awaited bots kept up to date, and a process never serving one match
 seed twice (each timed run plays fresh seeds, as a tournament's later matches
-do, so processes are reused only across deals).
+do, so processes are reused only across deals); under root the node bot runs as
+``nobody``, the default user for untrusted bots (the Python host bot cannot:
+its interpreter lies in a home that user may not enter).
 
 Bot processes are started before the timing (they are kept across matches in a
 tournament too). The figure that counts is the *added cost per decision
@@ -63,6 +65,8 @@ from harness.seeding import bot_seed, new_secret  # noqa: E402
 TOY = ROOT / "tests" / "plugins" / "toy_game.py"
 JS_BOT = ROOT / "examples" / "bots" / "random_bot.js"
 GOAL_US = 30.0
+#: Who runs the node bot with --secure: the default for untrusted bots under root.
+BOT_USER = "nobody" if os.geteuid() == 0 else None
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -134,6 +138,10 @@ def measure(
         lazy: bool,
         pipeline: bool = True,
     ) -> Any:
+        # Secure and root: the node bot runs as the default user for untrusted
+        # bots. The Python host cannot: its interpreter lies in a home that
+        # user may not enter (the tournament refuses such a bot the same way).
+        user = BOT_USER if secure and command[0] == "node" else None
         made = [
             functools.partial(
                 ProcessBot,
@@ -146,6 +154,7 @@ def measure(
                 deal=seed if secure else None,
                 tag=f"bench-{seed} {seat}" if secure else "",
                 pipeline=pipeline,
+                user=user,
             )
             for seat in range(seats)
         ]
