@@ -12,11 +12,22 @@ random bots), the same jobs are played these ways:
   loopback), started once beforehand and reached by its address, so the row is
   the steady state; the start-up of a run's own local cluster is printed apart.
 
-It prints matches/s (median of ``--repeats`` runs), the overhead per match of
-each executor (a worker's time per match beyond the loop's: for ``inline`` and
-``1 worker`` 1/rate - 1/loop, for 2 workers 2/rate - 1/loop), the parallel
-efficiency (2-worker / 1-worker throughput) and Dask against the 2-worker
-pool. Figures are ratios and medians: these machines are shared and noisy.
+Each way plays the plan (``--matches`` seeds per pairing) and twice the plan.
+It prints matches/s of the long run (median of ``--repeats`` runs), the
+overhead per match of each executor (a worker's time per match beyond the
+loop's: for ``inline`` and ``1 worker`` 1/rate - 1/loop, for 2 workers
+2/rate - 1/loop), the parallel efficiency (2-worker / 1-worker throughput)
+and Dask against the 2-worker pool. Figures are ratios and medians: these
+machines are shared and noisy.
+
+A run also pays fixed costs (opening the store, planning, starting the pool,
+the last chunk, when one worker may idle): a short run's wall ratio measures
+them as much as the pace. So it also prints the *steady state*: the rate of
+the matches that the long run adds over the short one, and the fixed seconds
+a run spends beyond its matches at that rate. Beside the 2-worker/1-worker ratio
+it prints the machine's *ceiling*: two plain loops in two processes at once
+(half the jobs each) against one loop. On a virtual machine two busy cores may
+each run slower than one alone, so the ceiling can be below 2.
 
 Since wall-clock ratios on a shared machine mostly measure the neighbours, it
 also prints the CPU each side spends per match (medians), which the load
@@ -32,15 +43,18 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import multiprocessing
 import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from harness.config import TournamentConfig, load_config
-from harness.plan import plan
+from harness.plan import Job, plan
+from harness.plugins import PluginSource
 from harness.scheduler import run_tournament
 from harness.workers import Worker
 
@@ -118,6 +132,34 @@ class Meter:
         self.events = dask[2] - self.dask[2]
 
 
+_loop_worker: Worker | None = None
+
+
+def _load_loop_worker(source: PluginSource) -> None:
+    global _loop_worker
+    _loop_worker = Worker(source)
+    _loop_worker.load()
+
+
+def _play_loop(jobs: Sequence[Job], keep_logs: bool) -> None:
+    assert _loop_worker is not None
+    _loop_worker.play(jobs, keep_logs)
+
+
+def two_loops(jobs: Sequence[Job], source: PluginSource, keep_logs: bool) -> float:
+    """Matches/s of two plain loops in two processes at once, each half the jobs:
+    the most two workers can reach on this machine (two busy cores may each
+    run slower than one alone), with no runner, store or streaming."""
+    context = multiprocessing.get_context("fork")
+    with context.Pool(2, _load_loop_worker, (source,)) as pool:
+        pool.starmap(_play_loop, [((), keep_logs)] * 2)  # both started and loaded
+        start = time.perf_counter()
+        pool.starmap(
+            _play_loop, [(jobs[0::2], keep_logs), (jobs[1::2], keep_logs)], chunksize=1
+        )
+        return len(jobs) / (time.perf_counter() - start)
+
+
 def measure(
     matches: int,
     target: int,
@@ -125,40 +167,68 @@ def measure(
     address: str | None,
     meter: Meter,
 ) -> dict[str, float]:
+    """Medians over ``repeats`` of each way's matches/s, CPU and Dask counts.
+
+    Each way runs the plan of ``matches`` seeds per pairing and of twice as
+    many: ``<way>`` is the long run's matches/s, ``<way> steady`` the rate of
+    the matches the long run adds ((n2 - n1) / (t2 - t1): what a run's fixed
+    costs, its set-up and its last chunk, leave out) and ``<way> fixed`` the
+    seconds a run spends beyond its matches at that rate. ``two loops`` is the
+    machine's ceiling (:func:`two_loops`).
+    """
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.toml"
-        path.write_text(CONFIG.format(matches=matches, target=target))
-        config = load_config(path)
+        configs = []
+        for size in (matches, 2 * matches):
+            path = Path(tmp) / f"bench-{size}.toml"
+            path.write_text(CONFIG.format(matches=size, target=target))
+            configs.append(load_config(path))
+        config = configs[1]
         jobs = plan(config)
         worker = Worker(config.plugin_source)
         worker.load()
-        rates: dict[str, list[float]] = {}
-        runs: list[tuple[str, TournamentConfig, int]] = [
-            ("inline", dataclasses.replace(config, executor="inline"), 1),
-            ("one", config, 1),
-            ("two", config, 2),
+        runs: list[tuple[str, str, int]] = [
+            ("inline", "inline", 1),
+            ("one", "process", 1),
+            ("two", "process", 2),
         ]
         if address is not None:
-            runs.append(("dask", on_dask(config, address), 2))
+            runs.append(("dask", "dask", 2))
+        figures: dict[str, list[float]] = {}
         for _ in range(repeats):
             start = time.perf_counter()
             worker.play(jobs, config.keep_logs)
-            rates.setdefault("loop", []).append(
+            figures.setdefault("loop", []).append(
                 len(jobs) / (time.perf_counter() - start)
             )
-            for name, variant, workers in runs:
-                with meter:
-                    summary = run_tournament(variant, workers=workers, fresh=True)
-                n = summary.played
-                rates.setdefault(name, []).append(n / summary.seconds)
+            figures.setdefault("two loops", []).append(
+                two_loops(jobs, config.plugin_source, config.keep_logs)
+            )
+            for name, executor, workers in runs:
+                for length, sized in zip(("short", "long"), configs, strict=True):
+                    variant = (
+                        on_dask(sized, address)
+                        if executor == "dask"
+                        else dataclasses.replace(sized, executor=executor)
+                    )
+                    with meter:
+                        summary = run_tournament(variant, workers=workers, fresh=True)
+                    n = summary.played
+                    figures.setdefault(f"{name} {length} n", []).append(n)
+                    figures.setdefault(f"{name} {length} s", []).append(summary.seconds)
                 if name in ("two", "dask"):
                     on_workers = meter.dask_cpu if name == "dask" else meter.children
-                    rates.setdefault(f"{name} runner", []).append(meter.runner / n)
-                    rates.setdefault(f"{name} workers", []).append(on_workers / n)
+                    figures.setdefault(f"{name} runner", []).append(meter.runner / n)
+                    figures.setdefault(f"{name} workers", []).append(on_workers / n)
                 if name == "dask":
-                    rates.setdefault("dask tasks", []).append(meter.tasks / n)
-                    rates.setdefault("dask events", []).append(meter.events / n)
-        medians = {name: statistics.median(r) for name, r in rates.items()}
+                    figures.setdefault("dask tasks", []).append(meter.tasks / n)
+                    figures.setdefault("dask events", []).append(meter.events / n)
+        medians = {name: statistics.median(f) for name, f in figures.items()}
+        for name, _, _ in runs:
+            n1, t1 = medians[f"{name} short n"], medians[f"{name} short s"]
+            n2, t2 = medians[f"{name} long n"], medians[f"{name} long s"]
+            medians[name] = n2 / t2
+            medians[f"{name} steady"] = (n2 - n1) / (t2 - t1)
+            medians[f"{name} fixed"] = t2 - n2 / medians[f"{name} steady"]
         return {"jobs": len(jobs), **medians}
 
 
@@ -210,6 +280,7 @@ def main() -> None:
     )
     overheads = []
     cpu = []
+    steady: list[tuple[str, float, float, float, float, float, float, float]] = []
     try:
         for label, target in (("one deal (target 1)", 1), ("to 1500 (default)", 1500)):
             m = measure(args.matches, target, args.repeats, address, meter)
@@ -218,6 +289,19 @@ def main() -> None:
                 f"{label:<20}{m['jobs']:>5}{1000 / m['loop']:>9.2f}{m['loop']:>8.0f}"
                 f"{m['inline']:>9.0f}{m['one']:>11.0f}{m['two']:>12.0f}{dask:>10.0f}"
                 f"{m['two'] / m['one']:>8.2f}{dask / m['two']:>10.2f}"
+            )
+            nan = float("nan")
+            steady.append(
+                (
+                    label,
+                    m["one steady"],
+                    m["two steady"],
+                    m.get("dask steady", nan),
+                    m["one fixed"],
+                    m["two fixed"],
+                    m.get("dask fixed", nan),
+                    m["two loops"] / m["loop"],
+                )
             )
             overheads.append(
                 (
@@ -228,7 +312,6 @@ def main() -> None:
                     (2 / dask - 1 / m["loop"]) * 1e6,
                 )
             )
-            nan = float("nan")
             cpu.append(
                 (
                     label,
@@ -250,6 +333,26 @@ def main() -> None:
             client.close()
         if cluster is not None:
             cluster.close()
+    print(
+        "\nsteady state: matches/s of the matches a run of twice the plan adds "
+        "(its fixed costs left out),\nand each run's fixed seconds (set-up, start, "
+        "last chunk) at that rate:"
+    )
+    print(
+        f"{'match size':<20}{'1 worker/s':>11}{'2 workers/s':>12}{'dask 2w/s':>10}"
+        f"{'2w / 1w':>8}{'ceiling':>8}{'dask / 2w':>10}{'fixed s: 1w':>12}{'2w':>6}"
+        f"{'dask':>6}"
+    )
+    for label, one, two, dask_rate, f_one, f_two, f_dask, ceiling in steady:
+        print(
+            f"{label:<20}{one:>11.0f}{two:>12.0f}{dask_rate:>10.0f}{two / one:>8.2f}"
+            f"{ceiling:>8.2f}{dask_rate / two:>10.2f}{f_one:>12.2f}{f_two:>6.2f}"
+            f"{f_dask:>6.2f}"
+        )
+    print(
+        "(ceiling: two plain loops in two processes at once ÷ one loop, the most "
+        "2 workers can gain here)"
+    )
     print("\noverhead per match (a worker's µs beyond the loop's):")
     header = f"{'inline':>9}{'1 worker':>10}{'2 workers':>11}{'dask 2w':>9}"
     print(f"{'match size':<20}{header}")
