@@ -67,7 +67,8 @@ def troef_executors() -> Sequence[type[ExecutorPlugin]]:  # type: ignore[empty-b
     a unique ``name``, the keys its config table ``[executor]`` takes
     (``settings``) and ``start``, which returns a ``concurrent.futures``
     executor and the channel its workers stream results to; optionally
-    ``max_chunk`` (the most jobs in a chunk by default) and ``session`` (what
+    ``max_chunk`` (the most jobs in a chunk by default), ``sprt_chunk`` (an
+    SPRT's chunk by default) and ``session`` (what
     the runs of one command share, e.g. a ladder's cluster). The built-in
     ``inline``, ``process`` and ``dask`` are registered through this hook too.
 

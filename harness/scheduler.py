@@ -34,7 +34,7 @@ from typing import Any, Protocol, TextIO
 
 from harness.config import MAX_WORKERS, TournamentConfig
 from harness.errors import TroefError
-from harness.executor_plugins import max_chunk
+from harness.executor_plugins import executor_plugin
 from harness.executors import Channel, make_executor, run_jobs
 from harness.plan import Job, plan
 from harness.plugins import PluginSource
@@ -291,7 +291,12 @@ def run_tournament(
                 executor_settings=config.executor_settings,
                 workers=_workers(workers or config.workers, len(pending)),
                 # An SPRT stops early: small chunks waste few matches past the verdict.
-                chunk=config.chunk or (2 if config.sprt is not None else None),
+                chunk=config.chunk
+                or (
+                    executor_plugin(config.executor, config.plugin_source).sprt_chunk
+                    if config.sprt is not None
+                    else None
+                ),
                 keep_logs=config.keep_logs,
                 matches_in_flight=config.in_flight,
                 secret=secret,
@@ -501,7 +506,8 @@ def execute(
     if chunk:
         queue = _chunks(pending, chunk)
     else:
-        queue = _guided_chunks(pending, workers, max_chunk(executor, source))
+        largest = executor_plugin(executor, source).max_chunk
+        queue = _guided_chunks(pending, workers, largest)
     breaks: dict[str, int] = {}
     # The bots' working folders live in one folder of the run, removed here even
     # when a worker was killed before it could remove its own.

@@ -42,9 +42,39 @@ def test_a_plugins_executor_runs_with_its_settings(tmp_path: Path) -> None:
     note = tmp_path / "note.txt"
     table = f'[executor]\nname = "noting"\nnote = "{note}"\n'
     run_tournament(load_config(write(tmp_path, table)))
-    assert note.read_text() == "started"
+    assert note.read_text().splitlines()[0] == "started"
     run_tournament(load_config(write(tmp_path, 'executor = "inline"\n', "ref")))
     assert stored(tmp_path / "t.sqlite") == stored(tmp_path / "ref.sqlite")
+
+
+def _chunks_noted(tmp_path: Path, top: str, tables: str = "") -> list[int]:
+    """The chunk sizes the ``noting`` executor was given for a toy tournament
+    of the config's ``top`` lines and ``tables``."""
+    tmp_path.mkdir()
+    note = tmp_path / "note.txt"
+    path = tmp_path / "chunks.toml"
+    path.write_text(
+        f'game = "toy"\nseats = 2\nseed = 4\n{top}'
+        f'plugins = ["{TOY_PLUGIN}", "{EXECUTOR_PLUGIN}"]\n'
+        f'[executor]\nname = "noting"\nnote = "{note}"\n{tables}'
+        '[entrants.a]\nbot = "random"\n[entrants.b]\nbot = "random"\n'
+    )
+    run_tournament(load_config(path))
+    return [int(size) for size in note.read_text().splitlines()[1:]]
+
+
+def test_chunks_take_their_default_sizes_from_the_executor(tmp_path: Path) -> None:
+    # A round robin: guided chunks of at most the executor's max_chunk (7).
+    chunks = _chunks_noted(tmp_path / "rr", "matches = 40\n")
+    assert sum(chunks) == 80 and chunks[0] == max(chunks) == 7
+    # An SPRT: chunks of the executor's sprt_chunk (5) while the test runs
+    # (between two random bots it does not decide within 40 pairs).
+    sprt = "[sprt]\nelo0 = 0\nelo1 = 5\n"
+    chunks = _chunks_noted(tmp_path / "sprt", 'format = "sprt"\nmatches = 40\n', sprt)
+    assert sum(chunks) == 80 and set(chunks) == {5}
+    # The config's chunk wins over both.
+    chunks = _chunks_noted(tmp_path / "set", "matches = 40\nchunk = 3\n")
+    assert set(chunks[:-1]) == {3} and chunks[-1] <= 3
 
 
 @pytest.mark.parametrize(

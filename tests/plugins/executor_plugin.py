@@ -1,7 +1,9 @@
 """An executor and a bot for the executor tests, loaded as a plugin file.
 
-``noting`` is the inline executor that first writes its ``note`` setting to a
-file (so a test sees that the plugin's executor ran, with its settings);
+``noting`` is the inline executor that first writes "started" to its ``note``
+setting's file, then a line with each chunk's size (so a test sees that the
+plugin's executor ran, with its settings, and the chunks it was given: at most
+``max_chunk`` = 7 jobs, and ``sprt_chunk`` = 5 for an SPRT);
 ``kills-worker`` ends its worker process at its first move, every time.
 """
 
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -21,6 +23,8 @@ from harness.plugins import PluginSource
 
 class Noting(ExecutorPlugin):
     name = "noting"
+    max_chunk = 7
+    sprt_chunk = 5
     settings: ClassVar[Mapping[str, tuple[type, str]]] = {
         "note": (str, "a file the executor writes 'started' to"),
     }
@@ -40,8 +44,28 @@ class Noting(ExecutorPlugin):
         *,
         tmpdir: str | None = None,
     ) -> tuple[concurrent.futures.Executor, Channel]:
-        Path(settings["note"]).write_text("started")
-        return local_executor("inline", workers, source, tmpdir=tmpdir)
+        note = Path(settings["note"])
+        note.write_text("started")
+        executor, channel = local_executor("inline", workers, source, tmpdir=tmpdir)
+        return _NotingChunks(executor, note), channel
+
+
+class _NotingChunks(concurrent.futures.Executor):
+    """An executor that notes the size of each chunk, then hands it on."""
+
+    def __init__(self, inner: concurrent.futures.Executor, note: Path) -> None:
+        self.inner = inner
+        self.note = note
+
+    def submit(
+        self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future[Any]:
+        with self.note.open("a") as f:
+            f.write(f"\n{len(args[0])}")
+        return self.inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.inner.shutdown(wait, cancel_futures=cancel_futures)
 
 
 class KillsWorker(Bot):
