@@ -20,7 +20,8 @@ A stop (Ctrl-C, SIGTERM, an SPRT's verdict) reaches the workers: the runner
 tells every worker of the cluster at once, keeps the stop at the scheduler (a
 ``distributed.Event`` named after the run) for workers that join later, and
 cancels the chunks not started; a chunk in play ends after its current
-match, as on the local pool.
+match, as on the local pool. A chunk whose task the cluster gave up (its
+runner was killed: no client wants it) ends the same way.
 
 Inside :func:`dask_session` (a ladder's rounds) every run uses one client and
 one local cluster, closed when the session ends.
@@ -88,7 +89,7 @@ class TroefWorkerPlugin(WorkerPlugin):
         self.worker.where = f"Dask worker {worker.address}"
         # Each match goes to the runner as an event as soon as it ends; the
         # stop is set by the runner's broadcast (_hear_stop).
-        stop = threading.Event()
+        stop = _WorkerStop(worker)
         self.events = _Events(worker, self.topic)
         self.worker.channel = Channel(self.events, stop)
         # A worker that joins after the stop (one restarted in place of a lost
@@ -101,6 +102,32 @@ class TroefWorkerPlugin(WorkerPlugin):
         from harness.botprocess import default_pool
 
         default_pool.close()
+
+
+class _WorkerStop:
+    """What tells a Dask worker's chunk to start no further match: the run's
+    stop (the runner's broadcast, or the scheduler's event for a worker that
+    joins late), or, for the chunk that asks, its task no longer wanted: the
+    runner is gone (killed, its client left the cluster), so nobody would
+    record what it plays.
+    """
+
+    def __init__(self, worker: DaskWorker) -> None:
+        self.worker = worker
+        self.run = threading.Event()
+
+    def is_set(self) -> bool:
+        if self.run.is_set():
+            return True
+        try:
+            key = self.worker.get_current_task()
+        except KeyError:  # not asked from a task's thread
+            return False
+        task = self.worker.state.tasks.get(key)
+        return task is None or task.state == "cancelled"
+
+    def set(self) -> None:
+        self.run.set()
 
 
 class _Events:

@@ -179,6 +179,42 @@ def test_sigint_to_troef_run_stops_the_chunks_on_the_dask_workers_and_resumes(
     assert [r[1:] for r in ours] == [r[1:] for r in theirs]
 
 
+def test_a_killed_runners_chunks_stop_on_the_dask_workers(
+    tmp_path: Path, cluster: tuple[str, object]
+) -> None:
+    address, client = cluster
+    slow = "options = { delay = 0.06 }\n"
+    # Two chunks of 24 matches of some 0.3 s, one on each worker: seven
+    # seconds each if nothing stopped them.
+    path = _dask_config(
+        tmp_path, "t", _at(address), chunk=24, matches=4, bot="sleepy", bot_options=slow
+    )
+    db = tmp_path / "t.sqlite"
+    proc = subprocess.Popen(
+        _cli("run", str(path), "--quiet"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for_results(db, 2, proc)
+    finally:
+        proc.kill()
+        killed = time.monotonic()
+        proc.wait(timeout=30)
+    # The runner's client left the cluster: its tasks are given up, and each
+    # chunk ends after its current match instead of playing on unrecorded.
+    while any(_executing(client).values()) and time.monotonic() - killed < 30:
+        time.sleep(0.05)
+    assert time.monotonic() - killed < 2.5, "a chunk played on for its dead runner"
+    with Store.existing(db) as store:
+        done, planned = store.counts()
+    assert 2 <= done < planned
+    # A new runner resumes on the same workers and plays what is left.
+    subprocess.run(_cli("run", str(path), "--quiet"), capture_output=True, check=True)
+    with Store.existing(db) as store:
+        assert store.counts() == (planned, planned)
+
+
 def test_a_ladder_plays_every_round_on_one_local_cluster_and_closes_it(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
