@@ -10,7 +10,8 @@ that it runs the runner's troef and plugin code.
 Finished matches are streamed to the runner as Dask events (pickled lists of
 (job id, Result) on a topic of this run, each at most 0.1 s after it ends); a
 chunk's return value brings those of its results that no event carried (the
-last 0.1 s), so each result crosses once. A worker that dies takes its task
+last 0.1 s) and names the others with None, so each result crosses once and
+the runner knows which to await. A worker that dies takes its task
 with it; Dask's scheduler runs the task again on another worker. A task that
 loses its worker twice (``allowed-failures`` of 1 on a local cluster; the
 cluster's own setting at an ``address``) fails the run with an error naming
@@ -168,15 +169,18 @@ class _Events:
                 # the runner has every event of a chunk before its return value.
                 self.worker.log_event(self.topic, pickle.dumps(batch))
 
-    def settle(self, results: list[tuple[str, Result]]) -> list[tuple[str, Result]]:
-        """The results of an ended chunk that no event carried: taken out of
-        the batch, for the task's return value to carry."""
+    def settle(
+        self, results: list[tuple[str, Result]]
+    ) -> list[tuple[str, Result | None]]:
+        """An ended chunk's return value: the results no event carried (taken
+        out of the batch), and None for those an event did, which the runner
+        awaits through its channel (each result crosses once)."""
         ids = {job for job, _ in results}
         with self.lock:
             self.batch = [item for item in self.batch if item[0] not in ids]
             sent = self.sent & ids
             self.sent -= ids
-        return [item for item in results if item[0] not in sent]
+        return [(job, None if job in sent else result) for job, result in results]
 
     def get_nowait(self) -> tuple[str, Result]:
         raise NotImplementedError("the runner reads the events, not the worker")
@@ -200,9 +204,10 @@ def _play_chunk(
     keep_logs: bool,
     in_flight: int,
     secret: bytes = b"",
-) -> list[tuple[str, Result]]:
+) -> list[tuple[str, Result | None]]:
     """The task: play ``jobs`` with this Dask worker's :class:`Worker`; return
-    the results that were not streamed."""
+    (job id, Result) for each match played, the Result None where it was
+    streamed as an event."""
     dask_worker = get_worker()
     troef = dask_worker.plugins[plugin]
     assert isinstance(troef, TroefWorkerPlugin)

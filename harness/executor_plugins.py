@@ -72,9 +72,9 @@ class ExecutorPlugin:
         """An executor for ``workers`` chunks at once and its result channel.
 
         Its ``submit`` is called with :func:`harness.executors.run_jobs` and a
-        chunk's arguments; its futures hold the chunk's (job id, Result) list:
-        a match already streamed to the channel is left out, or named with
-        None so that the runner waits for its streamed result. The
+        chunk's arguments; its futures hold the chunk's (job id, Result) list,
+        a match per job played: its Result None where the match was already
+        streamed to the channel, so that the runner awaits it there. The
         channel's ``stop`` is set when the run stops (Ctrl-C, SIGTERM, an
         SPRT's verdict): from then on no chunk may start another match.
         """
