@@ -58,6 +58,11 @@ from harness.plugins import PluginSource
 from harness.scheduler import run_tournament
 from harness.workers import Worker
 
+try:
+    from distributed.diagnostics.plugin import SchedulerPlugin
+except ImportError:  # without the dask extra: --no-dask
+    SchedulerPlugin = object  # type: ignore[assignment,misc]
+
 CONFIG = """
 game = "klaverjassen"
 matches = {matches}
@@ -91,6 +96,20 @@ def _worker_cpu(dask_worker: Any = None) -> float:
     return _cpu()
 
 
+class EventCounter(SchedulerPlugin):
+    """Counts the result events the scheduler relays (a run drops those it
+    kept when it ends, so they cannot be counted afterwards)."""
+
+    name = "troef-bench-events"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def log_event(self, topic: str, msg: Any) -> None:
+        if topic.startswith("troef-results-"):
+            self.count += 1
+
+
 class Meter:
     """CPU of the runner and of the workers, and Dask's tasks and events, of one run.
 
@@ -110,11 +129,7 @@ class Meter:
         scheduler = self.cluster.scheduler
         prefix = scheduler.task_prefixes.get("play_chunk")
         tasks = 0 if prefix is None else prefix.state_counts["memory"]
-        events = sum(
-            len(kept)
-            for topic, kept in scheduler.get_events().items()
-            if topic.startswith("troef-results-")
-        )
+        events = scheduler.plugins["troef-bench-events"].count
         return sum(self.client.run(_worker_cpu).values()), tasks, events
 
     def __enter__(self) -> Meter:
@@ -271,6 +286,8 @@ def main() -> None:
             silence_logs=logging.ERROR,
         )
         client = Client(cluster, set_as_default=False)
+        assert cluster.scheduler is not None  # a local cluster's, in this process
+        cluster.scheduler.add_plugin(EventCounter())
     meter = Meter(cluster, client)
     address = cluster.scheduler_address if cluster is not None else None
     print(

@@ -214,6 +214,18 @@ def _play_chunk(
     return troef.events.settle(troef.worker.play(jobs, keep_logs, in_flight, secret))
 
 
+def _forget_events(topic: str, dask_scheduler: Any = None) -> None:
+    """Run on the scheduler as a run ends: drop the result batches it kept of
+    the run's topic (it keeps the last 1,000 of each topic for clients that
+    ask later, which for a cluster that outlives many runs adds up to every
+    run's results). Dask has no public call for it: without its broker, the
+    events stay."""
+    broker = getattr(dask_scheduler, "_broker", None)
+    truncate = getattr(broker, "truncate", None)
+    if truncate is not None:
+        truncate(topic)
+
+
 class DaskExecutor(concurrent.futures.Executor):
     """A ``concurrent.futures`` face on a Dask client (and its local cluster).
 
@@ -334,6 +346,8 @@ class DaskExecutor(concurrent.futures.Executor):
         client = self.client
         with contextlib.suppress(Exception):
             client.unsubscribe_topic(self.topic)
+        with contextlib.suppress(Exception):
+            client.run_on_scheduler(_forget_events, self.topic)
         if cancel_futures or not wait or not self.owned:
             with contextlib.suppress(Exception):
                 client.cancel(list(self._tasks))

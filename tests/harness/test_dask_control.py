@@ -215,6 +215,29 @@ def test_a_killed_runners_chunks_stop_on_the_dask_workers(
         assert store.counts() == (planned, planned)
 
 
+def test_a_run_leaves_no_result_events_at_the_scheduler(
+    tmp_path: Path, cluster: tuple[str, object]
+) -> None:
+    address, client = cluster
+    slow = "options = { delay = 0.01 }\n"
+    # Chunks of 6 matches of some 0.05 s: most results go as events.
+    path = _dask_config(
+        tmp_path, "t", _at(address), chunk=6, matches=2, bot="sleepy", bot_options=slow
+    )
+    from harness.scheduler import run_tournament
+
+    summary = run_tournament(load_config(path))
+    assert summary.played == summary.planned
+    kept = client.run_on_scheduler(  # type: ignore[attr-defined]
+        lambda dask_scheduler: [
+            topic
+            for topic in dask_scheduler.get_events()
+            if topic.startswith("troef-results-")
+        ]
+    )
+    assert kept == [], "the run's result batches stayed at the scheduler"
+
+
 def test_a_ladder_plays_every_round_on_one_local_cluster_and_closes_it(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
