@@ -120,6 +120,11 @@ class ProcessExecutorPlugin(_LocalExecutorPlugin):
     """A pool of ``workers`` local worker processes (the default)."""
 
     name = "process"
+    #: An SPRT of 1,200 default-length Klaverjassen matches on 2 workers ran
+    #: at 860 matches/s in chunks of 2, 1,000 in chunks of 8 (a chunk in play
+    #: stops at the verdict: a worker plays at most a chunk past it). Inline
+    #: keeps 2: its chunks play whole before the verdict is looked at.
+    sprt_chunk = 8
 
 
 class DaskExecutorPlugin(ExecutorPlugin):

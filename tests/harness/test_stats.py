@@ -368,6 +368,27 @@ def test_logistic_llr_matches_the_closed_form_approximation_near_zero(
     )
 
 
+@pytest.mark.parametrize("classes", [3, 5])
+@pytest.mark.parametrize("model", ["logistic", "normalized"])
+def test_the_float_llr_of_one_vector_equals_the_numpy_batch(
+    classes: int, model: str
+) -> None:
+    # llr solves on plain floats what llr_batch solves with numpy: the same
+    # root to rounding, over counts from lopsided and empty classes to large.
+    rng = np.random.default_rng(classes)
+    counts = np.vstack(
+        [
+            rng.multinomial(n, rng.dirichlet(np.ones(classes)))
+            for n in (1, 3, 20, 400, 100_000)
+            for _ in range(8)
+        ]
+    )
+    for elo0, elo1 in ((0, 5), (-3, 1), (0, 50), (-10, 0)):
+        batch = llr_batch(counts, elo0, elo1, elo_model=model)
+        ours = [llr(row.tolist(), elo0, elo1, elo_model=model) for row in counts]
+        assert ours == pytest.approx(batch.tolist(), rel=1e-9, abs=1e-9)
+
+
 def test_batch_equals_one_by_one() -> None:
     counts = np.array([[10, 20, 30], [5, 50, 9], [100, 3, 120]])
     for model in ("logistic", "normalized"):
