@@ -143,14 +143,15 @@ class BotProcess:
         self.tagged = False
         #: Its open matches: id -> the ProcessBot of that seat.
         self.users: dict[int, ProcessUser] = {}
-        #: The match key (see :func:`opening`) of each open match.
+        #: The match key (see :func:`~harness.botprocess.opening`) of each open match.
         self.keys: dict[int, Hashable] = {}
         #: Requests awaiting their answer, in order: [match id, bot or None
         #: (its match ended: the answer is read and dropped), expected type].
         self.pending: deque[list[Any]] = deque()
         #: Serves no new match (a seat of it forfeited in a match).
         self.retired = False
-        #: Held by a match that does not share it (opened outside ``opening``).
+        #: Held by a match that does not share it (opened outside
+        #: ``botprocess.opening``).
         self.exclusive = False
         #: Bytes written by :meth:`queue` and not yet by :meth:`flush`.
         self.outbox = bytearray()
@@ -621,7 +622,7 @@ class ProcessPool:
     def __init__(self, *, max_idle: int = 64) -> None:
         self.max_idle = max_idle
         self._idle: dict[tuple[Launch, str], list[BotProcess]] = {}
-        #: Processes serving matches that may take more (see ``opening``).
+        #: Processes serving matches that may take more (see ``botprocess.opening``).
         self._busy: dict[tuple[Launch, str], list[BotProcess]] = {}
         self._pid = os.getpid()
         #: Processes started by this pool (for tests and benchmarks).
@@ -639,9 +640,10 @@ class ProcessPool:
         :param deal: the match seed of the match it will serve; a process that
             served a match of this seed is not handed out (it could remember
             the cards), a new one starts instead. None: any process (trusted).
-        :param match: the key of the match (see :func:`opening`): a process
-            that declared room for more matches and serves no other seat of
-            this one may be shared. None: a process of its own.
+        :param match: the key of the match (see
+            :func:`~harness.botprocess.opening`): a process that declared room
+            for more matches and serves no other seat of this one may be
+            shared. None: a process of its own.
         """
         self._forget_after_fork()
         if match is not None:

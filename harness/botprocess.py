@@ -137,7 +137,8 @@ class ProcessBot(Bot):
         )
         self.startup_timeout = startup_timeout
         self.hang_timeout = hang_timeout
-        #: "job-id seat": what the worker's :class:`Watch` names while it waits.
+        #: "job-id seat": what the worker's :class:`~harness.reaper.Watch` names
+        #: while it waits.
         self.tag = tag
         self.pool = default_pool if pool is None else pool
         self.pipeline = pipeline

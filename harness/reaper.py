@@ -1,10 +1,10 @@
 """What makes a worker leave nothing behind, and lets its scheduler blame a bot
 that killed it (Linux: ``prctl`` and ``/proc``).
 
-A worker process (of the local pool, a config probe, a Dask task) asks to die
-with its parent (:func:`die_with_parent`) and adopts the orphans of its
-descendants (:func:`become_subreaper`); on its way out :func:`end_descendants`
-kills every bot program it started (each
+A worker process (of the local process pool, or the child that probes a
+config) asks to die with its parent (:func:`die_with_parent`) and adopts the
+orphans of its descendants (:func:`become_subreaper`); on its way out
+:func:`end_descendants` kills every bot program it started (each
 :class:`~harness.botpool.BotProcess` registers here when it starts), their
 process groups and every descendant left. Before it starts a bot, the harness
 process makes itself non-dumpable (``PR_SET_DUMPABLE``), so a bot running as
@@ -56,6 +56,7 @@ class _Started(Protocol):
     pid: int
     #: Its private folder, removed when it ends.
     cwd: str
+    #: Ended (:func:`end_descendants` sets it, so it is not ended twice).
     closed: bool
 
 
