@@ -502,7 +502,7 @@ def _cmd_bots(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
-    from harness.botprocess import ProcessPool
+    from harness.botpool import ProcessPool
     from harness.narration import Narrator, seat_labels
     from harness.referee import abandon_bots, play_match
     from harness.report import result_table

@@ -100,7 +100,7 @@ class TroefWorkerPlugin(WorkerPlugin):
 
     def teardown(self, worker: DaskWorker) -> None:
         # Bot processes kept for reuse end with the worker.
-        from harness.botprocess import default_pool
+        from harness.botpool import default_pool
 
         default_pool.close()
 

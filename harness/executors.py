@@ -38,18 +38,18 @@ from types import FrameType
 from typing import Any, Protocol
 
 from harness.bot import Bot
-from harness.botprocess import (
+from harness.botpool import default_pool
+from harness.game import Game
+from harness.multiplex import MatchSpec, play_matches_interleaved
+from harness.plan import Job
+from harness.plugins import PluginSource, Registry, load_plugins
+from harness.reaper import (
     become_subreaper,
-    default_pool,
     die_with_parent,
     end_descendants,
     note_ended,
     set_watch,
 )
-from harness.game import Game
-from harness.multiplex import MatchSpec, play_matches_interleaved
-from harness.plan import Job
-from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import abandon_bots, forfeit_before_start, play_match
 from harness.result import ForfeitReason, Result
 from harness.seeding import bot_seed

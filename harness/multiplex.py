@@ -32,9 +32,10 @@ import selectors
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from harness.botprocess import BotProcess, ProcessBot, ProcessFault, opening
+from harness.botpool import BotProcess, ProcessFault, ProcessUser
+from harness.botprocess import ProcessBot, opening
 from harness.protocol import BotFault
 from harness.referee import (
     TimeControls,
@@ -194,7 +195,7 @@ class _Driver:
         self,
         process: BotProcess,
         fault: BotFault,
-        culprit: ProcessBot | None,
+        culprit: ProcessUser | None,
         now: float,
     ) -> None:
         """Kill ``process``; each match it served forfeits that seat: now if it
@@ -202,7 +203,8 @@ class _Driver:
         affected = process.fail(fault, culprit)
         self.unwatch(process, all_users=True)
         for bot, own in affected:
-            self.route(bot, None, own, now)
+            # The users of a process are the ProcessBots of its matches.
+            self.route(cast(ProcessBot, bot), None, own, now)
 
     # -- starting and finishing --------------------------------------------------
 
@@ -417,7 +419,7 @@ class _Driver:
             if got is None:
                 break
             bot, value, own = got
-            self.route(bot, value, own, now)
+            self.route(cast("ProcessBot | None", bot), value, own, now)
         if process.eof and not process.closed and process in self.users:
             culprit = process.pending[0][1] if process.pending else None
             self.process_failed(process, process.crash_fault(), culprit, now)

@@ -182,13 +182,9 @@ def probe_entrants(config: TournamentConfig) -> None:
 
 
 def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -> None:
-    from harness.botprocess import (
-        ProcessPool,
-        become_subreaper,
-        die_with_parent,
-        end_descendants,
-    )
+    from harness.botpool import ProcessPool
     from harness.plugins import load_plugins
+    from harness.reaper import become_subreaper, die_with_parent, end_descendants
     from harness.seeding import new_master_seed
 
     die_with_parent(parent)
@@ -827,8 +823,8 @@ def _blame(
     (``suspects``), and a job that a death catches a second time forfeits
     without a retry (the first awaited seat of it).
     """
-    from harness.botprocess import Watch
     from harness.executors import watch_path
+    from harness.reaper import Watch
 
     forfeits: dict[str, tuple[int, int | None]] = {}
     workers = list((getattr(pool, "_processes", None) or {}).values())

@@ -12,7 +12,8 @@ from bots.ismcts import MAX_ITERATIONS, ISMCTSBot
 from bots.pimc import MAX_WORLDS, PIMCBot
 from bots.random_bot import RandomBot
 from harness.bothost import host_command
-from harness.botprocess import ProcessBot, ProcessPool
+from harness.botpool import ProcessPool
+from harness.botprocess import ProcessBot
 from harness.plugins import PluginSource, load_plugins
 from harness.referee import TimeControl, play_match
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from harness.botprocess import ProcessPool
+from harness.botpool import ProcessPool
 
 
 @pytest.fixture

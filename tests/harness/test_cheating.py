@@ -27,7 +27,8 @@ import pytest
 from bots.random_bot import RandomBot
 from harness import Bot, Game
 from harness.bothost import host_command
-from harness.botprocess import ProcessBot, ProcessPool
+from harness.botpool import ProcessPool
+from harness.botprocess import ProcessBot
 from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import play_match
 from harness.seeding import bot_seed

@@ -20,7 +20,8 @@ import pytest
 from bots.random_bot import RandomBot
 from harness import Bot, OptionError, Result, View
 from harness.bothost import host_command
-from harness.botprocess import ProcessBot, ProcessPool
+from harness.botpool import ProcessPool
+from harness.botprocess import ProcessBot
 from harness.multiplex import MatchSpec, play_matches_interleaved
 from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import Clock, TimeControl, make_bots, play_match

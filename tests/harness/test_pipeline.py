@@ -24,7 +24,8 @@ import pytest
 from bots.random_bot import RandomBot
 from harness import Bot
 from harness.bothost import Host, host_command
-from harness.botprocess import ProcessBot, ProcessPool, ProcessSettings
+from harness.botpool import ProcessPool
+from harness.botprocess import ProcessBot, ProcessSettings
 from harness.config import load_config
 from harness.errors import ConfigError
 from harness.game import Game

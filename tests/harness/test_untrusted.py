@@ -462,7 +462,8 @@ def _state(pid: int, wanted: str = "") -> str:
 def test_an_idle_bot_process_is_stopped_between_its_matches() -> None:
     from bots.random_bot import RandomBot
     from harness.bothost import host_command
-    from harness.botprocess import ProcessBot, ProcessPool
+    from harness.botpool import ProcessPool
+    from harness.botprocess import ProcessBot
     from harness.plugins import load_plugins
     from harness.referee import play_match
 
