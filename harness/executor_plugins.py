@@ -136,7 +136,9 @@ class DaskExecutorPlugin(ExecutorPlugin):
     #: ended: a chunk of 32 one-deal matches (6 ms) left the workers waiting.
     max_chunk = 256
     #: An SPRT of 1,200 default-length matches on a 2-worker local cluster kept
-    #: 0.72x the process pool's pace in chunks of 2, 0.94x in chunks of 16.
+    #: 0.44x the process pool's pace (in its chunks of 8) in chunks of 2, 0.84x
+    #: in chunks of 16, 0.94x in chunks of 32 (runs of 1.3 s, in which Dask's
+    #: 0.2 s a run counts); a worker plays at most a chunk past the verdict.
     sprt_chunk = 16
     settings: ClassVar[Mapping[str, tuple[type, str]]] = {
         "address": (
