@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from harness.config import TournamentConfig, load_config
 from harness.plan import compositions, plan
 from tests.conftest import TOY_PLUGIN
@@ -82,3 +84,69 @@ def test_the_plan_is_deterministic_and_ids_are_content_derived(tmp_path: Path) -
     assert {j.id for j in first} <= {j.id for j in more}
     other_seed = plan(config(tmp_path, body + "seed = 9\n"))
     assert not {j.id for j in first} & {j.id for j in other_seed}
+
+
+#: Job ids and groups as troef has always made them: a database written by an
+#: earlier troef resumes only if the plan gives its jobs the same ids.
+KNOWN_IDS = {
+    "duplicate": (
+        'game = "toy"\nmatches = 2\nseed = 5\n',
+        [
+            ("3b4382cc95652676", "898af68fb3eef7f5"),
+            ("7258efb00e4a1fae", "898af68fb3eef7f5"),
+            ("edc39819b8d45d5b", "be9755edcf378f60"),
+            ("1db44d771834fda6", "be9755edcf378f60"),
+        ],
+    ),
+    "independent": (
+        'game = "toy"\nmatches = 2\nseed = 5\nduplicate = false\n',
+        [
+            ("f368a319c7963683", "c44f4c5aad641d14"),
+            ("5017dd2288912f80", "0fcf4801cc4cba11"),
+            ("f3e12779dbe4b40b", "4413776a86a4de95"),
+            ("6e1d1bd65c6ce872", "3e0a2d26ecc61082"),
+        ],
+    ),
+    "capped": (
+        'game = "toy"\nmatches = 1\nseed = 5\nmax_actions = 500\n',
+        [
+            ("c834bf884a7992f0", "898af68fb3eef7f5"),
+            ("77974f4d140ffc26", "898af68fb3eef7f5"),
+        ],
+    ),
+    "teams": (
+        'game = "klaverjassen"\nmatches = 1\nseed = 5\n[options]\ntarget = 300\n',
+        [
+            ("bb4758bd870c0d9b", "898af68fb3eef7f5"),
+            ("85f913108c2de94b", "898af68fb3eef7f5"),
+        ],
+    ),
+    "program": (
+        'game = "klaverjassen"\nmatches = 1\nseed = 5\n'
+        "[time_control]\nmove = 2.0\n[options]\ntarget = 300\n",
+        [
+            ("336577a786471e27", "898af68fb3eef7f5"),
+            ("53b27bb6132a9c13", "898af68fb3eef7f5"),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KNOWN_IDS))
+def test_job_ids_and_groups_stay_what_earlier_versions_made(
+    tmp_path: Path, case: str
+) -> None:
+    body, known = KNOWN_IDS[case]
+    head, bracket, tables = body.partition("[")
+    plugins = f'plugins = ["{TOY_PLUGIN}"]\n' if '"toy"' in body else ""
+    second = (
+        'command = ["node", "bot.js"]\n'
+        if case == "program"
+        else 'bot = "random"\noptions = { }\n'
+    )
+    path = tmp_path / "t.toml"
+    path.write_text(
+        f"{head}{plugins}{bracket}{tables}"
+        f'[entrants.a]\nbot = "random"\n[entrants.b]\n{second}'
+    )
+    assert [(job.id, job.group) for job in plan(load_config(path))] == known
