@@ -252,7 +252,16 @@ class Store:
     # -- writing ----------------------------------------------------------
 
     def add_jobs(self, jobs: Iterable[Job]) -> None:
-        """Record the plan (jobs already present are left as they are)."""
+        """Record the plan (jobs already present are left as they are).
+
+        Only the jobs the store lacks are encoded: a resumed run of a large
+        plan has them all already (encoding 200,000 again took over a second).
+        """
+        jobs = list(jobs)
+        known = self._known((j.id for j in jobs), "jobs", "id")
+        fresh = [j for j in jobs if j.id not in known]
+        if not fresh:
+            return
         with self._db:
             self._db.executemany(
                 "INSERT OR IGNORE INTO jobs VALUES (?, ?, ?, ?, ?, ?)",
@@ -265,7 +274,7 @@ class Store:
                         j.rotation,
                         json.dumps(j.to_dict()),
                     )
-                    for j in jobs
+                    for j in fresh
                 ],
             )
 
@@ -343,7 +352,10 @@ class Store:
             )
         return [job for job, _ in written]
 
-    def _known(self, ids: Iterable[str]) -> set[str]:
+    def _known(
+        self, ids: Iterable[str], table: str = "results", column: str = "job_id"
+    ) -> set[str]:
+        """Which of ``ids`` the ``column`` of ``table`` holds."""
         ids = list(ids)
         known: set[str] = set()
         # In slices: an SQLite before 3.32 takes at most 999 parameters, and
@@ -351,7 +363,7 @@ class Store:
         for start in range(0, len(ids), 900):
             part = ids[start : start + 900]
             marks = ",".join("?" * len(part))
-            query = f"SELECT job_id FROM results WHERE job_id IN ({marks})"
+            query = f"SELECT {column} FROM {table} WHERE {column} IN ({marks})"
             known.update(row[0] for row in self._db.execute(query, part))
         return known
 
