@@ -27,7 +27,12 @@ from harness.config import load_config
 from harness.errors import TroefError
 from harness.scheduler import GRACE, run_tournament
 from harness.store import Store
-from tests.harness.test_scheduler import _cli, _wait_for_results, stored, write_config
+from tests.harness.test_scheduler import (
+    _cli,
+    stop_run,
+    stored,
+    write_config,
+)
 
 distributed = pytest.importorskip("distributed")
 
@@ -161,26 +166,16 @@ def test_troef_run_stopped_or_killed_and_run_again_resumes_on_dask(
     db = tmp_path / "t.sqlite"
     recorded = [0]
     for stop in (signal.SIGKILL, signal.SIGTERM):
-        proc = subprocess.Popen(
-            _cli("run", str(path), "--quiet"),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            seen = _wait_for_results(db, recorded[-1] + 3, proc)
-        finally:
-            proc.send_signal(stop)
-            sent = time.monotonic()
-            _, err = proc.communicate(timeout=60)
+        stopped = stop_run(path, recorded[-1] + 3, stop)
         if stop == signal.SIGTERM:
             # Like Ctrl-C: no new chunk, the matches in play waited for (GRACE).
-            assert time.monotonic() - sent < GRACE + 2.5
-            assert proc.returncode == 130
-            assert f"run 'troef run {path}' again to resume" in err
+            assert stopped.seconds < GRACE + 2.5
+            assert stopped.returncode == 130
+            assert f"run 'troef run {path}' again to resume" in stopped.stderr
         with Store.existing(db) as store:
             done, planned = store.counts()
         # A kill loses the matches in play; a stop may see them all end in grace.
+        seen = stopped.seen
         assert seen <= done < planned or (stop == signal.SIGTERM and done == planned)
         recorded.append(done)
     again = subprocess.run(

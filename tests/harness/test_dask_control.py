@@ -29,7 +29,13 @@ from harness.workers import Worker
 from tests.conftest import TOY_PLUGIN
 from tests.harness.test_dask import DASK, _dask_config, _worker_pids
 from tests.harness.test_formats import run_sprt
-from tests.harness.test_scheduler import TEST_BOTS, _cli, _wait_for_results, stored
+from tests.harness.test_scheduler import (
+    TEST_BOTS,
+    _cli,
+    _wait_for_results,
+    stop_run,
+    stored,
+)
 
 distributed = pytest.importorskip("distributed")
 
@@ -146,19 +152,9 @@ def test_sigint_to_troef_run_stops_the_chunks_on_the_dask_workers_and_resumes(
         tmp_path, "t", _at(address), chunk=12, matches=2, bot="sleepy", bot_options=slow
     )
     db = tmp_path / "t.sqlite"
-    proc = subprocess.Popen(
-        _cli("run", str(path), "--quiet"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        _wait_for_results(db, 2, proc)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert f"run 'troef run {path}' again to resume" in err
+    stopped = stop_run(path, 2, signal.SIGINT)
+    assert stopped.returncode == 130, stopped.stderr
+    assert f"run 'troef run {path}' again to resume" in stopped.stderr
     # No chunk plays on: the workers are idle as the runner leaves.
     assert set(_executing(client).values()) == {0}
     with Store.existing(db) as store:
@@ -190,17 +186,8 @@ def test_a_killed_runners_chunks_stop_on_the_dask_workers(
         tmp_path, "t", _at(address), chunk=24, matches=4, bot="sleepy", bot_options=slow
     )
     db = tmp_path / "t.sqlite"
-    proc = subprocess.Popen(
-        _cli("run", str(path), "--quiet"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        _wait_for_results(db, 2, proc)
-    finally:
-        proc.kill()
-        killed = time.monotonic()
-        proc.wait(timeout=30)
+    stop_run(path, 2, signal.SIGKILL)
+    killed = time.monotonic()
     # The runner's client left the cluster: its tasks are given up, and each
     # chunk ends after its current match instead of playing on unrecorded.
     while any(_executing(client).values()) and time.monotonic() - killed < 30:

@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +146,37 @@ def _wait_for_results(
     raise AssertionError("no results appeared")
 
 
+@dataclass
+class Stopped:
+    """How a ``troef run`` ended that was signalled mid-run."""
+
+    returncode: int
+    stderr: str
+    #: Matches recorded when the signal went.
+    seen: int
+    #: Seconds from the signal to the run's end.
+    seconds: float
+
+
+def stop_run(path: Path, after: int, signum: int) -> Stopped:
+    """Start ``troef run path --quiet``; send ``signum`` once ``after`` matches
+    are in its database (the config's name with ``.sqlite``, as
+    :func:`write_config` sets it); wait for its end."""
+    proc = subprocess.Popen(
+        _cli("run", str(path), "--quiet"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        seen = _wait_for_results(path.with_suffix(".sqlite"), after, proc)
+    finally:
+        proc.send_signal(signum)
+        sent = time.monotonic()
+        _, err = proc.communicate(timeout=60)
+    return Stopped(proc.returncode, err, seen, time.monotonic() - sent)
+
+
 @pytest.mark.slow
 def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(
     tmp_path: Path,
@@ -166,16 +198,7 @@ def test_sigkill_at_any_moment_then_resume_gives_exactly_the_planned_matches(
     )
     db = tmp_path / "t.sqlite"
     for kill_after in (3, 40, 90):
-        proc = subprocess.Popen(
-            _cli("run", str(path), "--quiet"),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        try:
-            _wait_for_results(db, kill_after, proc)
-        finally:
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
+        stop_run(path, kill_after, signal.SIGKILL)
         # The killed run's pool workers die with it: none is left behind.
         assert _processes_running(str(path), within=10.0) == []
     done = subprocess.run(
@@ -225,16 +248,9 @@ def test_ctrl_c_stops_cleanly_keeps_results_and_says_how_to_resume(
         extra="workers = 2\nchunk = 2\n",
     )
     db = tmp_path / "t.sqlite"
-    proc = subprocess.Popen(
-        _cli("run", str(path), "--quiet"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    _wait_for_results(db, 10, proc)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    stopped = stop_run(path, 10, signal.SIGINT)
+    assert stopped.returncode == 130
+    err = stopped.stderr
     assert "interrupted:" in err and f"run 'troef run {path}' again to resume" in err
     with Store.existing(db) as store:
         done, planned = store.counts()
