@@ -340,12 +340,15 @@ class _Tracker:
         self._unfolded: list[tuple[Sequence[str], Result]] = []
         self._table: dict[str, Standing] = {}
         self.done = 0
-        for match in store.matches():
-            self.done += 1
-            if self._keep:
-                self._unfolded.append((match.job["seating"], match.result))
-            if monitor is not None:
-                monitor.feed(Job.from_dict(match.job), match.result)
+        if self._keep or monitor is not None:
+            for match in store.matches():
+                self.done += 1
+                if self._keep:
+                    self._unfolded.append((match.job["seating"], match.result))
+                if monitor is not None:
+                    monitor.feed(Job.from_dict(match.job), match.result)
+        else:  # only the count: decoding every recorded match cost a resume more
+            self.done = store.counts()[0]
         self.summary = RunSummary(planned=planned, already_done=self.done)
         if progress is not None:
             progress.start(self.done)
