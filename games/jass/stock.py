@@ -86,11 +86,11 @@ _N0, _N1, _N2, _N3 = PIQUET.name_chunks
 _INDEX = PIQUET.index
 _N = PIQUET.n_ranks  # 8 cards a suit, one byte of the mask each
 _RANKS = PIQUET.ranks  # "789TJQKA"
-#: ``_SIZES[a][b]`` is ``(a, b)``: the view's hand sizes without a new tuple.
 _SET = object.__setattr__
 _BIT = tuple(1 << c for c in range(32))
 #: ``_PAIRS[a][b]``: the names of a two-card trick, without a new tuple.
 _PAIRS = tuple(tuple((_CARDS[a], _CARDS[b]) for b in range(32)) for a in range(32))
+#: ``_SIZES[a][b]`` is ``(a, b)``: the view's hand sizes without a new tuple.
 _SIZES = tuple(tuple((a, b) for b in range(33)) for a in range(33))
 _RANK_WORDS = dict(zip(_RANKS, ("7", "8", "9", "10", "jack", "queen", "king", "ace"),
                        strict=True))  # fmt: skip
@@ -478,12 +478,10 @@ class StockState(TrickState):
         return -1
 
     def _mariage_options(self, seat: int, hand: CardMask) -> tuple[str, ...]:
-        """The mariages ``seat`` holds and has not declared (S10): the game's
-        table while no mariage has counted this hand, else cached by the
-        hand's kings and queens until the next one counts."""
-        table = self._mar_table
-        if table is not None:
-            return table[hand & _KINGS_QUEENS]  # (legal_actions reads it itself)
+        """The mariages ``seat`` holds and has not declared (S10), once a
+        mariage has counted this hand (before, ``legal_actions`` reads the
+        game's table): cached by the hand's kings and queens until the next
+        one counts."""
         key = hand & _KINGS_QUEENS | seat << 32
         found = self._mar_cache.get(key)
         if found is None:
@@ -547,37 +545,27 @@ class StockState(TrickState):
             return legal
         if not self._playing:
             return _CARD_LEGAL(self)  # the draw's two choices, or none at the end
-        if self._phase == "stock":
-            seat: int = self.to_act  # type: ignore[assignment]
-            # FREE_PLAY: the legal cards are the hand.
-            hand = self._legal_mask = self.hands[seat]
+        seat: int = self.to_act  # type: ignore[assignment]
+        hand = self.hands[seat]
+        if self._phase == "stock" or not self._trick:
+            # FREE_PLAY in phase 1, and every lead (the duties bind who
+            # follows): the legal cards are the hand.
+            self._legal_mask = hand
             legal = self._legal = self._card_actions = (
                 _N0[hand & 255] + _N1[hand >> 8 & 255] + _N2[hand >> 16 & 255]
                 + _N3[hand >> 24]
             )  # fmt: skip
-            extra: tuple[str, ...] = (EXCHANGE,) if hand & _SEVENS[self.trump] else ()
         else:
-            if self._trick:
-                legal = self._card_actions = _CARD_LEGAL(self)
-            else:
-                # A lead is free (the duties bind who follows): the hand.
-                lead = self._legal_mask = self.hands[self.to_act]  # type: ignore[index]
-                legal = self._legal = self._card_actions = (
-                    _N0[lead & 255] + _N1[lead >> 8 & 255] + _N2[lead >> 16 & 255]
-                    + _N3[lead >> 24]
-                )  # fmt: skip
+            legal = self._card_actions = _CARD_LEGAL(self)
+        if self._phase == "stock":
+            extra: tuple[str, ...] = (EXCHANGE,) if hand & _SEVENS[self.trump] else ()
+        elif len(self._tricks) != self._phase2_from:
             # Extra moves exist only in phase 1 and phase 2's first trick (S9).
-            if len(self._tricks) != self._phase2_from:
-                return legal
-            seat = self.to_act  # type: ignore[assignment]
-            hand = self.hands[seat]
+            return legal
+        else:
             extra = ()
         if not self._trick:
-            # Most hands hold no run and no four: two expressions say so.
-            if (
-                hand & (hand >> 1) & (hand >> 2) & _RUN_STARTS
-                or hand & (hand >> 8) & (hand >> 16) & (hand >> 24) & 255
-            ):
+            if _may_declare(hand):  # most hands hold no run and no four
                 extra += self._roem_options(seat)
         elif self._announced and self._challenge < 0:
             extra += self._challenges(seat)
@@ -665,11 +653,7 @@ class StockState(TrickState):
             k0, k1 = known[0] & hands[0], known[1] & hands[1]
             if k0 != known[0] or k1 != known[1]:  # a shown card was played
                 known[0], known[1] = k0, k1
-                public = self._public
-                if public is not None:
-                    # Changed in a copy: clones share the old dict.
-                    public = self._public = public.copy()
-                    public["known"] = self._known_in_hand()
+                self._republish()
         if self._phase == "stock":
             stock = self._stock
             if len(stock) >= 2:
@@ -679,10 +663,7 @@ class StockState(TrickState):
                 # 000:416: the winner chooses between the last hidden card and
                 # the open trump.
                 self._phase = "draw"
-                public = self._public
-                if public is not None:
-                    public = self._public = public.copy()
-                    public["phase"] = "draw"
+                self._republish(phase="draw")
                 self._playing = False
         elif not hands[winner]:
             self._finish_hand()
