@@ -116,12 +116,6 @@ class Host:
         self.open: dict[int | None, tuple[Bot, type[View]]] = {}
         self._games: dict[str, tuple[Game, type[View]]] = {}
 
-    @property
-    def bot(self) -> Bot | None:
-        """The bot of the match without an id, if one is open."""
-        entry = self.open.get(None)
-        return None if entry is None else entry[0]
-
     def handle(self, message: dict[str, Any]) -> bytes | None:
         """Answer one message; ``None`` when it takes no answer."""
         kind = message.get("type")

@@ -130,8 +130,6 @@ class BotProcess:
         self.closed = False
         #: Why it could not start, if it could not.
         self.start_error: str | None = None
-        #: Matches begun on this process.
-        self.matches = 0
         #: The match seeds of the matches it served: a process never sees a deal
         #: twice (duplicate deals replay the same cards in other seats).
         self.deals: set[int] = set()
@@ -150,9 +148,6 @@ class BotProcess:
         self.pending: deque[list[Any]] = deque()
         #: Serves no new match (a seat of it forfeited in a match).
         self.retired = False
-        #: Held by a match that does not share it (opened outside
-        #: ``botprocess.opening``).
-        self.exclusive = False
         #: Bytes written by :meth:`queue` and not yet by :meth:`flush`.
         self.outbox = bytearray()
         #: The bots whose requests are in the outbox.
@@ -272,8 +267,6 @@ class BotProcess:
         self._ids += 1
         self.users[self._ids] = bot
         self.keys[self._ids] = key
-        self.exclusive = key is None
-        self.matches += 1
         return self._ids
 
     def leave(self, match: int) -> None:
@@ -283,8 +276,12 @@ class BotProcess:
         for entry in self.pending:
             if entry[0] == match:
                 entry[1] = None
-        if not self.users:
-            self.exclusive = False
+
+    @property
+    def exclusive(self) -> bool:
+        """Held by a match that does not share it (opened outside
+        ``botprocess.opening``)."""
+        return None in self.keys.values()
 
     def can_share(self, key: Hashable, deal: int | None) -> bool:
         """True if this busy process may also serve match ``key`` of ``deal``."""

@@ -141,9 +141,9 @@ class ProcessBot(Bot):
         #: while it waits.
         self.tag = tag
         self.pool = default_pool if pool is None else pool
-        self.pipeline = pipeline
         key = _opening if pipeline else None
-        #: The ``start`` offers pipelining (a match id): opened inside ``opening``.
+        #: The ``start`` offers pipelining (a match id): opened inside
+        #: ``opening``, or on a process that pipelines for its other matches.
         self.offered = key is not None
         # Bots that do not pipeline never share a process with bots that do.
         self._options_key = json.dumps(self.options, sort_keys=True, default=repr) + (
@@ -162,10 +162,10 @@ class ProcessBot(Bot):
         if deal is not None:
             process.deals.add(deal)
         if process.start_error is not None:
-            self._record(BotFault(ForfeitReason.CRASH, process.start_error))
+            self._detach(BotFault(ForfeitReason.CRASH, process.start_error))
             return
         # A process that pipelines hears ids from every match, shared or not.
-        self.offered = self.offered or process.tagged
+        self.offered = key is not None or process.tagged
         self.match_id = process.open_match(self, key)
         message = encode_start(
             game=game.name,
@@ -293,14 +293,8 @@ class ProcessBot(Bot):
         self._answered()
         if fault is not None:
             self._fail_alone(fault)
-        if self._awaiting_ready:
-            self._awaiting_ready = False
+        self._awaiting_ready = False
         return value
-
-    @property
-    def awaiting_ready(self) -> bool:
-        """True until the bot has answered ``start``."""
-        return self._awaiting_ready
 
     # -- helpers -----------------------------------------------------------------
 
@@ -405,13 +399,6 @@ class ProcessBot(Bot):
         if reaper._watch is not None and self.tag:
             reaper._watch.clear(id(self))
 
-    def _record(self, fault: BotFault) -> None:
-        """Record ``fault`` and kill the process: a fresh one serves the next match."""
-        process = self._process
-        self._detach(fault)
-        if process is not None:
-            process.kill()
-
 
 @dataclass(frozen=True)
 class ProcessSettings:
@@ -461,12 +448,7 @@ class ProcessSettings:
 
         Without a ``command``, plugin bot ``bot_name`` is served from ``source``.
         """
-        from harness.bothost import host_command
-
-        if self.plugins:
-            files = (*source.files, *(p for p in self.plugins if p not in source.files))
-            source = dataclasses.replace(source, files=files)
-        command = self.command or tuple(host_command(bot_name, source))
+        command = self.command or tuple(self.host_command(bot_name, source))
         return ProcessBot(
             game,
             seat,
@@ -484,3 +466,17 @@ class ProcessSettings:
             deal=None if self.reuse == "free" else deal,
             pipeline=self.pipeline,
         )
+
+    def host_source(self, source: PluginSource) -> PluginSource:
+        """The plugins the Python host of this entrant loads: the run's, and
+        the entrant's own files after them."""
+        if not self.plugins:
+            return source
+        files = (*source.files, *(p for p in self.plugins if p not in source.files))
+        return dataclasses.replace(source, files=files)
+
+    def host_command(self, bot_name: str, source: PluginSource) -> list[str]:
+        """The Python host's command line that serves plugin bot ``bot_name``."""
+        from harness.bothost import host_command
+
+        return host_command(bot_name, self.host_source(source))

@@ -13,7 +13,6 @@ run is refused with the path out of reach, never silently run as root.
 
 from __future__ import annotations
 
-import dataclasses
 import grp
 import json
 import os
@@ -244,21 +243,16 @@ def entrant_command(
 ) -> tuple[list[str], str | None, list[str]]:
     """The command line an entrant's bot process runs, its Python host if any,
     and the files the host loads: what :func:`unreachable` checks."""
-    from harness.bothost import host_command
-
     settings = entrant.process
     assert settings is not None
     if settings.command:
         return [*settings.prefix, *settings.command], None, []
     import harness
 
-    source = config.plugin_source
-    if settings.plugins:  # as ProcessSettings.bot: the entrant's files join the run's
-        files = (*source.files, *(p for p in settings.plugins if p not in source.files))
-        source = dataclasses.replace(source, files=files)
-    command = host_command(entrant.bot, source, python=sys.executable)
+    command = settings.host_command(entrant.bot, config.plugin_source)
+    files = settings.host_source(config.plugin_source).files
     host = str(Path(harness.__file__).parent / "bothost.py")
-    return [*settings.prefix, *command], sys.executable, [host, *source.files]
+    return [*settings.prefix, *command], sys.executable, [host, *files]
 
 
 def check_entrants(

@@ -114,10 +114,7 @@ class _Driver:
     and the requests that follow are written in one batch after each wake-up.
     """
 
-    def __init__(
-        self, in_flight: int, on_result: Callable[[int, Result], None] | None = None
-    ) -> None:
-        self.in_flight = in_flight
+    def __init__(self, on_result: Callable[[int, Result], None] | None = None) -> None:
         self.on_result = on_result
         self.selector = selectors.DefaultSelector()
         self.active: list[_Match] = []
@@ -219,18 +216,7 @@ class _Driver:
                 except Exception:
                     abandon_bots(match.bots)
                     match.bots = []
-                    self.finish(
-                        match,
-                        forfeit_before_start(
-                            spec.game,
-                            n_seats,
-                            spec.seed,
-                            seat,
-                            ForfeitReason.EXCEPTION,
-                            _tail(),
-                            spec.keep_log,
-                        ),
-                    )
+                    self.forfeit_at_start(match, seat, ForfeitReason.EXCEPTION, _tail())
                     return
         now = perf_counter()
         for seat, bot in enumerate(match.bots):
@@ -406,8 +392,6 @@ class _Driver:
         if not process.pump(key.fd):
             # End of a stream: stop watching it (a closed pipe is always readable).
             self.selector.unregister(key.fd)
-            if key.fd == process.err_fd:
-                return
         if key.fd == process.err_fd:
             return
         while not process.closed:
@@ -487,7 +471,7 @@ def play_matches_interleaved(
     """
     if in_flight < 1:
         raise ValueError(f"in_flight is {in_flight!r}; it takes an integer >= 1")
-    driver = _Driver(in_flight, on_result)
+    driver = _Driver(on_result)
     matches: list[_Match] = []
     pending = iter(enumerate(specs))
     exhausted = False

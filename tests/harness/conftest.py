@@ -7,6 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from harness.botpool import ProcessPool
+from harness.game import Game
+from harness.plugins import Registry
 
 
 @pytest.fixture
@@ -15,3 +17,9 @@ def pool() -> Iterator[ProcessPool]:
     pool = ProcessPool()
     yield pool
     pool.close()
+
+
+@pytest.fixture
+def toy(toy_registry: Registry) -> Game:
+    """The toy game of the test plugin."""
+    return toy_registry.game("toy")

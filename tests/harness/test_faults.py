@@ -32,11 +32,6 @@ BROKEN = Path(__file__).parents[1] / "plugins" / "broken_bots.py"
 SOURCE = PluginSource(entry_points=False, files=(str(TOY_PLUGIN), str(BROKEN)))
 
 
-@pytest.fixture
-def toy(toy_registry: Registry) -> Game:
-    return toy_registry.game("toy")
-
-
 def hosted(bot: str) -> list[str]:
     return [*host_command(bot, SOURCE), "--module", "bots.random_bot"]
 

@@ -112,11 +112,6 @@ for message, early, batched in lines():
 """
 
 
-@pytest.fixture
-def toy(toy_registry: Registry) -> Game:
-    return toy_registry.game("toy")
-
-
 def logging_bot(
     tmp_path: Path, declared: int = 4, crash_at: int = 0, delay: float = 0.0
 ) -> tuple[list[str], Path]:
@@ -237,8 +232,8 @@ def test_a_process_never_holds_two_seats_of_a_match_or_two_matches_of_a_deal(
     assert any(e["batched"] for e in entries)
     starts = [e for e in entries if e["type"] == "start" and e["seed"] < 900]
     assert len(starts) == 16 * 3
-    most_open = max(len(e["open"]) for e in starts) + 1
-    assert most_open > 1  # the processes did serve several matches at once
+    # The processes did serve several matches at once.
+    assert any(e["open"] for e in starts)
     deals_by_pid: dict[int, list[int]] = {}
     for entry in starts:
         index = entry["seed"] // 10

@@ -12,7 +12,6 @@ import pytest
 from bots.random_bot import RandomBot
 from harness import Bot, Forfeit, ForfeitReason, Game, View
 from harness.errors import TroefError
-from harness.plugins import Registry
 from harness.referee import make_bots, play_match, replay
 
 
@@ -51,11 +50,6 @@ class LateFault(Bot):
         if self.moves > 4:
             raise ValueError("tired")
         return view.legal_actions[0]
-
-
-@pytest.fixture
-def toy(toy_registry: Registry) -> Game:
-    return toy_registry.game("toy")
 
 
 def test_same_seed_same_result_and_log(toy: Game) -> None:
