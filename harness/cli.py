@@ -793,7 +793,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     if users:
         print(f"  users      each can run its bot: {users}")
     if args.probe:
-        probe_entrants(config)
+        probe_entrants(config, users_checked=True)
         probed = sum(e.process is not None for e in config.entrants)
         print(f"  probe      {probed} process bots started and answered 'ready'")
     return 0

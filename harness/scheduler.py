@@ -41,7 +41,7 @@ from harness.plugins import PluginSource
 from harness.protocol import BotFault
 from harness.result import Result
 from harness.standings import Standing, standings
-from harness.store import Encoded, Store, run_lock
+from harness.store import Encoded, Store, decode_log, run_lock
 
 __all__ = [
     "Interrupted",
@@ -145,20 +145,22 @@ class Monitor(Protocol):
         """Where the monitor stands, for the progress line."""
 
 
-def probe_entrants(config: TournamentConfig) -> None:
+def probe_entrants(config: TournamentConfig, *, users_checked: bool = False) -> None:
     """Start every process bot of ``config`` once and wait for its handshake.
 
     The probes run in a child process, as a worker does, which ends whatever a
     bot started (even in a new session) before it leaves.
 
+    :param users_checked: the caller ran :func:`~harness.botuser.check_entrants`.
     :raises TroefError: naming the first entrant whose bot cannot start or
         does not answer ``ready`` (before any match is played).
     """
     if all(e.process is None for e in config.entrants):
         return
-    from harness.botuser import check_entrants
+    if not users_checked:
+        from harness.botuser import check_entrants
 
-    check_entrants(config)  # first: a user that cannot run the bot is named so
+        check_entrants(config)  # first: a user that cannot run the bot is named so
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     child = context.Process(
@@ -286,13 +288,8 @@ def run_tournament(
                 executor=config.executor,
                 executor_settings=config.executor_settings,
                 workers=_workers(workers or config.workers, len(pending)),
-                # An SPRT stops early: small chunks waste few matches past the verdict.
-                chunk=config.chunk
-                or (
-                    executor_plugin(config.executor, config.plugin_source).sprt_chunk
-                    if config.sprt is not None
-                    else None
-                ),
+                chunk=config.chunk,
+                sprt=config.sprt is not None,
                 keep_logs=config.keep_logs,
                 matches_in_flight=config.in_flight,
                 secret=secret,
@@ -419,9 +416,7 @@ def _with_log(result: Result, stored: Encoded | None) -> Result:
     """``result`` with its log, which a worker sent only in its encoding."""
     if stored is None or stored.log is None or result.log is not None:
         return result
-    return dataclasses.replace(
-        result, log=tuple(stored.log.split(" ")) if stored.log else ()
-    )
+    return dataclasses.replace(result, log=tuple(decode_log(stored.log)))
 
 
 def _workers(asked: int | None, jobs: int) -> int:
@@ -494,6 +489,7 @@ def execute(
     matches_in_flight: int = 4,
     secret: bytes = b"",
     executor_settings: Sequence[tuple[str, Any]] = (),
+    sprt: bool = False,
 ) -> None:
     """Play ``pending`` on an executor and hand each result to ``tracker``.
 
@@ -502,11 +498,14 @@ def execute(
     chunks in flight then finish and are recorded. On Ctrl-C no match starts,
     those that end within :data:`GRACE` seconds are recorded, the rest abandoned.
     """
+    kind = executor_plugin(executor, source)
+    if sprt and not chunk:
+        # An SPRT stops early: small chunks waste few matches past the verdict.
+        chunk = kind.sprt_chunk
     if chunk:
         queue = _chunks(pending, chunk)
     else:
-        largest = executor_plugin(executor, source).max_chunk
-        queue = _guided_chunks(pending, workers, largest)
+        queue = _guided_chunks(pending, workers, kind.max_chunk)
     breaks: dict[str, int] = {}
     # The bots' working folders live in one folder of the run, removed here even
     # when a worker was killed before it could remove its own.
@@ -613,26 +612,17 @@ def _run_queue(
             tracker.summary.pool_restarts += 1
             flight.record(channel.drain(), now=True)
             suspects: set[str] = set()
+            done = tracker.store.done_ids()
             if tmpdir is not None:
                 flight.record(
                     now=True,
                     results=_blame(
-                        pool,
-                        tmpdir,
-                        flight,
-                        breaks,
-                        source,
-                        keep_logs,
-                        suspects,
-                        tracker.store.done_ids(),
+                        pool, tmpdir, flight, breaks, source, keep_logs, suspects, done
                     ),
                 )
+                done = tracker.store.done_ids()
             lost = [job for chunk in flight.chunks.values() for job in chunk]
-            lost = [
-                job
-                for job in lost + flight.lost
-                if job.id not in tracker.store.done_ids()
-            ]
+            lost = [job for job in lost + flight.lost if job.id not in done]
             log.warning(
                 "a worker process died; %d unfinished jobs run again", len(lost)
             )

@@ -551,12 +551,10 @@ def llr(
         raise ValueError(
             f"elo_model {elo_model!r} unknown; accepted: {', '.join(ELO_MODELS)}"
         )
-    _distribution(counts, regularize=True)  # validates
-    c = [float(x) if x else REGULARIZE for x in counts]
-    n = sum(c)
-    phat = [x / n for x in c]
-    k = len(c)
-    a = [i / (k - 1) for i in range(k)]
+    shares, scores, n = _distribution(counts, regularize=True)
+    phat: list[float] = shares.tolist()
+    a: list[float] = scores.tolist()
+    k = len(a)
     if elo_model == "logistic":
         p0 = _mle_expected_one(phat, a, score_from_elo(elo0))
         p1 = _mle_expected_one(phat, a, score_from_elo(elo1))

@@ -31,6 +31,7 @@ __all__ = [
     "Encoded",
     "Store",
     "StoredMatch",
+    "decode_log",
     "encode",
     "not_a_troef_database",
     "run_lock",
@@ -91,6 +92,11 @@ def encode(result: Result) -> Encoded:
         json.dumps(plain, separators=(",", ":")),
         None if log is None else " ".join(log),
     )
+
+
+def decode_log(text: str) -> list[str]:
+    """The actions of a log as :func:`encode` wrote it (joined by spaces)."""
+    return text.split(" ") if text else []
 
 
 class StoredMatch:
@@ -444,7 +450,7 @@ class Store:
         )
         for spec, result, log in self._db.execute(query):
             data = json.loads(result)
-            data["log"] = None if log is None else (log.split(" ") if log else [])
+            data["log"] = None if log is None else decode_log(log)
             yield StoredMatch(json.loads(spec), Result.from_dict(data))
 
     def match(self, key: str) -> StoredMatch:

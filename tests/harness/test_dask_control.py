@@ -38,6 +38,7 @@ from tests.harness.test_scheduler import (
 )
 
 distributed = pytest.importorskip("distributed")
+from distributed.diagnostics.plugin import SchedulerPlugin  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -64,6 +65,19 @@ def cluster() -> Iterator[tuple[str, object]]:
         distributed.Client(local, set_as_default=False) as client,
     ):
         yield local.scheduler_address, client
+
+
+class _ResultEvents(SchedulerPlugin):
+    """Counts the result events the scheduler relays."""
+
+    name = "troef-test-result-events"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def log_event(self, topic: str, msg: object) -> None:
+        if topic.startswith("troef-results-"):
+            self.count += 1
 
 
 def _executing(client: object) -> dict[str, int]:
@@ -225,8 +239,13 @@ def test_a_run_leaves_no_result_events_at_the_scheduler(
         )
 
     before = kept()  # a killed runner's (an earlier test's) stay
+    client.register_plugin(_ResultEvents())  # type: ignore[attr-defined]
     summary = run_tournament(load_config(path))
     assert summary.played == summary.planned
+    sent = client.run_on_scheduler(  # type: ignore[attr-defined]
+        lambda dask_scheduler: dask_scheduler.plugins[_ResultEvents.name].count
+    )
+    assert sent > 0, "no result went as an event: nothing to drop"
     assert kept() == before, "the run's result batches stayed at the scheduler"
 
 
