@@ -303,13 +303,17 @@ def _classes(
             f"{where} returned the class {returned.__qualname__} itself, not a list; "
             f"expected a list of {short} subclasses: return [{returned.__qualname__}]"
         )
-    if not isinstance(returned, list | tuple):
+    # Any other iterable (a tuple, a set, a generator) goes, as it always has.
+    if isinstance(returned, str | bytes | Mapping) or not isinstance(
+        returned, Iterable
+    ):
         found = "None (no return?)" if returned is None else _found(returned)
         raise PluginError(
             f"{where} returned {found}; expected a list of {short} subclasses, "
             f"e.g. return [My{short}] (or return [] for none)"
         )
-    for item in returned:
+    items = list(returned)
+    for item in items:
         if not isinstance(item, type):
             hint = ""
             if isinstance(item, base):
@@ -328,7 +332,7 @@ def _classes(
                 f"{_class_place(item)}: {kind} class {item.__qualname__} "
                 f"(from {hook}() of plugin {impl.plugin_name!r}): {problem}"
             )
-    return list(returned)
+    return items
 
 
 def _short(value: object) -> str:

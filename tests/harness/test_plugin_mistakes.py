@@ -257,3 +257,39 @@ def test_a_game_without_a_sampler_is_named_at_registration(
         "expected one of them, or sampler_class (with view_class) naming a "
         "harness.Sampler subclass"
     )
+
+
+def test_a_string_returned_for_the_list_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path, err = troef_error(
+        capsys,
+        tmp_path,
+        FIRST_LEGAL + '@hookimpl\ndef troef_bots():\n    return "FirstLegal"\n',
+    )
+    assert err == (
+        f"{path}:{line_of(path, '@hookimpl')}: troef_bots() of plugin {str(path)!r} "
+        "returned 'FirstLegal' (a str); expected a list of Bot subclasses, e.g. "
+        "return [MyBot] (or return [] for none)"
+    )
+
+
+@pytest.mark.parametrize(
+    "returned", ["(FirstLegal,)", "{FirstLegal}", "(c for c in [FirstLegal])"]
+)
+def test_any_collection_of_classes_still_registers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, returned: str
+) -> None:
+    """Not only lists: what loaded before these checks still loads."""
+    path = tmp_path / "fine.py"
+    path.write_text(
+        TOY_IMPORT
+        + FIRST_LEGAL
+        + f"@hookimpl\ndef troef_bots():\n    return {returned}\n"
+    )
+    code = main(["--plugin", str(path), "bots"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert [line.split()[:2] for line in out.splitlines() if "first-legal" in line] == [
+        ["first-legal", "any"]
+    ]
