@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.config import resolve_command
+from harness.config import load_config, resolve_command
 from harness.plugins import load_plugins
 from harness.referee import make_bots, play_match
 from tests.conftest import TOY_PLUGIN
@@ -232,3 +232,44 @@ def test_only_words_naming_a_file_or_folder_are_made_absolute(
         "-I",
         "missing.js",
     )
+
+
+@needs_node
+def test_a_program_added_to_a_ladder_is_found_from_the_working_directory(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``troef ladder add --command`` keeps the same rule, and the ladder
+    stores the absolute path, so a later run from elsewhere still finds it."""
+    from harness.ladder import Ladder
+    from harness.store import Store
+
+    bot = _bot_in(tmp_path)
+    (tmp_path / "league").mkdir()
+    config = tmp_path / "league" / "ladder.toml"
+    config.write_text(
+        f'game = "toy"\nformat = "ladder"\nseed = 4\nplugins = ["{TOY_PLUGIN}"]\n'
+        'executor = "inline"\n[ladder]\nexplore = 0\n[entrants.r1]\nbot = "random"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    argv = [
+        "ladder",
+        "add",
+        "league/ladder.toml",
+        "js",
+        "--command",
+        "node bots/mine.js",
+    ]
+    code, _, err = run(capsys, *argv)
+    assert code == 0, err
+    monkeypatch.chdir(tmp_path / "league")
+    code, out, err = run(capsys, "ladder", "run", "ladder.toml", "--quiet")
+    assert code == 0, err
+    assert "round 1: " in out
+    with Ladder(load_config(config)) as ladder:
+        js = next(e for e in ladder.entrants() if e.label == "js")
+        assert js.process is not None and js.process.command == ("node", str(bot))
+        with Store.existing(ladder.config.database) as store:
+            assert store.forfeit_count() == 0, store.forfeits()
+            assert any("js" in m.job["seating"] for m in store.matches())
