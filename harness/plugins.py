@@ -371,7 +371,7 @@ def _check_class(kind: str, cls: Any) -> str | None:
     if not isinstance(name, str) or not name:
         return (
             f"name = {name!r} is not allowed; expected a non-empty string, its "
-            'registry name (e.g. name = "my-bot")'
+            f'registry name (e.g. name = "my-{kind}")'
         )
     abstract = sorted(getattr(cls, "__abstractmethods__", ()))
     if abstract:

@@ -293,3 +293,19 @@ def test_any_collection_of_classes_still_registers(
     assert [line.split()[:2] for line in out.splitlines() if "first-legal" in line] == [
         ["first-legal", "any"]
     ]
+
+
+def test_a_bot_without_a_name_asks_for_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    body = FIRST_LEGAL.replace('    name = "first-legal"\n', "")
+    path, err = troef_error(
+        capsys,
+        tmp_path,
+        body + "@hookimpl\ndef troef_bots():\n    return [FirstLegal]\n",
+    )
+    assert err == (
+        f"{path}:{line_of(path, 'class FirstLegal')}: bot class FirstLegal (from "
+        f"troef_bots() of plugin {str(path)!r}): name = None is not allowed; "
+        'expected a non-empty string, its registry name (e.g. name = "my-bot")'
+    )
