@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
-from harness.config import MAX_WORKERS, RATING_MODELS, load_config
+from harness.config import MAX_WORKERS, RATING_MODELS, load_config, resolve_command
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
 from harness.plugins import Registry, load_plugins
@@ -100,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
         "default random), comma-separated: a bot name, "
         "with options as NAME:KEY=VALUE[:KEY=VALUE] (e.g. search:samples=8), "
         "or a program speaking the bot protocol as 'cmd:COMMAND LINE' "
-        "(e.g. 'cmd:node bot.js')",
+        "(e.g. 'cmd:node bot.js'; its files are found from the working directory)",
     )
     play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     play.add_argument(
@@ -596,9 +596,12 @@ def _play_bots(
     bots: list[Bot] = []
     for seat, spec in enumerate(specs):
         if spec.startswith(_COMMAND_BOT):
-            command = tuple(shlex.split(spec[len(_COMMAND_BOT) :]))
-            if not command:
+            words = shlex.split(spec[len(_COMMAND_BOT) :])
+            if not words:
                 raise ConfigError(f"--bots {spec!r}: give the command after 'cmd:'")
+            # The config's rule, taken from where the user stands: the bot
+            # process starts in an empty folder (issue 25, item 2).
+            command = resolve_command(words, Path.cwd())
             problem = None if user in (None, "root") else unreachable(command, user)
             if problem is not None:
                 raise ConfigError(

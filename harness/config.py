@@ -50,7 +50,14 @@ from harness.teams import describe_teams, team_count, team_layout
 MAX_WORKERS = 256
 _SECONDS = f"seconds > 0, at most {MAX_SECONDS:g}"
 
-__all__ = ["FORMATS", "Entrant", "TournamentConfig", "load_config", "make_entrant"]
+__all__ = [
+    "FORMATS",
+    "Entrant",
+    "TournamentConfig",
+    "load_config",
+    "make_entrant",
+    "resolve_command",
+]
 
 #: The tournament formats and what each needs.
 FORMATS = ("round-robin", "gauntlet", "sprt", "ladder")
@@ -361,6 +368,24 @@ def make_entrant(
         raise ConfigError(f"entrant {label!r}: {exc}") from None
     default_tc = validator.time_control("time_control", data.get("time_control"))
     return validator.entrant(label, dict(spec), registry, config.game, default_tc)
+
+
+def resolve_command(words: Sequence[str], base: Path) -> tuple[str, ...]:
+    """``words`` with each one that names an existing file or folder under
+    ``base`` made absolute; every other word (``node``, ``-I``, ``--fast``) as
+    it is.
+
+    A bot process starts in an empty temporary folder, so a relative path
+    would mean nothing there. The one rule for every bot program: a config's
+    ``command`` and ``prefix`` (``base`` is the config's folder), ``troef play
+    --bots "cmd:..."`` and ``troef ladder add --command`` (``base`` is the
+    working directory, where the user stands).
+    """
+    # abspath, not resolve: a venv's python is a symlink that must stay one.
+    return tuple(
+        os.path.abspath(base / word) if (base / word).exists() else word
+        for word in words
+    )
 
 
 def _user_exists(name: str) -> bool:
@@ -925,12 +950,7 @@ class _Validator:
                 f"{raw!r} is not allowed; expected a list of strings, "
                 'e.g. ["node", "bot.js"]',
             )
-        # A bot process starts in an empty directory: paths become absolute here.
-        # abspath, not resolve: a venv's python is a symlink that must stay one.
-        return tuple(
-            os.path.abspath(self.base / a) if (self.base / a).exists() else a
-            for a in raw
-        )
+        return resolve_command(raw, self.base)
 
     def process_settings(
         self,

@@ -7,6 +7,15 @@ this kind, registered through the ``troef`` entry-point group.
 Hooks return values; they never mutate a registry passed to them. The harness
 takes the union of what every plugin returns and reports clashes by plugin name.
 Always call hooks with keyword arguments.
+
+Each registration hook returns a list (or tuple) of classes, never a bare
+class, and each class subclasses its contract (``harness.Game``,
+``harness.Bot``, ``harness.executor_plugins.ExecutorPlugin``), implements its
+abstract methods and gives its metadata the documented types (``games`` a
+frozenset of names or None, ``seat_counts`` a frozenset of integers, ...).
+The registry checks all of this when it is built and raises a
+:class:`~harness.errors.PluginError` naming the file and line, the hook or
+class, what it found and what is accepted.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.config import Entrant, TournamentConfig, make_entrant
+from harness.config import Entrant, TournamentConfig, make_entrant, resolve_command
 from harness.elo import OnlineElo
 from harness.errors import ConfigError, UnknownNameError
 from harness.executor_plugins import executor_session
@@ -150,9 +150,7 @@ class Ladder:
         if plugin is not None:
             spec["plugin"] = str(Path(plugin).resolve())
         if command:
-            spec["command"] = [
-                os.path.abspath(a) if Path(a).exists() else a for a in command
-            ]
+            spec["command"] = list(resolve_command(command, Path.cwd()))
         if isolation is not None:
             spec["isolation"] = isolation
         entrant = make_entrant(self.config, label, spec, base=Path.cwd())

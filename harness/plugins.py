@@ -13,12 +13,13 @@ import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
+import inspect
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -237,21 +238,14 @@ def _collect(pm: pluggy.PluginManager, source: PluginSource) -> Registry:
         for impl in hook.get_hookimpls():
             plugin_name = impl.plugin_name
             try:
-                # pluggy types every hook implementation as returning object;
-                # hookspecs promises a sequence of classes, checked below.
-                classes = cast("Iterable[Any]", impl.function())
+                classes: object = impl.function()
             except Exception as exc:
                 raise PluginError(
                     f"plugin {plugin_name!r} failed in {hook.name}(): "
                     f"{type(exc).__name__}: {exc}"
                 ) from exc
-            for cls in classes:
-                name = getattr(cls, "name", None)
-                if not isinstance(name, str) or not name:
-                    raise PluginError(
-                        f"plugin {plugin_name!r} returned {kind} class "
-                        f"{cls!r} without a string 'name'"
-                    )
+            for cls in _classes(kind, impl, hook.name, classes):
+                name = cls.name
                 if name in table and table[name] is not cls:
                     other = registry.provider[(kind, name)]
                     raise PluginError(
@@ -269,3 +263,230 @@ def _collect(pm: pluggy.PluginManager, source: PluginSource) -> Registry:
                     f"which no plugin provides; {close_names(game, registry.games)}"
                 )
     return registry
+
+
+# -- what a hook returns ------------------------------------------------------
+#
+# Issue 25, item 3: a plugin's mistakes (a class returned bare, a class that
+# does not subclass Bot, ``games = "belote"``) surfaced as tracebacks or wrong
+# messages far from their cause. Each is checked here, when the registry is
+# built, and named with its file and line, what was found and what is accepted.
+
+#: The contract class each kind of plugin class subclasses, as a plugin imports it.
+_CONTRACTS = {
+    "game": "harness.Game",
+    "bot": "harness.Bot",
+    "executor": "harness.executor_plugins.ExecutorPlugin",
+}
+_HOOK_OF = {"game": "troef_games", "bot": "troef_bots", "executor": "troef_executors"}
+
+
+def _base(kind: str) -> type:
+    from harness.executor_plugins import ExecutorPlugin
+
+    return {"game": Game, "bot": Bot, "executor": ExecutorPlugin}[kind]
+
+
+def _classes(
+    kind: str, impl: pluggy.HookImpl, hook: str, returned: object
+) -> list[Any]:
+    """The classes a hook returned, each checked to be a sound ``kind`` class.
+
+    :raises PluginError: naming the file and line, the hook or class, what was
+        found and what is accepted.
+    """
+    base, contract = _base(kind), _CONTRACTS[kind]
+    short = contract.rsplit(".", 1)[1]
+    where = f"{_hook_place(impl)}: {hook}() of plugin {impl.plugin_name!r}"
+    if isinstance(returned, type):
+        raise PluginError(
+            f"{where} returned the class {returned.__qualname__} itself, not a list; "
+            f"expected a list of {short} subclasses: return [{returned.__qualname__}]"
+        )
+    # Any other iterable (a tuple, a set, a generator) goes, as it always has.
+    if isinstance(returned, str | bytes | Mapping) or not isinstance(
+        returned, Iterable
+    ):
+        found = "None (no return?)" if returned is None else _found(returned)
+        raise PluginError(
+            f"{where} returned {found}; expected a list of {short} subclasses, "
+            f"e.g. return [My{short}] (or return [] for none)"
+        )
+    items = list(returned)
+    for item in items:
+        if not isinstance(item, type):
+            hint = ""
+            if isinstance(item, base):
+                hint = f" (an instance; return the class {type(item).__qualname__})"
+            elif isinstance(item, str):
+                hint = " (a name; return the class itself)"
+            raise PluginError(
+                f"{where} returned {_found(item)} in its list{hint}; "
+                f"expected {short} subclasses"
+            )
+        if not issubclass(item, base):
+            raise PluginError(_not_a_subclass(kind, item, hook, impl.plugin_name))
+        problem = _check_class(kind, item)
+        if problem is not None:
+            raise PluginError(
+                f"{_class_place(item)}: {kind} class {item.__qualname__} "
+                f"(from {hook}() of plugin {impl.plugin_name!r}): {problem}"
+            )
+    return items
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut to a line's length (a plugin may return a big object)."""
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _found(value: object) -> str:
+    return f"{_short(value)} (a {type(value).__name__})"
+
+
+def _not_a_subclass(kind: str, cls: type, hook: str, plugin: str) -> str:
+    contract = _CONTRACTS[kind]
+    short = contract.rsplit(".", 1)[1]
+    head = (
+        f"{_class_place(cls)}: class {cls.__qualname__}, returned by {hook}() of "
+        f"plugin {plugin!r}, does not subclass {contract}"
+    )
+    for other in _CONTRACTS:  # a game returned as a bot, or the other way round
+        if other != kind and issubclass(cls, _base(other)):
+            return (
+                f"{head}: it is a {other} class; return it from {_HOOK_OF[other]}(), "
+                f"or give {hook}() {short} subclasses"
+            )
+    return (
+        f"{head}; expected {short} subclasses: "
+        f"from {contract.rsplit('.', 1)[0]} import {short}, "
+        f"then class {cls.__qualname__}({short}): ..."
+    )
+
+
+def _check_class(kind: str, cls: Any) -> str | None:
+    """What is wrong with the metadata of a ``kind`` class, or None."""
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        return (
+            f"name = {name!r} is not allowed; expected a non-empty string, its "
+            f'registry name (e.g. name = "my-{kind}")'
+        )
+    abstract = sorted(getattr(cls, "__abstractmethods__", ()))
+    if abstract:
+        return (
+            f"it does not define {', '.join(abstract)}; expected every abstract "
+            f"method of {_CONTRACTS[kind]} to be implemented"
+        )
+    checks = {"game": _game_problem, "bot": _bot_problem}.get(kind)
+    return None if checks is None else checks(cls)
+
+
+def _bot_problem(cls: type[Bot]) -> str | None:
+    games: object = cls.games
+    if isinstance(games, str):
+        return (
+            f"games = {games!r} is a string, which would be read letter by letter; "
+            f"expected None (any game) or a frozenset of game names: "
+            f"games = frozenset({{{games!r}}})"
+        )
+    if games is not None and not _names(games):
+        return (
+            f"games = {_short(games)} is not allowed; expected None (any "
+            'game) or a frozenset of game names, e.g. frozenset({"klaverjassen"})'
+        )
+    return _options_problem(cls.option_specs)
+
+
+def _game_problem(cls: type[Game]) -> str | None:
+    from harness.view import View
+
+    title: object = getattr(cls, "title", None)
+    if not isinstance(title, str) or not title:
+        return (
+            f"title = {title!r} is not allowed; expected a non-empty string, e.g. "
+            'title = "Klaverjassen (4 players, fixed partnerships)"'
+        )
+    counts: object = getattr(cls, "seat_counts", None)
+    if not (
+        isinstance(counts, frozenset | set)
+        and counts
+        and all(type(n) is int and n >= 1 for n in counts)
+    ):
+        example = f"{{{counts}}}" if type(counts) is int else "{2, 3}"
+        return (
+            f"seat_counts = {_short(counts)} is not allowed; expected a "
+            f"frozenset of seat counts (integers >= 1): seat_counts = "
+            f"frozenset({example})"
+        )
+    for flag in ("partnerships", "points_higher_is_better", "ranks_follow_scores"):
+        value: object = getattr(cls, flag)
+        if not isinstance(value, bool):
+            return f"{flag} = {value!r} is not allowed; expected True or False"
+    cap: object = cls.max_actions
+    if type(cap) is not int or cap < 1:
+        return f"max_actions = {cap!r} is not allowed; expected an integer >= 1"
+    check: object = cls.check_options
+    if not isinstance(check, Mapping) or not all(isinstance(k, str) for k in check):
+        return (
+            f"check_options = {_short(check)} is not allowed; expected a "
+            'dict of option names to values, e.g. {"target": 100}'
+        )
+    view: object = cls.view_class
+    if view is not None and not (isinstance(view, type) and issubclass(view, View)):
+        return (
+            f"view_class = {view!r} is not allowed; expected None or a subclass "
+            "of harness.View"
+        )
+    sampler: object = cls.sampler_class
+    if sampler is not None and not isinstance(sampler, type):
+        return f"sampler_class = {sampler!r} is not allowed; expected None or a class"
+    if (
+        cls.sample_state is Game.sample_state
+        and cls.sampler is Game.sampler
+        and sampler is None
+    ):
+        return (
+            "it implements neither sample_state nor sampler; expected one of them, "
+            "or sampler_class (with view_class) naming a harness.Sampler subclass"
+        )
+    return _options_problem(cls.option_specs)
+
+
+def _names(value: object) -> bool:
+    """True if ``value`` is a set of non-empty strings."""
+    return isinstance(value, frozenset | set) and all(
+        isinstance(v, str) and v for v in value
+    )
+
+
+def _options_problem(specs: object) -> str | None:
+    from harness.options import Option
+
+    if isinstance(specs, tuple | list) and all(isinstance(o, Option) for o in specs):
+        return None
+    example = "(Option(...),)" if isinstance(specs, Option) else "(Option(...), ...)"
+    return (
+        f"option_specs = {_short(specs)} is not allowed; expected a tuple of "
+        f"harness.Option, e.g. option_specs = {example}"
+    )
+
+
+def _hook_place(impl: pluggy.HookImpl) -> str:
+    """``file:line`` of a hook implementation, else the plugin's name."""
+    code = getattr(impl.function, "__code__", None)
+    if code is None:
+        return f"plugin {impl.plugin_name!r}"
+    return f"{code.co_filename}:{code.co_firstlineno}"
+
+
+def _class_place(cls: type) -> str:
+    """``file:line`` where ``cls`` is defined, as near as can be told."""
+    try:
+        path = inspect.getsourcefile(cls)
+        line = inspect.getsourcelines(cls)[1]
+    except (OSError, TypeError):  # built in C, or defined in exec'd text
+        module = sys.modules.get(cls.__module__)
+        return str(getattr(module, "__file__", None) or cls.__module__)
+    return f"{path}:{line}"

@@ -4,6 +4,7 @@ bot options and command bots on the command line, hands per deal, forfeits."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.config import load_config, resolve_command
 from harness.plugins import load_plugins
 from harness.referee import make_bots, play_match
 from tests.conftest import TOY_PLUGIN
@@ -135,3 +137,139 @@ def _running(marker: str) -> list[int]:
         if entry.isdigit() and marker.encode() in cmdline:
             found.append(int(entry))
     return found
+
+
+REPO = Path(__file__).resolve().parents[2]
+needs_node = pytest.mark.skipif(
+    shutil.which("node") is None, reason="node is not installed"
+)
+
+
+def _readme_command_bot_example() -> list[str]:
+    """The README's own ``troef play --bots "cmd:..."`` line, as arguments."""
+    for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith(".venv/bin/troef play ") and "cmd:" in line:
+            return shlex.split(line)[1:]
+    raise AssertionError('README.md shows no `troef play --bots "cmd:..."` line')
+
+
+@needs_node
+def test_the_readme_command_bot_example_plays_from_the_repository_root() -> None:
+    """Issue 25, item 2: the README's relative path is taken from where the user
+    stands, not from the bot's empty temporary folder."""
+    argv = _readme_command_bot_example()
+    assert any(a.startswith("cmd:node examples/") for a in argv), argv
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", *argv],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "forfeits" not in proc.stdout, proc.stdout[-2000:]
+    table = proc.stdout.splitlines()[-5:]
+    assert table[1].split()[:2] == ["0", "random_bot.js"], table
+
+
+def _bot_in(folder: Path) -> Path:
+    """A copy of the JavaScript bot in ``folder``/bots, found only from there."""
+    (folder / "bots").mkdir()
+    copy = folder / "bots" / "mine.js"
+    shutil.copyfile(NODE_BOT, copy)
+    return copy
+
+
+@needs_node
+def test_a_command_bot_path_is_relative_to_the_working_directory(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _bot_in(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(
+        capsys, *TOY, "play", "toy", "--bots", "cmd:node bots/mine.js,random"
+    )
+    assert code == 0, err
+    assert "forfeits" not in out
+    assert "mine.js: " in out  # the program bot made its moves
+
+
+@needs_node
+def test_a_command_bot_against_a_person_is_found_from_the_working_directory(
+    tmp_path: Path,
+) -> None:
+    """``--human`` seats its ``--bots`` through the same rule."""
+    _bot_in(tmp_path)
+    proc = subprocess.run(
+        [
+            *(sys.executable, "-m", "harness", *TOY, "play", "toy"),
+            *("--human", "1", "--bots", "cmd:node bots/mine.js"),
+        ],
+        cwd=tmp_path,
+        input="1\n" * 20,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "forfeits" not in proc.stdout, proc.stdout[-2000:]
+    assert "mine.js: " in proc.stdout and "your move (" in proc.stdout
+
+
+def test_only_words_naming_a_file_or_folder_are_made_absolute(
+    tmp_path: Path,
+) -> None:
+    """The config's rule, with the working directory as the base."""
+    bot = _bot_in(tmp_path)
+    words = ["node", "bots/mine.js", "--data", "bots", "-I", "missing.js"]
+    assert resolve_command(words, tmp_path) == (
+        "node",
+        str(bot),
+        "--data",
+        str(tmp_path / "bots"),
+        "-I",
+        "missing.js",
+    )
+
+
+@needs_node
+def test_a_program_added_to_a_ladder_is_found_from_the_working_directory(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``troef ladder add --command`` keeps the same rule, and the ladder
+    stores the absolute path, so a later run from elsewhere still finds it."""
+    from harness.ladder import Ladder
+    from harness.store import Store
+
+    bot = _bot_in(tmp_path)
+    (tmp_path / "league").mkdir()
+    config = tmp_path / "league" / "ladder.toml"
+    config.write_text(
+        f'game = "toy"\nformat = "ladder"\nseed = 4\nplugins = ["{TOY_PLUGIN}"]\n'
+        'executor = "inline"\n[ladder]\nexplore = 0\n[entrants.r1]\nbot = "random"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    argv = [
+        "ladder",
+        "add",
+        "league/ladder.toml",
+        "js",
+        "--command",
+        "node bots/mine.js",
+    ]
+    code, _, err = run(capsys, *argv)
+    assert code == 0, err
+    monkeypatch.chdir(tmp_path / "league")
+    code, out, err = run(capsys, "ladder", "run", "ladder.toml", "--quiet")
+    assert code == 0, err
+    assert "round 1: " in out
+    with Ladder(load_config(config)) as ladder:
+        js = next(e for e in ladder.entrants() if e.label == "js")
+        assert js.process is not None and js.process.command == ("node", str(bot))
+        with Store.existing(ladder.config.database) as store:
+            assert store.forfeit_count() == 0, store.forfeits()
+            assert any("js" in m.job["seating"] for m in store.matches())
