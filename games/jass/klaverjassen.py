@@ -682,8 +682,8 @@ class Klaverjassen(Game):
                 "name any suit",
                 "amsterdams": "no under-trumping, and no duty to trump while the "
                 "partner wins the trick",
-                "kraken": "the defenders may double (kraken, herkraken, "
-                "superkraken); roem in hand counts",
+                "kraken": "each call of kraken, herkraken and superkraken doubles; "
+                "roem in hand counts",
                 "schoppen-dubbel": "kraken, and a deal with spades trump counts double",
             },
         ),

@@ -283,7 +283,7 @@ class MaisonTroggen(Game):
             choice_docs={
                 THREES: "each group of three cards: its cards' values less 2 "
                 "(seed 000 line 173)",
-                SETS: "4 3 2 2 1 for the honours, plus one per set of three cards "
+                SETS: "the easier count: 4 3 2 2 1 plus one per set of three cards "
                 "(line 177)",
             },
         ),
