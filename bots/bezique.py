@@ -39,6 +39,10 @@ class BeziqueBot(Bot):
     count cards."""
 
     name = "bezique-heuristic"
+    description = (
+        "Rules of thumb: keeps meld material, declares the best combination, counts "
+        "cards once the stock is gone"
+    )
     games = frozenset({"bezique", "marjolet", "binage", "rubicon", "fildinski"})
 
     def act(self, view: View) -> str:

@@ -72,6 +72,10 @@ class ISMCTSBot(Bot):
     """Information-set MCTS: one UCT tree over determinised worlds."""
 
     name = "ismcts"
+    description = (
+        "Information-set MCTS: one UCT tree searched over worlds sampled to fit its "
+        "view"
+    )
     option_specs = (
         Option(
             "iterations",

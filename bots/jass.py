@@ -51,6 +51,10 @@ class JassBot(Bot):
     """Heuristic player of the jass family's games (see the module docstring)."""
 
     name = "jass"
+    description = (
+        "Rules of thumb: bids on its hand's worth, draws trumps, leads aces, lets a "
+        "partner's sure trick stand"
+    )
     games = frozenset(
         {
             "klaverjassen",

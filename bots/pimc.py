@@ -211,6 +211,10 @@ class PIMCBot(Bot):
     """Determinised search: exact trick-play endings, rollouts before them."""
 
     name = "pimc"
+    description = (
+        "Determinised search: exact alpha-beta in trick-play endings, rollouts before "
+        "them; worlds by mean or vote"
+    )
     option_specs = (
         Option(
             "worlds",
@@ -245,8 +249,12 @@ class PIMCBot(Bot):
         Option(
             "combine",
             "mean",
-            "how worlds are combined: mean value, or a vote for each world's best",
+            "how worlds are combined",
             choices=("mean", "vote"),
+            choice_docs={
+                "mean": "the action of the best mean value over the worlds",
+                "vote": "the action that is best in the most worlds",
+            },
         ),
         *time_options(),
         policy_option(),

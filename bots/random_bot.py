@@ -11,6 +11,7 @@ class RandomBot(Bot):
     """Chooses uniformly among ``view.legal_actions`` with its own seeded stream."""
 
     name = "random"
+    description = "A uniformly random legal action, from its own seeded stream"
 
     def act(self, view: View) -> str:
         """A random legal action."""

@@ -32,6 +32,10 @@ class SearchBot(Bot):
     """Perfect-information Monte Carlo over sampled states (PIMC)."""
 
     name = "search"
+    description = (
+        "Monte Carlo over sampled worlds: tries each legal action, plays the deal out "
+        "at random, keeps the best"
+    )
     option_specs = (
         # Upper bounds keep a run finite: samples = 2**64 would never decide.
         Option(

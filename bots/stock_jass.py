@@ -33,6 +33,10 @@ class StockJassBot(Bot):
     """Heuristic player of Smousjas and Vijfhonderden (see the module docstring)."""
 
     name = "stock-jass"
+    description = (
+        "Rules of thumb: declares all it may, keeps its melds and high trumps, counts "
+        "cards once the stock is gone"
+    )
     games = frozenset({"smousjas", "vijfhonderden"})
 
     def act(self, view: View) -> str:

@@ -38,6 +38,10 @@ class TarotBot(Bot):
     """Counts cards, saves high trumps, keeps the excuse for a lost trick."""
 
     name = "tarot"
+    description = (
+        "Rules of thumb: counts cards, saves its high trumps, keeps the excuse for a "
+        "trick it would lose"
+    )
     games = frozenset(
         {"maison-tarot", "la-rigueur", "maison-troggen", "triomphe-forcee"}
     )

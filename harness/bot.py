@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from harness.options import Option, resolve_options
+from harness.options import Option, one_line, resolve_options
 
 if TYPE_CHECKING:
     from harness.game import Game
@@ -22,7 +22,9 @@ class Bot(ABC):
 
     Subclasses set :attr:`name` (the registry name) and may restrict
     :attr:`games`; the harness rejects a seating before any match is played
-    when the game is not among them.
+    when the game is not among them. :attr:`description` says in one line how
+    the bot plays, for ``troef bots``; a plugin without one is described by
+    the first line of its class docstring.
     """
 
     #: Registry name, e.g. ``"random"``.
@@ -31,6 +33,14 @@ class Bot(ABC):
     games: ClassVar[frozenset[str] | None] = None
     #: The options this bot accepts.
     option_specs: ClassVar[tuple[Option, ...]] = ()
+    #: How the bot plays, in one line, for ``troef bots``; empty: the first
+    #: line of the class docstring (see :meth:`describe`).
+    description: ClassVar[str] = ""
+
+    @classmethod
+    def describe(cls) -> str:
+        """:attr:`description`, else the first line of the class's own docstring."""
+        return one_line(cls.description, cls)
 
     def __init__(
         self,

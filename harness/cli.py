@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabulate import tabulate
-
 from harness.config import MAX_WORKERS, RATING_MODELS, load_config, resolve_command
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
@@ -81,10 +79,23 @@ def _parser() -> argparse.ArgumentParser:
     _plugin_arguments(parser, "")
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
 
-    games = sub.add_parser("games", help="list the games, their seats and options")
+    games = sub.add_parser(
+        "games",
+        help="list the games; with NAME, one game's seats, options and variants",
+        description="One line per game, fitted to the terminal (COLUMNS, else its "
+        "width, else 80); with NAME, that game's team layouts, every option and "
+        "each choice of its variants, one line each.",
+    )
+    games.add_argument("name", nargs="?", help="registry name of one game")
     games.set_defaults(run=_cmd_games)
 
-    bots = sub.add_parser("bots", help="list the bots and the games they play")
+    bots = sub.add_parser(
+        "bots",
+        help="list the bots and the games they play; with NAME, one bot's options",
+        description="One line per bot, fitted to the terminal (COLUMNS, else its "
+        "width, else 80); with NAME, that bot's games in full and its options.",
+    )
+    bots.add_argument("name", nargs="?", help="registry name of one bot")
     bots.set_defaults(run=_cmd_bots)
 
     play = sub.add_parser(
@@ -473,31 +484,27 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _cmd_games(registry: Registry, args: argparse.Namespace) -> int:
-    from harness.teams import describe_teams, team_count, team_layout
+    from harness.tables import game_detail, games_table, terminal_width
 
-    rows = []
-    for name, cls in sorted(registry.games.items()):
-        options = "\n".join(
-            f"{o.name}={o.default!r} ({o.allowed()})" for o in cls.option_specs
-        )
-        game = cls()
-        layouts = [(n, team_layout(game, n)) for n in sorted(cls.seat_counts)]
-        seats = ",".join(
-            str(n) if team_count(t) == n else f"{n} ({describe_teams(t)})"
-            for n, t in layouts
-        )
-        rows.append([name, cls.title, seats, options or "-"])
-    print(tabulate(rows, headers=["game", "title", "seats", "options (default)"]))
+    width = terminal_width()
+    if args.name is None:
+        print(games_table(registry.games, width))
+    else:
+        cls = registry.game_class(args.name)
+        print(game_detail(cls, registry.provider[("game", args.name)], width))
     return 0
 
 
 def _cmd_bots(registry: Registry, args: argparse.Namespace) -> int:
-    rows = []
-    for name, cls in sorted(registry.bots.items()):
-        games = "any" if cls.games is None else ", ".join(sorted(cls.games))
-        options = ", ".join(f"{o.name}={o.default!r}" for o in cls.option_specs)
-        rows.append([name, games, options or "-", registry.provider[("bot", name)]])
-    print(tabulate(rows, headers=["bot", "games", "options", "plugin"]))
+    from harness.tables import bot_detail, bots_table, terminal_width
+
+    width = terminal_width()
+    if args.name is None:
+        plugins = {name: registry.provider[("bot", name)] for name in registry.bots}
+        print(bots_table(registry.bots, plugins, width))
+    else:
+        cls = registry.bot_class(args.name)
+        print(bot_detail(cls, registry.provider[("bot", args.name)], width))
     return 0
 
 

@@ -19,7 +19,7 @@ from harness.errors import (
     OptionError,
     SeatCountError,
 )
-from harness.options import Option, resolve_options
+from harness.options import Option, one_line, resolve_options
 
 if TYPE_CHECKING:
     from harness.result import Result
@@ -45,6 +45,9 @@ class Game(ABC):
     name: ClassVar[str]
     #: Human title, e.g. ``"Klaverjassen (4 players, fixed partnerships)"``.
     title: ClassVar[str]
+    #: What the game is, in one line, for ``troef games``; empty: the first
+    #: line of the class docstring (see :meth:`describe`).
+    description: ClassVar[str] = ""
     #: The numbers of seats this game takes.
     seat_counts: ClassVar[frozenset[int]]
     #: Shorthand read only by the default :meth:`teams`: True pairs seat i
@@ -82,6 +85,11 @@ class Game(ABC):
     #: ``sampler_class(game, view)`` for a :attr:`view_class` view. None: the
     #: game overrides :meth:`sampler` or :meth:`sample_state`.
     sampler_class: ClassVar[type[Any] | None] = None
+
+    @classmethod
+    def describe(cls) -> str:
+        """:attr:`description`, else the first line of the class's own docstring."""
+        return one_line(cls.description, cls)
 
     def __init__(self, **options: Any) -> None:
         cls = type(self)

@@ -1,6 +1,8 @@
 """Options of games and bots: declared once, validated at the boundary.
 
-A game's variant is an option (``Option("variant", "rotterdams", choices=...)``).
+A game's variant is an option (``Option("variant", "rotterdams", choices=...)``),
+and each of its choices may say in one line what it is (``choice_docs``), for
+``troef games NAME``.
 Validation turns a mapping given by a user into a complete, checked mapping
 with every default filled in, or raises :class:`OptionError` naming the option
 and what it accepts.
@@ -9,13 +11,13 @@ and what it accepts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from harness.errors import OptionError, close_names
 
-__all__ = ["Option", "resolve_options"]
+__all__ = ["Option", "one_line", "resolve_options"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,24 @@ class Option:
     #: Inclusive bounds for numeric options.
     minimum: float | None = None
     maximum: float | None = None
+    #: One line per choice saying what it is (``{"leids": "bids of points and
+    #: suit"}``), for ``troef games NAME``; choices left out have none. Not part
+    #: of the hash, so an Option stays hashable.
+    choice_docs: Mapping[Any, str] | None = field(default=None, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.choice_docs is None:
+            return
+        unknown = [c for c in self.choice_docs if c not in (self.choices or ())]
+        if unknown:
+            raise ValueError(
+                f"option {self.name!r}: choice_docs names {unknown[0]!r}, which is "
+                f"not a choice; expected one of {list(self.choices or ())!r}"
+            )
+
+    def choice_doc(self, choice: Any) -> str:
+        """What ``choice`` means, in one line; empty when the option does not say."""
+        return (self.choice_docs or {}).get(choice, "")
 
     def allowed(self) -> str:
         """Describe the accepted values, for error messages and listings."""
@@ -91,3 +111,13 @@ def resolve_options(
             for spec in specs
         }
     )
+
+
+def one_line(description: str, cls: type) -> str:
+    """``description``, else the first line of ``cls``'s own docstring (not a
+    base class's: an undocumented plugin class says nothing rather than the
+    contract's words)."""
+    if description.strip():
+        return " ".join(description.split())
+    doc = cls.__dict__.get("__doc__") or ""
+    return doc.strip().split("\n\n")[0].split("\n")[0].strip()

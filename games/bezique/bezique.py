@@ -88,6 +88,10 @@ class Bezique(FamilyGame):
     """Bezique for two: 64 cards, a turned trump, one combination per trick won."""
 
     name = "bezique"
+    description = (
+        "Two piquet packs and a turned trump: brisques and one combination per trick "
+        "won, then follow and beat once the stock is gone"
+    )
     title = "Bezique (2 players, 64 cards)"
     check_options = {"target": 500}  # noqa: RUF012 - two or three deals
     STATE = BeziqueState
@@ -95,12 +99,13 @@ class Bezique(FamilyGame):
         Option(
             "variant",
             "standard",
-            doc=(
-                "'standard': the bezique is J of diamonds + Q of spades; "
-                "'klaverjas-hartendame': J of clubs + Q of hearts when diamonds or "
-                "spades is trump (seed 000 line 139)"
-            ),
+            doc="which pair is the bezique (seed 000 line 139)",
             choices=("standard", "klaverjas-hartendame"),
+            choice_docs={
+                "standard": "the bezique is the jack of diamonds and queen of spades",
+                "klaverjas-hartendame": "the jack of clubs and queen of hearts when "
+                "diamonds or spades is trump",
+            },
         ),
         Option(
             "target",

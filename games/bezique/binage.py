@@ -40,6 +40,10 @@ class Binage(FamilyGame):
     """Binage for two: 32 cards, eight each, one combination per trick won."""
 
     name = "binage"
+    description = (
+        "One piquet pack, eight cards each: one combination per trick won, no fours; "
+        "the first to 500 wins at once"
+    )
     title = "Binage / Cinq Cents (2 players, 32 cards)"
     check_options = {"target": 250}  # noqa: RUF012 - two or three deals
     STATE = BinageState

@@ -485,6 +485,10 @@ class Fildinski(FamilyGame):
     """Fildinski for two: Bezique with melds from the cards won."""
 
     name = "fildinski"
+    description = (
+        "Bezique whose combinations are declared from the cards a seat has won, not "
+        "from its hand"
+    )
     title = "Fildinski (2 players, 64 cards)"
     check_options = {"target": 300}  # noqa: RUF012 - one or two deals
     STATE = FildinskiState
@@ -493,12 +497,13 @@ class Fildinski(FamilyGame):
         Option(
             "variant",
             "standard",
-            doc=(
-                "'standard': the fildinski is J of diamonds + Q of spades; "
-                "'klaverjas-hartendame': J of clubs + Q of hearts when diamonds or "
-                "spades is trump (seed 000 line 38)"
-            ),
+            doc="which pair is the fildinski (seed 000 line 38)",
             choices=("standard", "klaverjas-hartendame"),
+            choice_docs={
+                "standard": "the fildinski is the jack of diamonds and queen of spades",
+                "klaverjas-hartendame": "the jack of clubs and queen of hearts when "
+                "diamonds or spades is trump",
+            },
         ),
         Option(
             "target",

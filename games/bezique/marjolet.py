@@ -70,6 +70,10 @@ class Marjolet(FamilyGame):
     """Marjolet for two: 32 cards, six each, several combinations per trick won."""
 
     name = "marjolet"
+    description = (
+        "One piquet pack, six cards each: several combinations per trick won; the first"
+        " to 500 wins at once"
+    )
     title = "Marjolet (2 players, 32 cards)"
     check_options = {"target": 300}  # noqa: RUF012 - two or three deals
     STATE = MarjoletState
@@ -77,11 +81,12 @@ class Marjolet(FamilyGame):
         Option(
             "marias",
             "king-queen",
-            doc=(
-                "'king-queen': the marias is K+Q of a plain suit; 'jack-queen': "
-                "J+Q of a plain suit (the variant of seed 000 line 257)"
-            ),
+            doc="which pair is the marias (the variant of seed 000 line 257)",
             choices=("king-queen", "jack-queen"),
+            choice_docs={
+                "king-queen": "the marias is the king and queen of a plain suit",
+                "jack-queen": "the marias is the jack and queen of a plain suit",
+            },
         ),
         Option(
             "last-card",

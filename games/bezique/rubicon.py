@@ -236,6 +236,10 @@ class Rubicon(FamilyGame):
     """Rubicon Bezique for two: 128 cards, trump set by the first marias."""
 
     name = "rubicon"
+    description = (
+        "Four piquet packs, nine cards each, nothing turned: the first marias declared "
+        "sets trump; bigger combinations"
+    )
     title = "Rubicon Bezique (2 players, 128 cards)"
     check_options = {"target": 300}  # noqa: RUF012 - two or three deals
     STATE = RubiconState
@@ -243,13 +247,13 @@ class Rubicon(FamilyGame):
         Option(
             "variant",
             "standard",
-            doc=(
-                "'standard': the bezique is J of diamonds + Q of spades; "
-                "'trump-queen': the trump queen with the jack of its paired suit "
-                "(diamonds-spades, clubs-hearts), setting trump if none is set "
-                "(seed 000 line 91)"
-            ),
+            doc="which pair is the bezique (seed 000 line 91)",
             choices=("standard", "trump-queen"),
+            choice_docs={
+                "standard": "the bezique is the jack of diamonds and queen of spades",
+                "trump-queen": "the trump queen with the jack of its paired suit "
+                "(diamonds-spades, clubs-hearts); it sets trump if none is set",
+            },
         ),
         Option(
             "target",

@@ -910,6 +910,10 @@ class Belote(Game):
     sampler_class = BeloteSampler
 
     name = "belote"
+    description = (
+        "Jass with a turned trump: two bidding rounds, else the Koe; the Dix exchange; "
+        "the maker must beat every other player"
+    )
     title = "Belote / Piekjas (2 to 4 players, each for himself)"
     seat_counts = frozenset({2, 3, 4})
     check_options = {"target2": 300, "target3": 300, "target4": 300}  # noqa: RUF012

@@ -623,6 +623,10 @@ class Klapper(Game):
     sampler_class = KlapperSampler
 
     name = "klapper"
+    description = (
+        "24-card jass: the dealer's last card proposes trump; declarations in hand; the"
+        " playing side must outscore every other"
+    )
     title = "Klapper (2 or 3 each for himself; 4 or 6 in two teams)"
     seat_counts = frozenset({2, 3, 4, 6})
     check_options = {"target": 400}  # noqa: RUF012 - short: a few deals

@@ -659,6 +659,10 @@ class Klaverjassen(Game):
     sampler_class = KlaverjassenSampler
 
     name = "klaverjassen"
+    description = (
+        "Rotterdam jass: a turned trump is taken or passed, over- and under-trumping is"
+        " a duty, roem counts in the tricks"
+    )
     title = "Klaverjassen (4 players, fixed partnerships)"
     seat_counts = frozenset({4})
     partnerships = True
@@ -668,14 +672,20 @@ class Klaverjassen(Game):
         Option(
             "variant",
             "standard",
-            doc=(
-                "rule set (seed 004 lines 126-132): 'standard' is Rotterdam with a "
-                "turned trump; 'utrechts' voorhand names trump; 'leids' bids of "
-                "points and suit; 'voorhand-vrij' a free choice after all pass; "
-                "'amsterdams' no under-trumping, partner exempt; 'kraken' doubling "
-                "and roem in hand; 'schoppen-dubbel' kraken with spades doubling"
-            ),
+            doc="rule set (seed 004 lines 126-132; RULES.md R16-R23)",
             choices=VARIANTS,
+            choice_docs={
+                "standard": "Rotterdam: a turned suit is taken or passed",
+                "utrechts": "nothing turned: voorhand must play and names trump",
+                "leids": "bids of points and a suit; the bidder must make his points",
+                "voorhand-vrij": "when all pass, voorhand (then each in turn) may "
+                "name any suit",
+                "amsterdams": "no under-trumping, and no duty to trump while the "
+                "partner wins the trick",
+                "kraken": "each call of kraken, herkraken and superkraken doubles; "
+                "roem in hand counts",
+                "schoppen-dubbel": "kraken, and a deal with spades trump counts double",
+            },
         ),
         Option(
             "target",

@@ -587,6 +587,10 @@ class Klaverjassen3(Game):
     sampler_class = Klaverjassen3Sampler
 
     name = "klaverjassen-3"
+    description = (
+        "Each says play or pass; the player may take the skart of 2 and names trump; "
+        "roem counts only when its winner claims it"
+    )
     title = "Klaverjassen for 3 (each for himself; four with the dealer sitting out)"
     seat_counts = frozenset({3, 4})
     check_options = {"target": 200}  # noqa: RUF012 - short: 2-4 deals

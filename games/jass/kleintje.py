@@ -767,6 +767,10 @@ class Kleintje(Game):
     sampler_class = KleintjeSampler
 
     name = "kleintje-klaverjas"
+    description = (
+        "The dealer sets the hand and skart sizes; the highest bid of points names "
+        "trump; a lost deal costs a life, the last left wins"
+    )
     title = "Kleintje Klaverjas (2-6 players, lives; variant Spit)"
     seat_counts = frozenset({2, 3, 4, 5, 6})
     ranks_follow_scores = False

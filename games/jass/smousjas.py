@@ -32,5 +32,9 @@ class Smousjas(StockGame):
     """Smousjas: a stock, declarations with afkeuren, stuk, dubbel and brok."""
 
     name = "smousjas"
+    description = (
+        "Stock jass: 8 cards each, declarations that the other may challenge "
+        "(afkeuren), the mariages stuk, dubbel and brok"
+    )
     title = "Smousjas (2 players, stock, declarations)"
     config: ClassVar[StockConfig] = SMOUSJAS

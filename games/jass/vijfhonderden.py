@@ -30,5 +30,9 @@ class Vijfhonderden(StockGame):
     """Vijfhonderden: Smousjas's elder, 9 cards each, only the stuk."""
 
     name = "vijfhonderden"
+    description = (
+        "The older Smousjas: 9 cards each, four jacks 200, the stuk the only mariage, 5"
+        " for the last trick"
+    )
     title = "Vijfhonderden (2 players, stock, declarations)"
     config: ClassVar[StockConfig] = VIJFHONDERDEN

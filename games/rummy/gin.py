@@ -208,6 +208,10 @@ class GinRummy(Game):
     """
 
     name = "gin-rummy"
+    description = (
+        "Draw and discard into sets and runs; knock within the limit the top discard "
+        "sets, a spade doubles the hand"
+    )
     title = "Gin Rummy (Oklahoma)"
     seat_counts = frozenset({2})
     check_options = {"target": 30}  # noqa: RUF012 - short: 1-2 scoring hands
@@ -216,8 +220,12 @@ class GinRummy(Game):
         Option(
             "variant",
             "standard",
-            doc="'grote-gin': gin whose discard also melds scores 30 instead of 20",
+            doc="how gin scores (seed 000 line 551)",
             choices=("standard", "grote-gin"),
+            choice_docs={
+                "standard": "gin scores 20 plus the other's deadwood",
+                "grote-gin": "all 11 cards melded, no discard, scores 30 instead of 20",
+            },
         ),
         Option(
             "target", 150, doc="the match ends when a player reaches this", minimum=1
@@ -225,10 +233,13 @@ class GinRummy(Game):
         Option(
             "knock_card",
             "top",
-            doc="which card sets the knock limit and the spade doubling: 'top' = "
-            "the discard pile's top card when going out (ruling 3), 'upcard' = "
-            "the hand's first face-up card, as classic Oklahoma (ruling 17)",
+            doc="which card sets the knock limit and the spade doubling",
             choices=("top", "upcard"),
+            choice_docs={
+                "top": "the discard pile's top card when going out (ruling 3)",
+                "upcard": "the hand's first face-up card, as classic Oklahoma "
+                "(ruling 17)",
+            },
         ),
     )
 

@@ -130,6 +130,10 @@ class MaisonTarot(Game):
     """Maison Tarot: follow suit, else trump, no duty to over-trump; card points."""
 
     name = "maison-tarot"
+    description = (
+        "Tarot pack, 12 cards each: follow suit, else trump, no duty to over-trump; a "
+        "deal scores card points plus cards won less 12"
+    )
     title = "Maison Tarot (2-6 players)"
     seat_counts = frozenset(range(2, 7))
     #: The trump tiers, highest first: the tarot trumps.
@@ -139,8 +143,13 @@ class MaisonTarot(Game):
         Option(
             "variant",
             STANDARD,
-            doc="'standard', or 'wilde' for Wilde Maison Tarot (seed 000 line 376)",
+            doc="the rule set (seed 000 lines 331 and 376)",
             choices=(STANDARD, WILDE),
+            choice_docs={
+                STANDARD: "12 cards each; play to the target",
+                WILDE: "Wilde Maison Tarot: a pot per deal, 1 per trick won, a "
+                "number of deals",
+            },
         ),
         Option(
             "target",
@@ -200,6 +209,10 @@ class LaRigueur(MaisonTarot):
     """La Rigueur: Maison Tarot with spades as a second trump suit below the trumps."""
 
     name = "la-rigueur"
+    description = (
+        "Maison Tarot with spades as a second trump suit below the trumps; first to the"
+        " target wins"
+    )
     title = "La Rigueur (2-6 players, spades a second trump suit)"
     tiers: ClassVar[tuple[int, ...]] = (TRUMPS, SPADES)
     option_specs = tuple(o for o in MaisonTarot.option_specs if o.name == "target")

@@ -274,6 +274,10 @@ class TriompheForcee(Game):
     """Triomphe Forcée: a pot, Death in hand, declarations, most tricks wins."""
 
     name = "triomphe-forcee"
+    description = (
+        "A pot: Death (the 13 of trumps) in hand takes it all; the excuse, 1 and 11 are"
+        " declared; most tricks takes the rest"
+    )
     title = "Triomphe Forcée (2-10 players, a pot, tricks only)"
     seat_counts = frozenset(range(2, 11))
     tiers: ClassVar[tuple[int, ...]] = (TRUMPS,)

@@ -264,6 +264,10 @@ class MaisonTroggen(Game):
     """Maison Troggen: three players, the dealer discards three, counting by threes."""
 
     name = "maison-troggen"
+    description = (
+        "The dealer takes 28 cards and discards three; the cards won count by threes; "
+        "the highest total after the round wins"
+    )
     title = "Maison Troggen (3 players)"
     seat_counts = frozenset({3})
     tiers: ClassVar[tuple[int, ...]] = (TRUMPS,)
@@ -274,8 +278,14 @@ class MaisonTroggen(Game):
         Option(
             "counting",
             THREES,
-            doc="'threes' (seed 000 line 173) or 'sets' (line 177): the same totals",
+            doc="how the cards won are counted: the same totals either way",
             choices=(THREES, SETS),
+            choice_docs={
+                THREES: "each group of three cards: its cards' values less 2 "
+                "(seed 000 line 173)",
+                SETS: "the easier count: 4 3 2 2 1 plus one per set of three cards "
+                "(line 177)",
+            },
         ),
         Option(
             "rounds", 1, doc="rounds of three deals (each seat deals once)", minimum=1

@@ -2,10 +2,10 @@
 
 Each case runs one command in-process (``harness.cli.main``) on fixed inputs —
 the toy plugin game, a small inline tournament played once per session — and
-keeps what it printed, stdout then stderr, with what varies from machine to
-machine normalised: the temporary folder becomes ``<tmp>``, the repository
-``<repo>``, seconds ``<s>``; the thinking-time table (a measurement) and a
-traceback's frames are left out. ``tests/test_cli_golden.py`` compares each
+keeps what it printed, stdout then stderr, at ``COLUMNS=80``, with what varies
+from machine to machine normalised: the temporary folder becomes ``<tmp>``, the
+repository ``<repo>``, seconds ``<s>``; the thinking-time table (a measurement)
+and a traceback's frames are left out. ``tests/test_cli_golden.py`` compares each
 with its file as text.
 
 To make or refresh the files after a deliberate change (then read the diff)::
@@ -20,10 +20,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from unittest import mock
 
 from harness.cli import main as troef
 
@@ -58,7 +60,9 @@ options = {{ after = 2 }}
 #: name -> the command's arguments; "{config}" and "{db}" name the tournament.
 CASES: dict[str, list[str]] = {
     "games": ["games"],
+    "games-klaverjassen": ["games", "klaverjassen"],
     "bots": ["--plugin", str(TOY), "bots"],
+    "bots-pimc": ["bots", "pimc"],
     "play": [
         *("--plugin", str(TOY), "play", "toy"),
         *("--bots", "search:samples=2,random", "--seed", "3", "--show-hands"),
@@ -106,9 +110,17 @@ class Tournament:
         self._folder.cleanup()
 
 
+#: The terminal width every case is printed at (tables fit it).
+COLUMNS = "80"
+
+
 def _run(argv: Sequence[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        mock.patch.dict(os.environ, {"COLUMNS": COLUMNS}),
+    ):
         try:
             code = troef(list(argv))
         except SystemExit as exit_:  # argparse's own errors

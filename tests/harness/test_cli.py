@@ -24,13 +24,119 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_games_lists_seats_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, *TOY, "games")
     assert code == 0
-    assert "toy" in out and "2,3" in out and "leaky=False (a bool)" in out
+    line = next(x for x in out.splitlines() if x.startswith("toy "))
+    assert "2-3" in line
     assert "klaverjassen" in out and "gin-rummy" in out
+    code, out, _ = run(capsys, *TOY, "games", "toy")  # the options are one game's
+    assert code == 0
+    row = next(x for x in out.splitlines() if x.startswith("leaky"))
+    assert row.split()[:3] == ["leaky", "False", "a"] and "a deliberate leak" in row
 
 
 def test_bots_lists_the_random_bot(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "bots")
     assert code == 0 and "random" in out and "random-bot" in out
+    code, out, _ = run(capsys, "bots", "search")  # the options are one bot's
+    assert code == 0 and "samples" in out and "max_rollout" in out
+
+
+def test_an_unknown_name_for_games_or_bots_is_an_error_naming_the_close_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "games", "klaverjasen")
+    assert code == 2 and "no game named 'klaverjasen'; did you mean" in err
+    code, _, err = run(capsys, "bots", "pmic")
+    assert code == 2 and "no bot named 'pmic'" in err
+
+
+def _commands() -> list[list[str]]:
+    from harness.plugins import load_plugins
+
+    registry = load_plugins()
+    return [
+        ["games"],
+        ["bots"],
+        *(["games", name] for name in sorted(registry.games)),
+        *(["bots", name] for name in sorted(registry.bots)),
+    ]
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_games_and_bots_fit_the_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    """Issue #25: `troef games` was 257 columns and `troef bots` 220 wide, even
+    with COLUMNS=80. Every listing and every game's and bot's detail fits."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    for argv in _commands():
+        code, out, _ = run(capsys, *argv)
+        assert code == 0
+        widest = max(out.splitlines(), key=len)
+        assert len(widest) <= columns, (argv, widest)
+        assert len(out.splitlines()) > 3, argv
+
+
+def test_without_a_terminal_or_columns_the_width_is_80(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # and stdout is captured: no tty
+    code, out, _ = run(capsys, "games", "klaverjassen")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def _rows(out: str, header: str) -> dict[str, str]:
+    """The rows of the table headed ``header``, printed unwrapped: first cell ->
+    the rest of the line."""
+    lines = out.splitlines()
+    start = 2 + next(
+        i
+        for i, x in enumerate(lines[:-1])
+        if x.split()[:1] == [header] and lines[i + 1].startswith("---")
+    )
+    rows = {}
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        first, _, rest = line.partition("  ")
+        rows[first] = rest.strip()
+    return rows
+
+
+def test_every_game_bot_and_variant_has_a_one_line_description(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #25: every bot and every variant gets a one-line description, and
+    every game too; shown by `troef games`, `troef bots` and `troef games NAME`."""
+    from harness.plugins import load_plugins
+
+    registry = load_plugins()
+    monkeypatch.setenv("COLUMNS", "1000")  # one row a line, nothing wrapped
+    for command, header, table in (
+        ("games", "game", registry.games),
+        ("bots", "bot", registry.bots),
+    ):
+        code, out, _ = run(capsys, command)
+        rows = _rows(out, header)
+        assert code == 0 and sorted(rows) == sorted(table)
+        for name, cls in table.items():
+            assert cls.description.strip(), f"{command}: {name} has no description"
+            assert "\n" not in cls.describe() and cls.describe() in rows[name]
+    variants = 0
+    for name, cls in registry.games.items():
+        for option in cls.option_specs:
+            if option.choices is None or (
+                option.name != "variant" and not option.choice_docs
+            ):
+                continue
+            code, out, _ = run(capsys, "games", name)
+            rows = _rows(out, option.name)
+            for choice in option.choices:
+                variants += option.name == "variant"
+                doc = option.choice_doc(choice)
+                assert doc.strip(), f"{name}: {option.name} {choice!r} is undescribed"
+                assert rows[str(choice)] == doc
+    assert variants >= 17  # klaverjassen's 7, two each of 5 other games: none missed
 
 
 def test_play_tells_the_match_and_prints_the_result(

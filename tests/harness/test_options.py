@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from harness.errors import OptionError
@@ -61,3 +63,42 @@ def test_bad_options_name_the_option_and_what_is_allowed(
 
 def test_an_int_is_accepted_for_a_float_option() -> None:
     assert resolve_options(SPECS, {"weight": 1}, "x")["weight"] == 1.0
+
+
+def test_choice_docs_describe_choices_and_name_a_wrong_one() -> None:
+    option = Option(
+        "variant", "a", choices=("a", "b"), choice_docs={"a": "the first rule set"}
+    )
+    assert (
+        option.choice_doc("a") == "the first rule set" and option.choice_doc("b") == ""
+    )
+    assert hash(option) == hash(Option("variant", "a", choices=("a", "b")))
+    with pytest.raises(ValueError, match=r"option 'variant': choice_docs names 'c'"):
+        Option("variant", "a", choices=("a", "b"), choice_docs={"c": "no such"})
+
+
+def test_an_outside_plugins_description_falls_back_to_its_docstring() -> None:
+    """A bot or game class without ``description`` is described by the first
+    line of its own docstring; without either, by nothing (not its base's)."""
+    from harness.bot import Bot
+
+    class Documented(Bot):
+        """Plays the first legal action.
+
+        More that troef bots does not show.
+        """
+
+        name = "documented"
+
+        def act(self, view: Any) -> str:
+            return str(view.legal_actions[0])
+
+    class Described(Documented):
+        description = "  Plays   the first\n legal action, said once. "
+
+    class Silent(Documented):
+        pass
+
+    assert Documented.describe() == "Plays the first legal action."
+    assert Described.describe() == "Plays the first legal action, said once."
+    assert Silent.describe() == ""

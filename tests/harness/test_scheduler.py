@@ -312,6 +312,63 @@ def test_progress_lines_on_a_terminal_and_elsewhere() -> None:
     ) and live.getvalue().endswith("\n")
 
 
+def test_the_eta_waits_for_results_after_the_first_and_leaves_start_up_out() -> None:
+    """Issue #25: a 17-second run's first line said ETA 0:06:49. Synthetic
+    times: 3 s of start-up, then 8 matches a second for 136 matches."""
+    from harness.scheduler import Eta
+
+    eta = Eta(min_results=8, min_seconds=2.0)
+    eta.start(0)
+    assert eta.left(0.0, 0, 136) is None  # nothing played yet
+    eta.observe(3.0, 2)  # the first results, after start-up
+    assert eta.rate(3.0, 2) is None and eta.left(3.0, 2, 136) is None
+    eta.observe(4.0, 10)  # 8 more, but over 1 s only: results come in bursts
+    assert eta.left(4.0, 10, 136) is None
+    eta.observe(5.0, 18)
+    rate = eta.rate(5.0, 18)
+    assert rate == pytest.approx(8.0)  # 16 matches in 2 s; the 3 s wait is left out
+    left = eta.left(5.0, 18, 136)
+    assert left == pytest.approx(118 / 8.0)
+    # A pace from the start would have said 136 / (2 / 3 s): over three minutes.
+    assert left is not None and left < 20
+    assert eta.left(20.0, 136, 136) == 0.0
+
+
+def test_the_eta_of_a_resumed_run_counts_only_this_runs_results() -> None:
+    from harness.scheduler import Eta
+
+    eta = Eta(min_results=4, min_seconds=1.0)
+    eta.start(100)  # 100 recorded by an earlier run
+    eta.observe(1.0, 100)  # no new result yet: not a first arrival
+    assert eta.rate(1.0, 100) is None
+    eta.observe(2.0, 101)
+    eta.observe(4.0, 109)
+    assert eta.rate(4.0, 109) == pytest.approx(4.0)
+    assert eta.left(4.0, 109, 129) == pytest.approx(5.0)
+
+
+def test_the_progress_line_says_eta_unknown_until_the_estimate_is_ready() -> None:
+    import io
+
+    from harness.scheduler import Progress
+
+    times = iter([0.0, 0.0, 3.0, 5.0, 6.0])  # made, started, then one per update
+    stream = io.StringIO()
+    progress = Progress(
+        stream=stream, live=False, interval=0.0, clock=lambda: next(times)
+    )
+    progress.start(0)
+    progress.update(1, 40, lambda: "leader: -")
+    progress.update(20, 40, lambda: "leader: -")
+    progress.update(40, 40, lambda: "leader: -", final=True)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "1/40 matches  ?/s  ETA ?  leader: -"
+    # 19 matches in the 2 s after the first: 9.5/s, 20 left.
+    assert lines[1] == "20/40 matches  9.5/s  ETA 0:00:02  leader: -"
+    # The final rate is the whole run's, start-up included: 40 in 6 s.
+    assert lines[2] == "40/40 matches  6.7/s  ETA 0:00:00  leader: -"
+
+
 def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None:
     path = write_config(tmp_path, matches=1, extra='executor = "inline"\n')
     run_tournament(load_config(path))

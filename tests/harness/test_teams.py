@@ -190,14 +190,24 @@ def test_an_sprt_needs_two_teams(tmp_path: Path) -> None:
 
 
 def test_troef_games_shows_team_layouts(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--plugin", str(RANKING_PLUGIN), "games"]) == 0
-    out = capsys.readouterr().out
-    line = next(x for x in out.splitlines() if x.startswith("toy-teams"))
-    assert "6 (teams 0,1,0,1,0,1)" in line
-    line = next(x for x in out.splitlines() if x.startswith("klaverjassen"))
-    assert "4 (teams 0,1,0,1)" in line
-    line = next(x for x in out.splitlines() if x.startswith("toy-low"))
-    assert "2,3" in line and "teams" not in line
+    """`troef games NAME` gives each seat count's layout, seats by team."""
+
+    def seats(name: str) -> dict[str, str]:
+        assert main(["--plugin", str(RANKING_PLUGIN), "games", name]) == 0
+        out = capsys.readouterr().out
+        lines = out.splitlines()
+        start = next(i for i, x in enumerate(lines) if x.startswith("seats")) + 2
+        table = {}
+        for line in lines[start:]:
+            if not line.strip():
+                break
+            count, _, layout = line.partition(" ")
+            table[count] = layout.strip()
+        return table
+
+    assert seats("toy-teams") == {"6": "2 teams: 0, 2, 4 against 1, 3, 5"}
+    assert seats("klaverjassen") == {"4": "2 teams: 0, 2 against 1, 3"}
+    assert seats("toy-low") == {"2": "each for himself", "3": "each for himself"}
 
 
 # -- existing databases ---------------------------------------------------------
