@@ -19,6 +19,7 @@ from tabulate import tabulate
 from harness.config import MAX_WORKERS, RATING_MODELS, load_config
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
+from harness.options import show_renamed_options
 from harness.plugins import Registry, load_plugins
 from harness.tables import (
     FORMATS,
@@ -45,6 +46,7 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``troef`` console script; returns the exit status."""
+    show_renamed_options()  # an old option spelling: "troef: warning: ..."
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
