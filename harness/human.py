@@ -98,6 +98,17 @@ def _words(value: Any) -> str:
     return str(value)
 
 
+def _entry_words(value: Any) -> str:
+    """One side's entry: a list of cards reads as a hand, ``JD QS``."""
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(v, str) for v in value)
+    ):
+        return " ".join(value)
+    return _words(value)
+
+
 @dataclass(frozen=True)
 class Table:
     """Who sits where, as the person at :attr:`seat` knows it (all public)."""
@@ -142,7 +153,8 @@ class Table:
     def _us_first(self, per_team: Sequence[Any]) -> str:
         mine = self.teams[self.seat]
         order = [mine, *(t for t in range(len(per_team)) if t != mine)]
-        return ", ".join(f"{self.side(t)} {_words(per_team[t])}" for t in order)
+        told = (f"{self.side(t)} {_entry_words(per_team[t])}" for t in order)
+        return ", ".join(told)
 
     def per_side(self, values: Any) -> str | None:
         """A list with one entry per team ("us 34, them 12") or per seat
@@ -156,7 +168,7 @@ class Table:
             return self._us_first(values)
         if len(values) == len(self.labels):
             return ", ".join(
-                f"{self.name(s)} {_words(v)}" for s, v in enumerate(values)
+                f"{self.name(s)} {_entry_words(v)}" for s, v in enumerate(values)
             )
         return None
 
@@ -180,6 +192,8 @@ def _seat(value: Any, _: Mapping[str, Any], table: Table) -> str | None:
 
 
 def _per_side(value: Any, _: Mapping[str, Any], table: Table) -> str | None:
+    if isinstance(value, (list, tuple)) and all(v in ((), []) for v in value):
+        return None  # nothing for anyone: nothing to say
     return table.per_side(value) or _words(value)
 
 
@@ -234,7 +248,9 @@ def _deal_points(value: Any, view: Mapping[str, Any], table: Table) -> str | Non
     for _, _, winner, points, roem in value:
         if 0 <= winner < len(won):
             won[winner] += points + roem
-    return table.sum_per_side(won)
+    # No points on the cards (Triomphe Forcée counts tricks): "Tricks won"
+    # says it all, and a score of nothing would mislead.
+    return table.sum_per_side(won) if any(won) else None
 
 
 def _tricks_won(value: Any, _: Mapping[str, Any], table: Table) -> str | None:
@@ -300,6 +316,9 @@ FIELDS: dict[str, tuple[str, Render]] = {
     "roem": ("Roem this deal", _per_side),
     "melds": ("Melds", _melds),
     "shown": ("On the table", _shown),
+    "known": ("Cards known", _per_side),
+    "won": ("Cards won", _per_side),
+    "won_melds": ("Melds won", _per_side),
     "scores": ("Match", _per_side),
     "totals": ("Match", _per_side),
     "target": ("Target", lambda v, _, __: _words(v)),

@@ -132,3 +132,19 @@ def test_every_game_is_told_in_labelled_words(name: str) -> None:
             assert re.fullmatch(r"  [A-Z][a-z ]+: \S.*", line), (name, line)
             assert '"' not in line, (name, line)
         state.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_game_of_tricks_only_tells_tricks_not_a_score_of_nothing() -> None:
+    """Triomphe Forcée counts tricks, no card points (seed 003 line 21)."""
+    registry = load_plugins()
+    game = registry.games["triomphe-forcee"].for_checks()
+    state = game.new_match(2, 1)
+    rng = random.Random(1)
+    told: list[str] = []
+    while not state.is_over() and not any("Tricks won" in t for t in told):
+        seat = state.to_act
+        assert seat is not None
+        told = describe_view(state.view(seat), ["a", "b"], teams=game.teams(2))
+        state.apply(rng.choice(state.legal_actions()))
+    assert any(re.fullmatch(r"  Tricks won: (you|a) \d+, (you|b) \d+", t) for t in told)
+    assert not any(t.startswith("  Score this deal") for t in told)
