@@ -15,6 +15,7 @@ from dataclasses import fields
 
 import pytest
 
+from games.rummy.gin import GinRummyView
 from harness.human import describe_view, match_move
 from harness.plugins import load_plugins
 
@@ -99,6 +100,7 @@ def test_gin_rummy_tells_the_person_none_of_the_opponents_cards() -> None:
     text = _play(["gin-rummy", "--human", "1", "--max-actions", "2"], [])
     game = load_plugins().game("gin-rummy", {})
     view = game.new_match(2, 1).view(0)  # what the opponent holds
+    assert isinstance(view, GinRummyView)
     hidden = set(view.hand) - {"KH"}  # KH went to the open discard pile
     told = set(re.findall(r"\b[2-9TJQKA][CDHS]\b", _turns(text)[0]))
     assert told and not told & hidden

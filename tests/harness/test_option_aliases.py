@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from games.jass.belote import Belote
 from harness.config import load_config
 from harness.errors import OptionError
 from harness.options import Option, OptionRenamedWarning, resolve_options
@@ -38,8 +39,15 @@ def _troef(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[s
 
 def test_every_game_and_bot_option_is_snake_case() -> None:
     registry = load_plugins()
-    owners = [*registry.games.values(), *registry.bots.values()]
-    names = {(o.__name__, s.name) for o in owners for s in o.option_specs}
+    specs = [
+        *(
+            (g.__name__, s.name)
+            for g in registry.games.values()
+            for s in g.option_specs
+        ),
+        *((b.__name__, s.name) for b in registry.bots.values() for s in b.option_specs),
+    ]
+    names = set(specs)
     assert {n for n in names if not SNAKE.fullmatch(n[1])} == set()
 
 
@@ -76,9 +84,8 @@ def test_play_takes_the_old_spelling_with_a_note() -> None:
 
 def test_belote_target_default_depends_on_the_seat_count() -> None:
     """B15: 500 at two, 700 at three, 1000 at four; one target for all."""
-    game = load_plugins().game("belote", {})
-    assert [game.target(n) for n in (2, 3, 4)] == [500, 700, 1000]
-    assert load_plugins().game("belote", {"target": 300}).target(4) == 300
+    assert [Belote().target(n) for n in (2, 3, 4)] == [500, 700, 1000]
+    assert Belote(target=300).target(4) == 300
 
 
 CONFIG = """\
