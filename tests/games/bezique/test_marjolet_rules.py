@@ -190,7 +190,7 @@ def test_the_loser_draws_the_last_card_and_scores_10() -> None:
 
 
 def test_the_winner_scores_the_last_card_in_the_variant() -> None:
-    """Seed 000 line 259 (option last-card = winner, M6): the winner of the
+    """Seed 000 line 259 (option last_card = winner, M6): the winner of the
     stock's last trick scores the 10; the loser still takes the turned card."""
     game = Marjolet(last_card="winner")
     state = play(position("9S AS TS KS AC AD", stock="9H 8S", game=game), "9S 7C")
