@@ -63,6 +63,11 @@ class Option:
     #: The name records (job ids, config snapshots) keep the option under:
     #: its name before a rename, so that older databases resume. None: its name.
     recorded_as: str | None = None
+    #: For old spellings that were options of their own, merged into this one
+    #: (belote's ``target2`` .. ``target4`` into ``target``): the default each
+    #: had. Given at that value, an old spelling sets nothing, so a stored
+    #: config that spells out every old option still resolves.
+    alias_defaults: tuple[tuple[str, Any], ...] = ()
 
     def allowed(self) -> str:
         """Describe the accepted values, for error messages and listings."""
@@ -106,8 +111,9 @@ def resolve_options(
     """Check ``given`` against ``specs`` and fill in the defaults.
 
     An old spelling (:attr:`Option.aliases`) is taken as its option's name,
-    with an :class:`OptionRenamedWarning`; the same option given twice, by two
-    spellings with different values, is an :class:`OptionError`.
+    with an :class:`OptionRenamedWarning` (at its value in
+    :attr:`Option.alias_defaults` it sets nothing); the same option given
+    twice, by two spellings with different values, is an :class:`OptionError`.
 
     :param owner: names the game or bot in error messages, e.g. ``game 'klaverjassen'``.
     :returns: a read-only mapping with one entry per spec, by the new names.
@@ -131,6 +137,8 @@ def resolve_options(
                 ),
                 stacklevel=2,
             )
+        if name != spec.name and (name, value) in spec.alias_defaults:
+            continue  # the old option's own default: it asked for nothing
         if spec.name in values and values[spec.name] != value:
             raise OptionError(
                 f"{owner}: option {spec.name!r} is given twice, as "

@@ -924,8 +924,10 @@ class Belote(Game):
                 "at four (line 97, B15)"
             ),
             minimum=0,
-            # Before issue #25 a target per seat count; each is now `target`.
+            # Before issue #25 a target per seat count; each is now `target`,
+            # and a record that spells all three out still resolves (B15).
             aliases=("target2", "target3", "target4"),
+            alias_defaults=(("target2", 500), ("target3", 700), ("target4", 1000)),
         ),
     )
 

@@ -144,6 +144,35 @@ def test_a_belote_database_made_before_target_resumes(tmp_path: Path) -> None:
     assert "deprecated" not in again.stderr
 
 
+def test_stored_jobs_with_the_old_belote_targets_replay(tmp_path: Path) -> None:
+    """troef before the rename stored each job's options with all three
+    targets spelled out; such a job still builds its game (the old targets
+    at their old defaults set nothing) and replays as recorded."""
+    path = tmp_path / "belote.toml"
+    path.write_text(CONFIG.format(option="target"))
+    assert _troef("run", str(path), "--workers", "1").returncode == 0
+    database = str(tmp_path / "belote.sqlite")
+    before = _troef("replay", database, "0")
+    assert before.returncode == 0, before.stderr
+    db = sqlite3.connect(database)
+    try:
+        with db:
+            for job_id, spec in db.execute("SELECT id, spec FROM jobs").fetchall():
+                job = json.loads(spec)
+                assert job["options"] == {"target": 300}
+                job["options"] = {"target2": 500, "target3": 300, "target4": 1000}
+                db.execute(
+                    "UPDATE jobs SET spec = ? WHERE id = ?", (json.dumps(job), job_id)
+                )
+    finally:
+        db.close()
+    after = _troef("replay", database, "0")
+    assert after.returncode == 0, after.stderr
+    assert "option 'target3' is deprecated" in after.stderr  # the old shape was read
+    assert after.stdout == before.stdout
+    assert "replaying the log gives another result" not in after.stdout
+
+
 def test_marjolet_records_keep_last_card(tmp_path: Path) -> None:
     source = Path(__file__).parents[2] / "tournaments" / "marjolet-sprt.toml"
     path = tmp_path / "marjolet.toml"
