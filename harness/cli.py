@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from harness.config import MAX_WORKERS, RATING_MODELS, load_config, resolve_command
 from harness.conformance import DEFAULT_BUDGET, check_game
 from harness.errors import ConfigError, TroefError, close_names
+from harness.options import show_renamed_options
 from harness.plugins import Registry, load_plugins
 from harness.tables import (
     FORMATS,
@@ -43,6 +44,7 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``troef`` console script; returns the exit status."""
+    show_renamed_options()  # an old option spelling: "troef: warning: ..."
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):

@@ -26,6 +26,7 @@ import os
 import pwd
 import re
 import tomllib
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +41,8 @@ from harness.errors import (
     UnknownNameError,
     close_names,
 )
-from harness.options import resolve_options
+from harness.game import Game
+from harness.options import OptionRenamedWarning, resolve_options
 from harness.plugins import PluginSource, Registry, load_plugins
 from harness.referee import MAX_SECONDS, TimeControl
 from harness.teams import describe_teams, team_count, team_layout
@@ -254,6 +256,10 @@ class TournamentConfig:
     blocked: tuple[str, ...] = ()
     #: What loading the plugins warned about (see ``Registry.warnings``).
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    #: The options as records keep them (``Game.recorded_options``), when
+    #: that differs from :attr:`options`: an option renamed since databases
+    #: were made keeps its old name in job ids and snapshots. None: the same.
+    recorded_options: tuple[tuple[str, Any], ...] | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -275,6 +281,12 @@ class TournamentConfig:
         """Teams at a table: the entrants of one table composition."""
         return team_count(self.teams)
 
+    def record_options(self) -> dict[str, Any]:
+        """The options by the names job ids and snapshots use."""
+        if self.recorded_options is None:
+            return dict(self.options)
+        return dict(self.recorded_options)
+
     def snapshot(self) -> dict[str, Any]:
         """What decides the results: stored with them, compared on resume.
 
@@ -285,7 +297,7 @@ class TournamentConfig:
         """
         snapshot = {
             "game": self.game,
-            "options": dict(self.options),
+            "options": self.record_options(),
             "seats": self.seats,
             "format": self.format,
             "matches": self.matches,
@@ -316,6 +328,12 @@ class TournamentConfig:
             if e.label == label:
                 return e
         raise KeyError(label)
+
+
+def _recorded(game: Game, seats: int) -> tuple[tuple[str, Any], ...] | None:
+    """``Game.recorded_options`` for the config, None when it is the options."""
+    recorded = game.recorded_options(seats)
+    return None if recorded == dict(game.options) else tuple(sorted(recorded.items()))
 
 
 def _entrant_snapshot(entrant: Entrant) -> dict[str, Any]:
@@ -519,12 +537,37 @@ class _Validator:
             raise self.error("", "game", str(exc)) from None
         options = self.get("options", dict, {}, "a table of game options")
         try:
-            game = game_cls(**options)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", OptionRenamedWarning)
+                game = game_cls(**options)
         except OptionError as exc:
             bad = re.search(r"option '([^']+)'", str(exc))
             raise self.error(
                 "options", bad.group(1) if bad else None, str(exc)
             ) from None
+
+        renamed = []
+        for caught_warning in caught:
+            if issubclass(caught_warning.category, OptionRenamedWarning):
+                # The note names the file and line of the old spelling.
+                old = re.search(r"option '([^']+)'", str(caught_warning.message))
+                renamed.append(
+                    str(
+                        self.error(
+                            "options",
+                            old.group(1) if old else None,
+                            str(caught_warning.message),
+                        )
+                    )
+                )
+            else:
+                # Not ours to turn into a note: shown as it would have been.
+                warnings.warn_explicit(
+                    caught_warning.message,
+                    caught_warning.category,
+                    caught_warning.filename,
+                    caught_warning.lineno,
+                )
 
         default_seats = min(game_cls.seat_counts)
         seats = self.get("seats", int, default_seats, "an integer number of seats")
@@ -601,6 +644,7 @@ class _Validator:
             name=self.get("name", str, self.path.stem, "a string"),
             game=game_name,
             options=tuple(sorted(game.options.items())),
+            recorded_options=_recorded(game, seats),
             seats=seats,
             teams=teams,
             format=fmt,
@@ -623,6 +667,7 @@ class _Validator:
             blocked=self.blocked,
             warnings=(
                 *registry.warnings,
+                *renamed,
                 *self.untrusted_warnings(entrants, seed),
             ),
             in_flight=self.in_flight(),

@@ -19,7 +19,7 @@ from harness.errors import (
     OptionError,
     SeatCountError,
 )
-from harness.options import Option, one_line, resolve_options
+from harness.options import Option, one_line, recorded_options, resolve_options
 
 if TYPE_CHECKING:
     from harness.result import Result
@@ -156,6 +156,16 @@ class Game(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({args})"
+
+    def recorded_options(self, n_seats: int) -> dict[str, Any]:
+        """The options as records keep them at a table of ``n_seats``.
+
+        Job ids and config snapshots are digests of this mapping: an option
+        renamed after a database was made is recorded by its old name
+        (:attr:`Option.recorded_as`), so that database resumes. A game whose
+        options changed shape overrides this (belote's one ``target``).
+        """
+        return recorded_options(self.option_specs, self.options)
 
     def check_seats(self, n_seats: int) -> None:
         """Raise :class:`SeatCountError` unless this game takes ``n_seats``."""

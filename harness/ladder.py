@@ -303,7 +303,7 @@ class Ladder:
                         [
                             "ladder",
                             config.game,
-                            dict(config.options),
+                            config.record_options(),
                             number,
                             list(seating),
                             [[b, dict(o)] for b, o in bots],

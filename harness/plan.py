@@ -245,7 +245,7 @@ class _Seating:
         self.process = tuple(e.process for e in entrants)
         head = [
             config.game,
-            dict(config.options),
+            config.record_options(),
             list(seating),
             [[b, dict(o)] for b, o in self.bots],
         ]

@@ -47,7 +47,7 @@ class MarjoletState(FamilyState):
         """Seed 000 line 249 (M6): who draws the last card, the turned trump or
         the 7, scores 10: the loser of the stock's last trick; in the variant of
         line 259, its winner."""
-        seat = winner if self.game.options["last-card"] == "winner" else 1 - winner
+        seat = winner if self.game.options["last_card"] == "winner" else 1 - winner
         self._points[seat] += LAST_CARD
         self._note(f"seat {seat} scores {LAST_CARD} for the last card of the stock")
 
@@ -89,13 +89,16 @@ class Marjolet(FamilyGame):
             },
         ),
         Option(
-            "last-card",
+            "last_card",
             "loser",
             doc=(
                 "who scores 10 at the last draw: 'loser' of the stock's last trick "
                 "(who draws the last card, line 249) or its 'winner' (line 259)"
             ),
             choices=("loser", "winner"),
+            # Spelled last-card before issue #25; old databases record that.
+            aliases=("last-card",),
+            recorded_as="last-card",
         ),
         Option(
             "target",

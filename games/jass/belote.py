@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
 from games.jass.declarations import (
@@ -916,26 +916,39 @@ class Belote(Game):
     )
     title = "Belote / Piekjas (2 to 4 players, each for himself)"
     seat_counts = frozenset({2, 3, 4})
-    check_options = {"target2": 300, "target3": 300, "target4": 300}  # noqa: RUF012
+    check_options = {"target": 300}  # noqa: RUF012
+    #: The text's match target by seat count (line 97, B15).
+    TARGETS: ClassVar[dict[int, int]] = {2: 500, 3: 700, 4: 1000}
     option_specs = (
-        Option("target2", 500, doc="match target at two seats (line 97)", minimum=1),
         Option(
-            "target3",
-            700,
-            doc="match target at three seats: 700 or 1000 (line 97)",
-            minimum=1,
-        ),
-        Option(
-            "target4",
-            1000,
-            doc="match target at four seats: 1000 to 1500 (line 97)",
-            minimum=1,
+            "target",
+            0,
+            doc=(
+                "match target; 0: by seat count, 500 at two, 700 at three, 1000 "
+                "at four (line 97, B15)"
+            ),
+            minimum=0,
+            # Before issue #25 a target per seat count; each is now `target`,
+            # and a record that spells all three out still resolves (B15).
+            aliases=("target2", "target3", "target4"),
+            alias_defaults=(("target2", 500), ("target3", 700), ("target4", 1000)),
         ),
     )
 
     def target(self, n_seats: int) -> int:
         """The match target at ``n_seats`` (B15)."""
-        return int(self.options[f"target{n_seats}"])
+        return int(self.options["target"]) or self.TARGETS[n_seats]
+
+    def recorded_options(self, n_seats: int) -> dict[str, Any]:
+        """The options as databases made before ``target`` recorded them (B15).
+
+        Those held ``target2``, ``target3`` and ``target4``; only the one of
+        the table's seat count played a part, the others are recorded at
+        their defaults, as a config that set only its own had them.
+        """
+        old = {f"target{n}": t for n, t in self.TARGETS.items()}
+        old[f"target{n_seats}"] = self.target(n_seats)
+        return old
 
     def new_match(self, n_seats: int, seed: int) -> BeloteState:
         """The first deal of a match, dealt from ``seed``."""

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from harness.human import describe_view, redact, sorted_hand
+from harness.human import describe_view, legal_lines, redact, sorted_hand
 from harness.plugins import load_plugins
 
 PROMPT = b"your move ("
@@ -73,9 +73,9 @@ def test_a_person_plays_klaverjassen_through_a_terminal() -> None:
         answers=["zz", "99", "2"],
     )
     # The hand sorted by suit: seed 1 deals seat 0 these cards, clubs trump.
-    assert "your hand: TC QC  JD AD  7H QH AH  JS" in text
-    assert "trick so far: -" in text
-    assert "scores: [0, 0]" in text
+    assert "Your hand: TC QC  JD AD  7H QH AH  JS" in text
+    assert "Trick so far: -" in text
+    assert "Match: us 0, them 0" in text
     assert "    1) TC" in text
     # Bad input is answered with the legal list, then the number is taken.
     assert "'zz' is not a legal move; the legal moves are:" in text
@@ -159,6 +159,9 @@ def test_redact_hides_only_cards_that_stayed_out_of_sight() -> None:
 def test_describe_view_numbers_the_legal_moves() -> None:
     game = load_plugins().game("klaverjassen", {})
     state = game.new_match(4, 1)
-    lines = describe_view(state.view(0), ["you", "b", "c", "d"])
-    assert lines[0] == "  your hand: TC QC  JD AD  7H QH AH  JS"
+    view = state.view(0)
+    lines = describe_view(view, ["you", "b", "c", "d"]) + legal_lines(
+        view.legal_actions
+    )
+    assert lines[0] == "  Your hand: TC QC  JD AD  7H QH AH  JS"
     assert lines[-1] == "    8) JS"

@@ -202,9 +202,7 @@ def test_a_bot_returned_as_a_game_is_sent_to_its_hook(
         (
             # The comma forgotten: a lone Option, not a tuple of one.
             'option_specs = (Option("target", 100))',
-            "option_specs = Option(name='target', default=100, doc='', choices=None, "
-            "minimum=None, maximum=None, choice_docs=None) is not allowed; expected a "
-            "tuple of "
+            "option_specs = Option('target', 100) is not allowed; expected a tuple of "
             "harness.Option, e.g. option_specs = (Option(...),)",
         ),
         (

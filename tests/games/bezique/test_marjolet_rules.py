@@ -44,8 +44,8 @@ def test_plugin_registers_marjolet() -> None:
 def test_bad_options_and_actions_are_named() -> None:
     with pytest.raises(OptionError, match="marias"):
         Marjolet(marias="ace-queen")
-    with pytest.raises(OptionError, match="last-card"):
-        Marjolet(**{"last-card": "dealer"})
+    with pytest.raises(OptionError, match="last_card"):
+        Marjolet(last_card="dealer")
     state = GAME.new_match(2, 1)
     with pytest.raises(InvalidActionError, match="marjolet action"):
         state.apply("meld:jacks")  # no four jacks in Marjolet (lines 237-244)
@@ -190,9 +190,9 @@ def test_the_loser_draws_the_last_card_and_scores_10() -> None:
 
 
 def test_the_winner_scores_the_last_card_in_the_variant() -> None:
-    """Seed 000 line 259 (option last-card = winner, M6): the winner of the
+    """Seed 000 line 259 (option last_card = winner, M6): the winner of the
     stock's last trick scores the 10; the loser still takes the turned card."""
-    game = Marjolet(**{"last-card": "winner"})
+    game = Marjolet(last_card="winner")
     state = play(position("9S AS TS KS AC AD", stock="9H 8S", game=game), "9S 7C")
     view = state.view(0)
     assert view.points == (10, 0) and "8S" in state.view(1).hand

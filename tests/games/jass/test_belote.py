@@ -55,7 +55,7 @@ def test_registered_each_for_himself_with_targets_by_seats() -> None:
     assert GAME.seat_counts == frozenset({2, 3, 4})
     assert GAME.teams(3) == (0, 1, 2) and GAME.teams(4) == (0, 1, 2, 3)
     assert [GAME.target(n) for n in (2, 3, 4)] == [500, 700, 1000]
-    assert Belote(target3=1000).target(3) == 1000
+    assert Belote(target=1000).target(3) == 1000
     with pytest.raises(SeatCountError):
         GAME.new_match(5, 1)
 
@@ -324,7 +324,7 @@ def test_roem_without_tricks_counts_unless_it_wins_the_match() -> None:
 def test_match_ends_at_the_target() -> None:
     """Line 97 and B15: the match ends after the deal in which someone reaches
     the target; the highest total ranks first."""
-    game = Belote(target3=100)
+    game = Belote(target=100)
     state = BeloteState.from_deal(game, HANDS3, "TH", STOCK3)
     apply(state, "take dix")
     state._stuk_seat = -1
@@ -369,7 +369,7 @@ def test_illegal_actions_are_refused() -> None:
 def test_jass_bot_beats_random(seats: int) -> None:
     """The heuristic bot wins most short matches against random players at
     every seat count (the tournaments in tournaments/belote-*.toml measure it)."""
-    game = Belote(target2=300, target3=300, target4=300)
+    game = Belote(target=300)
     # A random player wins 1/2, 1/3, 1/4 of the matches; the bot needs clearly
     # more (at four seats, 10 of 24 lies two standard deviations above 6).
     matches, needed = {2: (12, 9), 3: (12, 7), 4: (24, 10)}[seats]
