@@ -239,8 +239,11 @@ class TriompheState(TarotState):
         self.opening = ()
         return lines
 
+    totals_word = "chips"
+
     def narrate(self, action: str) -> list[str]:
-        """As the family tells it; the first deal's opening comes first."""
+        """As the family tells it; the first deal's opening comes first unless
+        ``narrate_start`` told it."""
         before = self._opening_lines()
         return before + super().narrate(action)
 
