@@ -802,11 +802,15 @@ class FamilyState(TrickState):
 
     def opening_line(self) -> str:
         """The line that opens the current deal (for narration)."""
+        head = (
+            f"deal {self.deal}: dealer seat {self.dealer}, "
+            f"voorhand seat {self.to_act} leads"
+        )
         if not self.TURNED:
-            return f"deal {self.deal}: dealer seat {self.dealer}, no trump turned"
+            return f"{head}, no trump turned"
         line = (
-            f"deal {self.deal}: dealer seat {self.dealer}, turned "
-            f"{self._card_names[self._stock[0]]}, {SUITS[self.trump]} trump"
+            f"{head}, turned {self._card_names[self._stock[0]]}, "
+            f"{SUITS[self.trump]} trump"
         )
         if self.TURNED_SEVEN and self._points[self.dealer]:
             line += f"; the turned 7 scores {self.TURNED_SEVEN} for the dealer"

@@ -641,8 +641,8 @@ class BeloteState(DeclaresInHand):
 
     def _opening_lines(self) -> list[str]:
         return [
-            f"deal {self.deal}: dealer seat {self.dealer}, turned "
-            f"{_CARDS[self._turned]}"
+            f"deal {self.deal}: dealer seat {self.dealer}, voorhand seat "
+            f"{self.to_act}, turned {_CARDS[self._turned]}"
         ]
 
     # -- construction for tests ---------------------------------------------

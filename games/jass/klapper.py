@@ -474,8 +474,8 @@ class KlapperState(DeclaresInHand):
     def _opening_lines(self) -> list[str]:
         dead = " from the dead hand" if self.n_seats == 2 else ""
         return [
-            f"deal {self.deal}: dealer seat {self.dealer}, open card "
-            f"{PIQUET24.cards[self._open]}{dead}"
+            f"deal {self.deal}: dealer seat {self.dealer}, voorhand seat "
+            f"{self.to_act}, open card {PIQUET24.cards[self._open]}{dead}"
         ]
 
     # -- construction for tests ---------------------------------------------

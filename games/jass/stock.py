@@ -1061,8 +1061,9 @@ class StockState(TrickState):
 
     def opening_line(self) -> str:
         return (
-            f"hand {self.deal}: dealer seat {self.dealer}, turned "
-            f"{_CARDS[self._open]}, {SUITS[self.trump]} trump; lives "
+            f"hand {self.deal}: dealer seat {self.dealer}, voorhand seat "
+            f"{self.to_act} leads, turned {_CARDS[self._open]}, "
+            f"{SUITS[self.trump]} trump; lives "
             f"{score_list(self._lives)}, round {score_list(self._totals)}"
         )
 
