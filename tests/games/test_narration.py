@@ -21,6 +21,7 @@ import re
 
 import pytest
 
+from games.bezique.family import meld_words
 from harness.cli import main
 from harness.plugins import load_plugins
 
@@ -152,3 +153,29 @@ def test_lives_lost_onder_jan_read_as_numbers(name: str) -> None:
     if name == "smousjas":  # seed 6 told "lives 2--1" before
         ends = [line for line in told if re.search(r"onder Jan; lives (\d-0|0-)", line)]
         assert ends, "no seat went out onder Jan: the case is not played"
+
+
+BEZIQUE_FAMILY = ["bezique", "binage", "fildinski", "marjolet", "rubicon"]
+
+
+@pytest.mark.parametrize("name", BEZIQUE_FAMILY)
+def test_a_trick_winner_s_choices_are_not_told(name: str) -> None:
+    """The bezique games told what the trick's winner may declare ('seat 0 may
+    declare: meld:marias:D'): the other seat learnt he held KD QD. Only what he
+    declares is told; his choices, in any words, are his."""
+    game = REGISTRY.games[name].for_checks()
+    state = game.new_match(2, 1)
+    choices_seen = 0
+    while not state.is_over():
+        told = state.narrate(sorted(state.legal_actions())[-1])
+        seat = state.to_act
+        choices = [a for a in state.legal_actions() if a.startswith("meld:")]
+        if seat is None or not choices:
+            continue
+        choices_seen += 1
+        for line in told:
+            assert "may" not in line.split(), line
+            for choice in choices:
+                kind = choice.removeprefix("meld:")
+                assert kind not in line and meld_words(kind) not in line, line
+    assert choices_seen, "no trick winner had a choice: the case is not played"
