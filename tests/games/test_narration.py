@@ -18,6 +18,7 @@ options) between random bots is told by ``troef play`` itself, and:
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +180,24 @@ def test_a_trick_winner_s_choices_are_not_told(name: str) -> None:
                 kind = choice.removeprefix("meld:")
                 assert kind not in line and meld_words(kind) not in line, line
     assert choices_seen, "no trick winner had a choice: the case is not played"
+
+
+def test_replay_introduces_deal_0_and_names_the_winner(tmp_path: Path) -> None:
+    """``troef replay DB N`` tells a stored match as ``troef play`` does: the
+    klaverjassen deal 0 says clubs are trump (``clubs_first``) before its first
+    card, and the last line names the winning team and the final scores."""
+    config = tmp_path / "k.toml"
+    config.write_text(
+        'name = "k"\ngame = "klaverjassen"\nmatches = 1\nseed = 5\n'
+        'executor = "inline"\n\n[options]\ntarget = 300\n\n'
+        '[entrants.a]\nbot = "random"\n\n[entrants.b]\nbot = "random"\n'
+    )
+    _run(["run", str(config), "--quiet"])
+    lines = _run(["replay", str(tmp_path / "k.sqlite"), "0"])
+    told = narration(lines)
+    assert re.match(r"deal 0: dealer \S+, voorhand \S+; C is trump", told[0]), told[0]
+    assert told[1].split()[1] == "plays", told[1]  # the first card comes after
+    rows = table(lines)
+    best = max(int(row[3]) for row in rows)
+    winner = next(row[2] for row in rows if row[4] == "1")
+    assert told[-1].startswith(f"match over: team {winner} wins with {best}; final")
