@@ -36,13 +36,15 @@ def score_list(values: Sequence[int]) -> str:
     return sep.join(str(v) for v in values)
 
 
-def match_over_line(result: Result, *, what: str = "scores") -> str:
+def match_over_line(result: Result, *, what: str = "scores", why: str = "") -> str:
     """The last line of every match: who won, with what, and every final score.
 
     ``match over: seat 1 wins with 360; final scores: seat 0 90, seat 1 360``;
     partners are told as their team (``team 1 wins with 310; ...: team 0 230,
     team 1 310``); a tie for first among everyone is ``a draw``. ``what`` names
-    what the scores count (``lives``, ``chips``).
+    what the scores count (``lives``, ``chips``); ``why`` says how the winner
+    won where his score does not (``the last one in``), and "with N" is left
+    out when a loser has the winner's score.
     """
     teams = result.teams
     by_team = len(set(teams)) < len(teams)
@@ -64,7 +66,13 @@ def match_over_line(result: Result, *, what: str = "scores") -> str:
     else:
         names = ", ".join(str(side) for side in winners[:-1])
         who = f"{word}s {names} and {winners[-1]} win"
-    return f"match over: {who} with {best}; final {what}: {scores}"
+    # A loser with the winner's score: the game ranked them otherwise (who went
+    # out last), so the score is not why he won.
+    if all(result.scores[first_seat(s)] != best for s in sides if s not in winners):
+        who += f" with {best}"
+    if why:
+        who += f", {why}"
+    return f"match over: {who}; final {what}: {scores}"
 
 
 class Narrator:

@@ -590,7 +590,9 @@ class KleintjeState(SkartState):
             lines.append(f"trick {number} to seat {record[2]}: {record[3]} points")
             lines += self._summary_lines(deal)
             if self._over:
-                lines.append(match_over_line(self.result(), what="lives"))
+                lines.append(
+                    match_over_line(self.result(), what="lives", why="the last one in")
+                )
             else:
                 lines += self.narrate_start()
         elif len(self._tricks) > n_tricks:
