@@ -318,7 +318,8 @@ class State(ABC):
         ends the one before; nothing comes before deal 0, so this says the same
         for it: the deal number, the dealer, the trump when it is known, who
         leads or must bid. Only what every seat knows (a human seat reads it).
-        Never advances the state. The default says nothing.
+        It never changes the match (a game may note what it has told, so that
+        :meth:`narrate` does not tell it again). The default says nothing.
         """
         return []
 

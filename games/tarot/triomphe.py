@@ -58,6 +58,7 @@ class TriompheState(TarotState):
     game: TriompheForcee
     _view_class = TriompheView
     red_reversed = True
+    totals_word = "chips"
     excuse_exchange = False
     narrate_points = False
     card_values = (0,) * len(TAROT)  # tricks only (line 211)
@@ -238,8 +239,6 @@ class TriompheState(TarotState):
         lines = list(self.opening)
         self.opening = ()
         return lines
-
-    totals_word = "chips"
 
     def narrate(self, action: str) -> list[str]:
         """As the family tells it; the first deal's opening comes first unless
