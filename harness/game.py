@@ -329,6 +329,18 @@ class State(ABC):
     def deck(self) -> tuple[str, ...]:
         """Every card in play in this match (a multiset for double decks)."""
 
+    def narrate_start(self) -> list[str]:
+        """Lines that introduce the match's first deal, told before its first action.
+
+        A game's :meth:`narrate` introduces each later deal with the action that
+        ends the one before; nothing comes before deal 0, so this says the same
+        for it: the deal number, the dealer, the trump when it is known, who
+        leads or must bid. Only what every seat knows (a human seat reads it).
+        It never changes the match (a game may note what it has told, so that
+        :meth:`narrate` does not tell it again). The default says nothing.
+        """
+        return []
+
     def narrate(self, action: Action) -> list[str]:
         """Apply ``action`` and return lines telling a person what happened.
 

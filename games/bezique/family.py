@@ -54,6 +54,7 @@ from harness import (
     View,
 )
 from harness.game import reject_action
+from harness.narration import match_over_line
 from harness.seeding import deal_rng
 from harness.view import new_view
 
@@ -72,6 +73,30 @@ PASS, DIX = "pass", "dix"
 MELD = "meld:"
 #: The view's ``shown`` while no card lies open.
 _NONE_SHOWN: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ((), ())
+
+
+_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def meld_words(kind: str) -> str:
+    """A combination's kind as a card player says it (its cards follow it in
+    the narration): ``"marias:D"`` -> ``"marias in diamonds"``, ``"aces"`` ->
+    ``"four aces"``, ``"trumps"`` -> ``"the trump sequence"``, ``"five:S"`` ->
+    ``"a sequence in spades"``, ``"marjolet:H"`` -> ``"marjolet with the queen
+    of hearts"``, ``"carte-blanche"`` -> ``"carte blanche"``."""
+    name, _, suit = kind.partition(":")
+    if name in ("aces", "tens", "kings", "queens", "jacks"):
+        return f"four {name}"
+    if name == "trumps":
+        return "the trump sequence"
+    if not suit:
+        return name.replace("-", " ")
+    suit = _SUIT_WORDS[suit]
+    if name == "marjolet":
+        return f"marjolet with the queen of {suit}"
+    if name == "five":
+        return f"a sequence in {suit}"
+    return f"{name.replace('-', ' ')} in {suit}"
 
 
 #: The one-pack games (Marjolet, Binage): ranks A 10 K Q J 9 8 7 in every suit,
@@ -690,6 +715,10 @@ class FamilyState(TrickState):
 
     # -- for people -------------------------------------------------------------
 
+    def narrate_start(self) -> list[str]:
+        """Deal 0 told as every later deal: dealer, the turned card and trump."""
+        return [self.opening_line()]
+
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell it: cards, tricks, melds on the table, scores."""
         seat, deal = self.to_act, self.deal
@@ -699,9 +728,6 @@ class FamilyState(TrickState):
         trick = self._trick_view
         names = self._card_names
         seven = names[self._seven * self._copies] if self._seven >= 0 else ""
-        full = len(self._deck.cards) - 2 * self.HAND
-        first = deal == 0 and stock_before == full and not n_tricks and not trick
-        opening = self.opening_line() if first else ""
         n_deals = len(self._deal_scores)
         notes: list[str] = []
         self._notes = notes
@@ -711,8 +737,6 @@ class FamilyState(TrickState):
             self._notes = None
         new_deal = self.deal != deal or self._over
         lines: list[str] = []
-        if first:
-            lines.append(opening)  # the match's first card: say what is turned
         if melding:
             lines += self._tell_meld(seat, action, n_melds)
         else:
@@ -738,12 +762,7 @@ class FamilyState(TrickState):
                     f"{self._totals[0]}-{self._totals[1]}"
                 )
             if self._over:
-                a, b = self._totals
-                lines.append(
-                    "match over: a draw"
-                    if a == b
-                    else f"match over: seat {0 if a > b else 1} wins {a}-{b}"
-                )
+                lines.append(match_over_line(self.result()))
             else:
                 lines.append(self.opening_line())
             return lines
@@ -752,8 +771,7 @@ class FamilyState(TrickState):
                 lines[-1] += f"; both draw, {len(self._stock)} left in the stock"
             else:
                 lines.append(self._final_line())
-        if self._melding:
-            lines.append(f"seat {self.to_act} may declare: {', '.join(self._options)}")
+        # What the winner may declare is not told: it would show his cards.
         return lines
 
     def _tell_meld(self, seat: int | None, action: str, n_melds: int) -> list[str]:
@@ -767,7 +785,7 @@ class FamilyState(TrickState):
                 f"seat {seat}: dix, {cards[0]} for the turned {cards[1]}, {pts} points"
             )
         else:
-            line = f"seat {seat} declares {kind} ({' '.join(cards)}) for {pts}"
+            line = f"seat {seat} declares {meld_words(kind)} ({' '.join(cards)}), {pts}"
         assert seat is not None
         shown = self.hands[seat] & self._shown[seat]
         return [
@@ -784,11 +802,15 @@ class FamilyState(TrickState):
 
     def opening_line(self) -> str:
         """The line that opens the current deal (for narration)."""
+        head = (
+            f"deal {self.deal}: dealer seat {self.dealer}, "
+            f"voorhand seat {self.to_act} leads"
+        )
         if not self.TURNED:
-            return f"deal {self.deal}: dealer seat {self.dealer}, no trump turned"
+            return f"{head}, no trump turned"
         line = (
-            f"deal {self.deal}: dealer seat {self.dealer}, turned "
-            f"{self._card_names[self._stock[0]]}, {SUITS[self.trump]} trump"
+            f"{head}, turned {self._card_names[self._stock[0]]}, "
+            f"{SUITS[self.trump]} trump"
         )
         if self.TURNED_SEVEN and self._points[self.dealer]:
             line += f"; the turned 7 scores {self.TURNED_SEVEN} for the dealer"

@@ -44,6 +44,7 @@ from harness import (
     View,
 )
 from harness.game import reject_action
+from harness.narration import match_over_line
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -585,6 +586,10 @@ class BeloteState(DeclaresInHand):
 
     # -- for people --------------------------------------------------------
 
+    def narrate_start(self) -> list[str]:
+        """Deal 0 told as every later deal: the dealer and the turned card."""
+        return self._opening_lines()
+
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell what happened."""
         seat, deal, phase = self.to_act, self.deal, self._phase
@@ -625,7 +630,7 @@ class BeloteState(DeclaresInHand):
                 + (f"; reserve {self._reserve}" if self._reserve else "")
             )
             if self._over:
-                lines.append("match over")
+                lines.append(match_over_line(self.result()))
             else:
                 lines += self._opening_lines()
         elif len(self._tricks) > n_tricks:
@@ -636,8 +641,8 @@ class BeloteState(DeclaresInHand):
 
     def _opening_lines(self) -> list[str]:
         return [
-            f"deal {self.deal}: dealer seat {self.dealer}, turned "
-            f"{_CARDS[self._turned]}"
+            f"deal {self.deal}: dealer seat {self.dealer}, voorhand seat "
+            f"{self.to_act}, turned {_CARDS[self._turned]}"
         ]
 
     # -- construction for tests ---------------------------------------------
@@ -702,7 +707,7 @@ def _bid_line(seat: int | None, action: str, state: BeloteState) -> str:
             f" in {action.split(':')[1]}" if ":" in action else ""
         )
     if action == ACCEPT:
-        return f"seat {seat} lets the Smous bidder play"
+        return f"seat {seat} accepts the Smous"
     if action == REDEAL:
         return f"seat {seat} asks for a new deal"
     if action == DIX:

@@ -30,6 +30,7 @@ __all__ = [
     "DeclaresInHand",
     "best_declarations",
     "declaration_key",
+    "declared_words",
     "first_best",
     "holds_stuk",
 ]
@@ -203,6 +204,12 @@ def first_best(
 
 #: The action that declares a seat's roem in hand.
 ROEM = "roem"
+
+
+def declared_words(found: Sequence[Declaration]) -> str:
+    """Declarations as a player says them (``run of 3 + four jacks``); the
+    narration shows their cards and points after them."""
+    return " + ".join(d.name for d in found)
 
 
 class DeclaresInHand(TrickState):

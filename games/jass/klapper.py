@@ -29,6 +29,7 @@ from games.jass.declarations import (
     DeclarationRules,
     DeclaresInHand,
     best_declarations,
+    declared_words,
     first_best,
     holds_stuk,
 )
@@ -49,6 +50,7 @@ from harness import (
     View,
 )
 from harness.game import reject_action
+from harness.narration import match_over_line
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -319,7 +321,7 @@ class KlapperState(DeclaresInHand):
             for i, (p, r) in enumerate(zip(points, roem, strict=True))
         )
         verdict = "made" if made else f"not more than every other side: team {mine} 0"
-        self._last_summary = f"team {mine} played: {sides}: {verdict}"
+        self._last_summary = f"team {mine} (makers): {sides}: {verdict}"
         self._end_deal(scores)
 
     def _end_deal(self, scores: tuple[int, ...]) -> None:
@@ -409,29 +411,40 @@ class KlapperState(DeclaresInHand):
 
     # -- for people --------------------------------------------------------
 
+    def narrate_start(self) -> list[str]:
+        """Deal 0 told as every later deal: the dealer and the open card."""
+        return self._opening_lines()
+
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell what happened."""
         seat, deal, phase = self.to_act, self.deal, self._phase
         n_tricks = len(self._tricks)
+        said = (
+            declared_words(self._hand_roem(seat))
+            if action == ROEM and seat is not None
+            else ""
+        )
         self.apply(action)
         if action == ROEM:
             s, cards, points = self._declared[-1]
-            return [f"seat {s} declares {' '.join(cards)}: {points}"]
+            return [f"seat {s} declares {said} ({' '.join(cards)}), {points}"]
         if phase != "play":
             if action == PLAY:
-                line = f"seat {seat} plays on {SUITS[self.trump]}"
+                line = f"seat {seat} takes {SUITS[self.trump]}"
             elif action == PASS:
                 line = f"seat {seat} passes"
             else:
                 line = f"seat {seat} names {action}"
             lines = [line]
             if self.deal != deal:
-                lines.append("all passed twice: no play; the next dealer deals")
+                lines.append(
+                    "all passed twice: nobody takes the game; the next dealer deals"
+                )
                 lines += self._opening_lines()
             elif self._phase == "play":
                 lines.append(
                     f"{SUITS[self.trump]} is trump; seat {self.player} "
-                    f"(team {self.teams[self.player]}) plays"
+                    f"(team {self.teams[self.player]}) makes it"
                 )
                 if self.n_seats == 2:
                     lines.append("both take up their three set-aside cards")
@@ -448,7 +461,7 @@ class KlapperState(DeclaresInHand):
                 + "-".join(str(s) for s in self._totals)
             )
             if self._over:
-                lines.append("match over")
+                lines.append(match_over_line(self.result()))
             else:
                 lines += self._opening_lines()
         elif len(self._tricks) > n_tricks:
@@ -461,8 +474,8 @@ class KlapperState(DeclaresInHand):
     def _opening_lines(self) -> list[str]:
         dead = " from the dead hand" if self.n_seats == 2 else ""
         return [
-            f"deal {self.deal}: dealer seat {self.dealer}, open card "
-            f"{PIQUET24.cards[self._open]}{dead}"
+            f"deal {self.deal}: dealer seat {self.dealer}, voorhand seat "
+            f"{self.to_act}, open card {PIQUET24.cards[self._open]}{dead}"
         ]
 
     # -- construction for tests ---------------------------------------------

@@ -47,6 +47,7 @@ from harness import (
     View,
 )
 from harness.game import reject_action
+from harness.narration import match_over_line
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -454,6 +455,11 @@ class KlaverjassenState(TrickState):
 
     # -- for people ----------------------------------------------------------
 
+    def narrate_start(self) -> list[str]:
+        """Deal 0 told as every later deal: dealer, voorhand, the turned suit
+        (or clubs, trump without turning under ``clubs_first``)."""
+        return self._opening_lines()
+
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell what happened: bids, cards, tricks, deals."""
         seat, deal, bidding = self.to_act, self.deal, not self._playing
@@ -465,14 +471,14 @@ class KlaverjassenState(TrickState):
             suit = turned[0]
             if action == PLAY:
                 lines.append(
-                    f"seat {seat} plays on {suit}: team {self.player % 2} plays"
+                    f"seat {seat} takes {suit}: team {self.player % 2} makes it"
                 )
             else:
                 lines.append(f"seat {seat} passes on {suit}")
                 if self._playing:
                     lines.append(
                         f"all pass; second suit turned: {self._turned[1]}; seat "
-                        f"{self.player} (voorhand) must play it"
+                        f"{self.player} (voorhand) must take it"
                     )
             return lines
         lines.append(f"seat {seat} plays {action}")
@@ -481,7 +487,7 @@ class KlaverjassenState(TrickState):
             lines.append(_trick_line(summary.tricks[-1], 8, summary.trump))
             lines += _deal_lines(summary, self._totals)
             if self.is_over():
-                lines.append(_match_line(self._totals))
+                lines.append(match_over_line(self.result()))
             else:
                 lines += self._opening_lines()
         elif len(self._tricks) > n_tricks and self.deal == deal:
@@ -494,9 +500,12 @@ class KlaverjassenState(TrickState):
             f"deal {self.deal}: dealer seat {self.dealer}, "
             f"voorhand seat {self.deal % 4}"
         )
-        if self._playing:
-            return [head, f"clubs is trump without turning; seat {self.player} plays"]
-        return [head, f"turned: {self._turned[0]}"]
+        if self._playing:  # clubs_first: deal 0 is played in clubs, unturned
+            return [
+                f"{head}; C is trump without turning: seat {self.player} "
+                f"(team {self.player % 2}) makes it"
+            ]
+        return [f"{head}; turned: {self._turned[0]}"]
 
     # -- construction for tests and sampling ----------------------------------
 
@@ -556,7 +565,7 @@ def _deal_lines(summary: DealSummary, totals: tuple[int, int]) -> list[str]:
     p, d = summary.playing_team, 1 - summary.playing_team
     pts, roem = summary.points, summary.roem
     line = (
-        f"deal {summary.deal} ({SUITS[summary.trump]} trump, team {p} plays): "
+        f"deal {summary.deal} ({SUITS[summary.trump]} trump, team {p} makers): "
         f"team {p} {pts[p]} + roem {roem[p]}, team {d} {pts[d]} + roem {roem[d]}: "
     )
     if summary.made:
@@ -568,13 +577,6 @@ def _deal_lines(summary: DealSummary, totals: tuple[int, int]) -> list[str]:
         line += f"; pit, +{PIT_BONUS} to team {summary.pit_team}"
     s = summary.scores
     return [line, f"deal scores {s[0]}-{s[1]}; match {totals[0]}-{totals[1]}"]
-
-
-def _match_line(totals: tuple[int, int]) -> str:
-    if totals[0] == totals[1]:
-        return f"match over: a draw at {totals[0]}-{totals[1]}"
-    best = 0 if totals[0] > totals[1] else 1
-    return f"match over: team {best} wins {totals[0]}-{totals[1]}"
 
 
 # -- the game ---------------------------------------------------------------

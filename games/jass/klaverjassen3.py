@@ -49,6 +49,7 @@ from harness import (
     View,
 )
 from harness.game import reject_action
+from harness.narration import match_over_line
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -386,6 +387,10 @@ class Klaverjassen3State(SkartState):
 
     # -- for people --------------------------------------------------------------
 
+    def narrate_start(self) -> list[str]:
+        """Deal 0 told as every later deal: the dealer and voorhand."""
+        return self._opening_lines()
+
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell what happened."""
         seat, deal, phase = self.to_act, self.deal, self.phase
@@ -394,11 +399,13 @@ class Klaverjassen3State(SkartState):
         self.apply(action)
         if phase == BID:
             if action == PLAY:
-                lines = [f"seat {seat} plays"]
+                lines = [f"seat {seat} takes the game"]
             else:
                 lines = [f"seat {seat} passes"]
                 if self.deal != deal:
-                    lines.append("all pass: no play; the next dealer deals")
+                    lines.append(
+                        "all pass: nobody takes the game; the next dealer deals"
+                    )
                     lines += self._opening_lines()
             return lines
         if phase == SKART:
@@ -419,7 +426,7 @@ class Klaverjassen3State(SkartState):
             lines.append(_trick_line(self._last_tricks[-1], HAND, self.history[-1]))
             lines += _deal_lines(self.history[-1], self._totals)
             if self._over:
-                lines.append(_match_line(self._totals))
+                lines.append(match_over_line(self.result()))
             else:
                 lines += self._opening_lines()
         elif len(self._tricks) > n_tricks:
@@ -490,7 +497,7 @@ def _deal_lines(summary: Deal3Summary, totals: tuple[int, ...]) -> list[str]:
     p = summary.player
     mine = summary.points[p] + summary.roem[p]
     line = (
-        f"deal {summary.deal} ({SUITS[summary.trump]} trump, seat {p} plays): "
+        f"deal {summary.deal} ({SUITS[summary.trump]} trump, seat {p} maker): "
         + ", ".join(
             f"seat {s} {summary.points[s]}"
             + (f" + roem {summary.roem[s]}" if summary.roem[s] else "")
@@ -505,14 +512,6 @@ def _deal_lines(summary: Deal3Summary, totals: tuple[int, ...]) -> list[str]:
         f"deal scores {'-'.join(map(str, summary.scores))}; match "
         f"{'-'.join(map(str, totals))}",
     ]
-
-
-def _match_line(totals: tuple[int, ...]) -> str:
-    best = max(totals)
-    winners = [s for s, t in enumerate(totals) if t == best]
-    return f"match over: seat{'s' if len(winners) > 1 else ''} " + (
-        " and ".join(map(str, winners)) + f" wins with {best}"
-    )
 
 
 class Klaverjassen3Sampler(Sampler):

@@ -46,6 +46,7 @@ from harness import (
     View,
 )
 from harness.game import reject_action
+from harness.narration import match_over_line, score_list
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -546,13 +547,18 @@ class KleintjeState(SkartState):
 
     # -- for people ---------------------------------------------------------------
 
+    def narrate_start(self) -> list[str]:
+        """Each deal's first line, before the dealer chooses the cards each."""
+        return [f"deal {self.deal}: dealer seat {self.dealer}"]
+
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell what happened."""
         seat, deal, phase = self.to_act, self.deal, self.phase
         n_tricks = len(self._tricks)
         self.apply(action)
         if phase == CARDS:
-            return [f"dealer seat {seat} deals {action[5:]} cards each"]
+            n = action[5:]
+            return [f"dealer seat {seat} deals {n} card{'' if n == '1' else 's'} each"]
         if phase == SKART_CHOICE:
             lines = [f"dealer seat {seat} puts {action[6:]} in the skart"]
             if self.phase == BID:
@@ -567,7 +573,7 @@ class KleintjeState(SkartState):
         if phase == BID:
             line = f"seat {seat} {'passes' if action == PASS else 'bids ' + action[4:]}"
             if self.phase != BID:
-                return [line, f"seat {self.player} plays for {self.bid}"]
+                return [line, f"seat {self.player} takes the game at {self.bid}"]
             return [line]
         if phase == SKART:
             return [f"seat {seat} {'takes' if action == TAKE else 'leaves'} the skart"]
@@ -584,7 +590,11 @@ class KleintjeState(SkartState):
             lines.append(f"trick {number} to seat {record[2]}: {record[3]} points")
             lines += self._summary_lines(deal)
             if self._over:
-                lines.append(f"match over: seat {self._live[0]} is the last one in")
+                lines.append(
+                    match_over_line(self.result(), what="lives", why="the last one in")
+                )
+            else:
+                lines += self.narrate_start()
         elif len(self._tricks) > n_tricks:
             record = self._tricks[-1]
             line = f"trick {n_tricks + 1} to seat {record[2]}: {record[3]} points"
@@ -602,16 +612,14 @@ class KleintjeState(SkartState):
             + (f" (skart {skart} to seat {last})" if skart else "")
             + (": made" if made else ": not made"),
             "lives "
-            + "-".join(map(str, self.lives))
+            + score_list(self.lives)
             + (f"; op de kip: seat {', '.join(map(str, to_kip))}" if to_kip else "")
             + (f"; out: seat {', '.join(map(str, gone))}" if gone else ""),
         ]
 
     def _dealt_line(self) -> str:
-        return (
-            f"deal {self.deal}: dealer seat {self.dealer}, {self.cards_each} cards "
-            f"each, skart {self.skart_size}; voorhand seat {self.active[0]}"
-        )
+        each = f"{self.cards_each} card{'' if self.cards_each == 1 else 's'} each"
+        return f"dealt {each}, skart {self.skart_size}; voorhand seat {self.active[0]}"
 
     # -- construction for tests ---------------------------------------------------
 

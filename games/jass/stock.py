@@ -53,6 +53,7 @@ from harness import (
     View,
 )
 from harness.game import reject_action
+from harness.narration import match_over_line, score_list
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -785,8 +786,9 @@ class StockState(TrickState):
         self._totals = [before[0] + scores[0], before[1] + scores[1]]
         a, b = self._totals
         self._last_summary = (
-            f"hand {self.deal}: cards {cards[0]}-{cards[1]}, roem "
-            f"{self._roem[0]}-{self._roem[1]}: {scores[0]}-{scores[1]}; round {a}-{b}"
+            f"hand {self.deal}: cards {score_list(cards)}, roem "
+            f"{score_list(self._roem)}: {score_list(scores)}; "
+            f"round {score_list((a, b))}"
         )
         if max(a, b) >= self._target:
             if a == b:
@@ -815,7 +817,8 @@ class StockState(TrickState):
         self._last_summary += (
             f"; seat {winner} wins the round"
             + ("; seat " + str(loser) + " is onder Jan" if lost == 2 else "")
-            + f"; lives {self._lives[0]}-{self._lives[1]}"
+            # Told as the match keeps them: a seat out has 0 lives, not -1.
+            + f"; lives {score_list([max(0, v) for v in self._lives])}"
         )
         self._totals = [0, 0]
         if self._lives[loser] <= 0:
@@ -987,13 +990,16 @@ class StockState(TrickState):
 
     # -- for people ---------------------------------------------------------------
 
+    def narrate_start(self) -> list[str]:
+        """Hand 0 told as every later hand: dealer, the turned card, trump, lives."""
+        return [self.opening_line()]
+
     def narrate(self, action: str) -> list[str]:
         """Apply ``action`` and tell it as a player at the table would hear it."""
         seat, deal = self.to_act, self.deal
         n_tricks, n_events = len(self._tricks), len(self._events)
         phase = self._phase
-        first = deal == 0 and not n_tricks and not self._trick and not n_events
-        lines = [self.opening_line()] if first else []
+        lines: list[str] = []
         rounds = len(self._rounds)
         self.apply(action)
         if action == EXCHANGE:
@@ -1048,18 +1054,17 @@ class StockState(TrickState):
             if len(self._rounds) > rounds and not self._over:
                 lines.append("a new round starts at 0-0")
             if self._over:
-                w = 0 if self._lives[0] > self._lives[1] else 1
-                lines.append(f"match over: seat {w} wins")
+                lines.append(match_over_line(self.result(), what="lives"))
             else:
                 lines.append(self.opening_line())
         return lines
 
     def opening_line(self) -> str:
         return (
-            f"hand {self.deal}: dealer seat {self.dealer}, turned "
-            f"{_CARDS[self._open]}, {SUITS[self.trump]} trump; lives "
-            f"{self._lives[0]}-{self._lives[1]}, round {self._totals[0]}-"
-            f"{self._totals[1]}"
+            f"hand {self.deal}: dealer seat {self.dealer}, voorhand seat "
+            f"{self.to_act} leads, turned {_CARDS[self._open]}, "
+            f"{SUITS[self.trump]} trump; lives "
+            f"{score_list(self._lives)}, round {score_list(self._totals)}"
         )
 
     # -- construction for tests ---------------------------------------------------

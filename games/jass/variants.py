@@ -20,6 +20,7 @@ from games.jass.declarations import (
     DeclarationRules,
     DeclaresInHand,
     best_declarations,
+    declared_words,
 )
 from games.jass.klaverjassen import (
     _INDEX,
@@ -310,10 +311,16 @@ class KlaverjassenVariantState(KlaverjassenState):
             return lines
         if phase in ("play", "over") and action != ROEM:
             return super().narrate(action)
+        said = ""
+        if action == ROEM and seat is not None and isinstance(self, DeclaresInHand):
+            said = declared_words(self._hand_roem(seat))  # before it is declared
         self.apply(action)
         if action == ROEM:
             seat_, cards, points = self._declared[-1]
-            return [f"seat {seat_} declares roem in hand: {' '.join(cards)} = {points}"]
+            return [
+                f"seat {seat_} declares roem in hand: {said} ({' '.join(cards)}), "
+                f"{points}"
+            ]
         if action == PASS:
             lines = [f"seat {seat} passes"]
         elif phase in (KRAKEN, HERKRAKEN, SUPERKRAKEN):
@@ -328,7 +335,7 @@ class KlaverjassenVariantState(KlaverjassenState):
 
     def _status_lines(self) -> list[str]:
         if self._phase == "play":
-            head = f"{SUITS[self.trump]} is trump; seat {self.player} plays"
+            head = f"{SUITS[self.trump]} is trump; seat {self.player} makes it"
             if self._contract:
                 head += f" for {self._contract}"
             if self._multiplier > 1:
@@ -349,11 +356,14 @@ class KlaverjassenVariantState(KlaverjassenState):
                 f"voorhand seat {self.deal % 4}"
             )
             if self._phase == "choose":
-                lines = [head, "nothing turned; voorhand names trump"]
+                lines = [f"{head}; nothing turned: voorhand names trump"]
             elif self._phase == "leids":
-                lines = [head, "nothing turned; bidding from 82"]
+                lines = [f"{head}; nothing turned: bidding from 82"]
             else:
-                lines = [head, f"clubs is trump without turning; seat {self.player}"]
+                lines = [
+                    f"{head}; C is trump without turning: seat {self.player} "
+                    f"(team {self.player % 2}) makes it"
+                ]
         return lines
 
 

@@ -22,6 +22,7 @@ from games.cards import FULL52, CardMask, field_names, iter_bits
 from games.rummy import melds
 from harness.errors import IllegalActionError, InvalidActionError
 from harness.game import Action, Game, Sampler, Seat, State
+from harness.narration import match_over_line
 from harness.options import Option
 from harness.result import Result
 from harness.seeding import deal_rng
@@ -675,11 +676,15 @@ class GinRummyState(State):
         if self.deal != deal or self.phase == OVER:
             lines += self._narrate_ending(seat, kind, card, draws, told=laying)
         if self.deal != deal and self.phase != OVER:
-            lines.append(
-                f"hand {self.deal}: seat {self.dealer} deals, "
-                f"seat {1 - self.dealer} gets 11 cards"
-            )
+            lines += self.narrate_start()
         return lines
+
+    def narrate_start(self) -> list[str]:
+        """The line that opens the current hand: its dealer and who gets 11."""
+        return [
+            f"hand {self.deal}: dealer seat {self.dealer}, "
+            f"seat {1 - self.dealer} gets 11 cards"
+        ]
 
     def _going_out_line(self, seat: Seat | None, kind: int, card: int) -> str:
         verb = {_KNOCK: "knocks", _GIN: "goes gin", _GROTE: "has grote gin"}
@@ -719,8 +724,7 @@ class GinRummyState(State):
             f"match {self.scores[0]}-{self.scores[1]}"
         )
         if self.phase == OVER:
-            winner = 0 if self.scores[0] > self.scores[1] else 1
-            lines.append(f"seat {winner} wins the match")
+            lines.append(match_over_line(self.result()))
         return lines
 
 

@@ -29,6 +29,7 @@ from games.cards import TAROT, CardMask, field_names, iter_bits
 from games.sampling import ConstrainedDealer
 from games.tricks import Duties, TrickRecord, TrickRules, TrickState, TrickTables
 from harness import Sampler, View
+from harness.narration import match_over_line
 from harness.seeding import deal_rng
 from harness.view import new_view, pin_fields
 
@@ -208,6 +209,8 @@ class TarotState(TrickState):
     #: Whether narration gives a trick's card points (the family's values; off
     #: where a game counts otherwise or not at all).
     narrate_points: bool = True
+    #: What the match totals count, as the last line names them.
+    totals_word: str = "scores"
     #: The cards nobody was dealt this deal.
     undealt: CardMask
 
@@ -466,21 +469,19 @@ class TarotState(TrickState):
             "totals: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(self.totals)),
         ]
         if self.is_over():
-            best = max(self.totals)
-            winners = [s for s, v in enumerate(self.totals) if v == best]
-            verb = "win" if len(winners) > 1 else "wins"
-            lines.append(
-                "match over: "
-                + " and ".join(f"seat {s}" for s in winners)
-                + f" {verb} with {best}"
-            )
+            lines.append(match_over_line(self.result(), what=self.totals_word))
         else:
-            lines.append(
-                f"deal {self.deal}: dealer seat {self.dealer}, "
-                f"voorhand seat {self.deal % self.n_seats} leads"
-            )
-            lines += self._opening_lines()
+            lines += self.narrate_start()
         return lines
+
+    def narrate_start(self) -> list[str]:
+        """The lines that open the current deal: its dealer and voorhand, then
+        what the deal shows before its first action (stakes, declarations)."""
+        return [
+            f"deal {self.deal}: dealer seat {self.dealer}, "
+            f"voorhand seat {self.deal % self.n_seats} leads",
+            *self._opening_lines(),
+        ]
 
     def _opening_lines(self) -> list[str]:
         """What a new deal shows before its first action (stakes, declarations

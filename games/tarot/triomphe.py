@@ -58,6 +58,7 @@ class TriompheState(TarotState):
     game: TriompheForcee
     _view_class = TriompheView
     red_reversed = True
+    totals_word = "chips"
     excuse_exchange = False
     narrate_points = False
     card_values = (0,) * len(TAROT)  # tricks only (line 211)
@@ -240,7 +241,8 @@ class TriompheState(TarotState):
         return lines
 
     def narrate(self, action: str) -> list[str]:
-        """As the family tells it; the first deal's opening comes first."""
+        """As the family tells it; the first deal's opening comes first unless
+        ``narrate_start`` told it."""
         before = self._opening_lines()
         return before + super().narrate(action)
 

@@ -4,11 +4,11 @@ Each file ``tests/golden/<game>.txt`` tells one seeded match between seeded
 random bots (:class:`GoldenBot`) on the game's check options
 (``Game.for_checks()``, the short match of the conformance suite) at its
 smallest seat count: move by move as ``troef play`` tells it
-(``State.narrate``), every seat's view as the JSON a bot receives
-(``View.to_json``) at the first and at the middle decision of each deal, and
-the Result. ``tests/games/test_golden.py`` compares a fresh playthrough with
-the file as text, so any change in dealing, legal actions, narration, views or
-scoring shows as a unified diff.
+(``State.narrate_start``, then ``State.narrate``), every seat's view as the
+JSON a bot receives (``View.to_json``) at the first and at the middle decision
+of each deal, and the Result. ``tests/games/test_golden.py`` compares a fresh
+playthrough with the file as text, so any change in dealing, legal actions,
+narration, views or scoring shows as a unified diff.
 
 To make or refresh the files after a deliberate change (then read the diff)::
 
@@ -116,6 +116,7 @@ def playthrough(registry: Registry, name: str) -> str:
         "",
     ]
     state = game.new_match(n, seed)
+    lines += state.narrate_start()
     for index, action in enumerate(log):
         if index in shown:
             lines.append(

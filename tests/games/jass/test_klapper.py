@@ -242,6 +242,6 @@ def test_narration_tells_bids_declarations_and_deal_scores() -> None:
     lines: list[str] = []
     while state.deal == 4:
         lines += state.narrate(state.legal_actions()[-1 if not lines else 0])
-    assert lines[0] == "seat 0 declares JH QH KH: 50"
-    assert any(line.startswith("team 0 played: team 0 ") for line in lines)
+    assert lines[0] == "seat 0 declares run of 3 + stuk (JH QH KH), 50"
+    assert any(line.startswith("team 0 (makers): team 0 ") for line in lines)
     assert any(line.startswith("deal 4 scores ") for line in lines)

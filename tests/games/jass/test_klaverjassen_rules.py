@@ -723,12 +723,12 @@ def test_narration_tells_tricks_and_deals() -> None:
     while state.deal == 4:
         lines += state.narrate(state.legal_actions()[0])
     text = "\n".join(lines)
-    assert "trick 8 to seat" in text and "deal 4 (H trump, team 0 plays)" in text
+    assert "trick 8 to seat" in text and "deal 4 (H trump, team 0 makers)" in text
     assert "deal 5: dealer seat 0, voorhand seat 1" in text
     bid = Klaverjassen(clubs_first=False).new_match(4, 0)
     suit = bid.view(0).turned[0]
     assert bid.narrate("pass") == [f"seat 0 passes on {suit}"]
-    assert bid.narrate("play") == [f"seat 1 plays on {suit}: team 1 plays"]
+    assert bid.narrate("play") == [f"seat 1 takes {suit}: team 1 makes it"]
 
 
 def _consistent_worlds(

@@ -591,7 +591,7 @@ def test_narration_tells_the_showdown() -> None:
     assert "a spade: points double" in text
     assert "seat 0 melds AC-2C-3C 9C-9H-9S 5D-5H-5S; deadwood 2" in text
     assert "seat 1 melds none; deadwood 80" in text
-    assert "hand 1: seat 0 deals, seat 1 gets 11 cards" in text
+    assert "hand 1: dealer seat 0, seat 1 gets 11 cards" in text
     assert "scores 156-0; match 156-0" in text
 
 
