@@ -1100,6 +1100,8 @@ def _write_html(
 
     with Store.existing(args.database) as store:
         stored = list(store.matches())
+        source = store.meta("source")
+        master_seed = store.meta("master_seed")
     plugins = snapshot.get("plugins", [])
     reg = load_plugins(
         files=[p for p in plugins if p.endswith(".py")],
@@ -1110,6 +1112,10 @@ def _write_html(
         matches=stored,
         game_of=lambda job: reg.game(job["game"], job["options"]),
         replays=None if args.replays < 0 else args.replays,
+        # The config's paths were made absolute from the folder of the config
+        # as the run named it; a relative name is taken from here, as it was.
+        config_folder=None if source is None else Path(os.path.abspath(source)).parent,
+        master_seed=None if master_seed is None else int(master_seed),
     )
     return write_html_report(Path(args.html), report, inputs)
 

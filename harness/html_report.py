@@ -21,20 +21,28 @@ from __future__ import annotations
 import html
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from harness.elo import OnlineElo
 from harness.errors import TroefError
 from harness.game import Game
 from harness.narration import Narrator
-from harness.report import Report, report_model
+from harness.report import (
+    Report,
+    ReportModel,
+    pair_details_display,
+    pairs_display,
+    report_model,
+    standings_display,
+)
 from harness.store import StoredMatch
 
-__all__ = ["HtmlInputs", "replay_frames", "write_html_report"]
+__all__ = ["HtmlInputs", "replay_frames", "shown_config", "write_html_report"]
 
 #: Trick play is told in lines like "trick 3 to seat 1: 35 points".
 _TRICK = re.compile(r"\btrick\b", re.IGNORECASE)
@@ -51,6 +59,11 @@ class HtmlInputs:
     #: How many recorded matches with logs get a replay; None: every one.
     replays: int | None = None
     notes: list[str] = field(default_factory=list)
+    #: The folder of the config the run read (the store's ``source``): the
+    #: configuration section shows paths relative to it.
+    config_folder: Path | None = None
+    #: The master seed the store drew and kept when the config gave none.
+    master_seed: int | None = None
 
 
 def _plotly() -> Any:
@@ -340,14 +353,154 @@ def _cell(value: Any) -> str:
 def _table(rows: Sequence[Mapping[str, Any]], table_id: str) -> str:
     if not rows:
         return "<p>none</p>"
-    head = "".join(f"<th>{html.escape(k)}</th>" for k in rows[0])
+    return _grid(list(rows[0]), [list(r.values()) for r in rows], table_id)
+
+
+def _grid(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    table_id: str,
+    *,
+    left: Sequence[str] = ("entrant", "pair", "reason", "test"),
+    titles: Mapping[str, str] | None = None,
+) -> str:
+    """A table of formatted cells; the ``left`` columns (names) align left.
+
+    Wrapped in a box that scrolls sideways by itself when a table is wider
+    than the page, so the page never does; cells never wrap (a p-value
+    split over two lines reads as two numbers).
+    """
+    lefts = {i for i, h in enumerate(headers) if h in left}
+    titles = titles or {}
+    cls = [' class="l"' if i in lefts else "" for i in range(len(headers))]
+    tips = [
+        f' title="{html.escape(titles[h])}"' if h in titles else "" for h in headers
+    ]
+    head = "".join(
+        f"<th{cls[i]}{tips[i]}>{html.escape(h)}</th>" for i, h in enumerate(headers)
+    )
     body = "".join(
-        "<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in r.values()) + "</tr>"
+        "<tr>"
+        + "".join(f"<td{cls[i]}>{_cell(v)}</td>" for i, v in enumerate(r))
+        + "</tr>"
         for r in rows
     )
     return (
-        f'<table id="{table_id}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+        f'<div class="wide"><table id="{table_id}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+#: The pairs table's columns at a glance; the others are behind a toggle.
+_PAIR_COLUMNS = ("pair", "score %", "elo diff", "LOS %", "p", "p Holm", "sig.")
+#: The pairs' other columns, shown under "every test of each pair".
+_PAIR_DETAIL_COLUMNS = ("pair", "W-D-L", "samples")
+
+_PAIR_TITLES = {
+    "score %": "the first entrant's pairwise score against the second",
+    "elo diff": "Elo difference with its interval",
+    "LOS %": "likelihood of superiority of the first over the second",
+    "p": "the pair's headline test (named under 'every test of each pair')",
+    "p Holm": "p corrected for testing every pair (Holm)",
+    "sig.": "* where p Holm < 0.05",
+}
+
+
+def _columns(
+    headers: Sequence[str], rows: Sequence[Sequence[Any]], keep: Sequence[str]
+) -> tuple[list[str], list[list[Any]]]:
+    where = [list(headers).index(k) for k in keep]
+    return [headers[i] for i in where], [[r[i] for i in where] for r in rows]
+
+
+def _pairs_tables(model: ReportModel) -> str:
+    """The pairwise tests: a narrow table at a glance, the rest behind a toggle."""
+    headers, rows = pairs_display(model)
+    main = _grid(
+        *_columns(headers, rows, _PAIR_COLUMNS), "pairs-table", titles=_PAIR_TITLES
+    )
+    some_h, some = _columns(headers, rows, _PAIR_DETAIL_COLUMNS)
+    more_h, more = pair_details_display(model)
+    details = _grid(
+        [*some_h, *more_h[1:]],
+        [[*a, *b[1:]] for a, b in zip(some, more, strict=True)],
+        "pair-tests-table",
+    )
+    notes = "".join(
+        f"<p class='note'>{html.escape(n)}</p>" for n in model.small_sample_notes
+    )
+    return (
+        f"<p>Holm-corrected across {len(model.pairs)} pairs; * = significant at "
+        "5%. p is each pair's headline test.</p>"
+        + main
+        + "<details id='pair-tests'><summary>every test of each pair</summary>"
+        + details
+        + "</details>"
+        + notes
+    )
+
+
+# -- configuration ---------------------------------------------------------
+
+
+def _shown_path(text: str, folder: Path | None) -> str:
+    """An absolute path as a reader of a shared report should see it.
+
+    Relative to the config's folder when under it, else the file name only:
+    the report may be read on another machine, and the absolute path says
+    nothing there but who ran it where.
+    """
+    if not os.path.isabs(text):
+        return text
+    path = PurePath(text)
+    if folder is not None and path.is_relative_to(folder):
+        return path.relative_to(folder).as_posix()
+    return path.name
+
+
+def shown_config(
+    snapshot: Mapping[str, Any], folder: Path | None, master_seed: int | None
+) -> dict[str, Any]:
+    """The config snapshot as the report shows it.
+
+    Plugin files, command arguments and entrant plugins that are absolute
+    paths become relative (:func:`_shown_path`); a command bot shows its
+    command, not its empty registry name; a config without ``seed`` shows
+    the master seed the run drew and recorded.
+    """
+    shown = dict(snapshot)
+    if shown.get("seed") is None and master_seed is not None:
+        shown["seed"] = master_seed
+    shown["plugins"] = [_shown_path(p, folder) for p in shown.get("plugins", [])]
+    entrants: dict[str, Any] = {}
+    for label, spec in dict(shown.get("entrants", {})).items():
+        spec = dict(spec)
+        if spec.get("bot") == "" and spec.get("command"):
+            del spec["bot"]  # a program named by its command, not a registry bot
+        for key in ("command", "plugin"):
+            if key in spec:
+                spec[key] = [_shown_path(a, folder) for a in spec[key]]
+        entrants[label] = spec
+    if "entrants" in shown:
+        shown["entrants"] = entrants
+    return shown
+
+
+def _config_section(inputs: HtmlInputs) -> str:
+    shown = shown_config(inputs.snapshot, inputs.config_folder, inputs.master_seed)
+    note = ""
+    if inputs.snapshot.get("seed") is None and inputs.master_seed is not None:
+        note = (
+            "<p class='note'>The config gave no seed: seed is the master seed the "
+            "run drew and recorded (give it as seed to replay the run).</p>"
+        )
+    return (
+        "<p class='note'>Paths are relative to the config's folder (file names "
+        "where outside it).</p>"
+        + note
+        + "<pre id='config'>"
+        + html.escape(json.dumps(shown, indent=2, sort_keys=True))
+        + "</pre>"
     )
 
 
@@ -420,12 +573,12 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
     data = model.as_json()
     sections: list[tuple[str, str, str]] = []
 
-    standings = [{**r, "flags": r["flags"]} for r in data["standings"]]
     sections.append(
         (
             "standings",
             "Standings",
-            _table(standings, "standings-table") + _standings_plot(go, data),
+            _grid(*standings_display(model), "standings-table")
+            + _standings_plot(go, data),
         )
     )
     tiers = "".join(
@@ -445,7 +598,7 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
             (
                 "significance",
                 "Pairwise significance",
-                _significance_plot(go, data) + _table(data["pairs"], "pairs-table"),
+                _significance_plot(go, data) + _pairs_tables(model),
             )
         )
     sections.append(
@@ -500,9 +653,7 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
         (
             "config",
             "Configuration",
-            "<pre id='config'>"
-            + html.escape(json.dumps(inputs.snapshot, indent=2, sort_keys=True))
-            + "</pre>",
+            _config_section(inputs),
         )
     )
     replays = _write_replays(out, inputs)
@@ -580,7 +731,11 @@ _PAGE = """<!DOCTYPE html>
 body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1100px;
   padding: 0 1em; color: #222; }}
 table {{ border-collapse: collapse; margin: .5em 0; font-size: 90%; }}
-th, td {{ border: 1px solid #ccc; padding: .2em .5em; text-align: right; }}
+th, td {{ border: 1px solid #ccc; padding: .2em .5em; text-align: right;
+  white-space: nowrap; }}
+th.l, td.l {{ text-align: left; }}
+.wide {{ max-width: 100%; overflow-x: auto; }}
+details summary {{ cursor: pointer; color: #335; }}
 th {{ background: #f3f3f3; }}
 section {{ margin-top: 2em; }}
 .note {{ color: #555; font-size: 90%; }}
@@ -648,7 +803,9 @@ window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
     const suit = c.slice(-1), rank = c.slice(0, -1);
     const red = suit === "D" || suit === "H";
     const e = el("span", "card " + (suit === "T" ? "trump" : red ? "red" : "black"));
-    e.textContent = SUIT[suit] ? (rank === "T" ? "10" : rank) + SUIT[suit]
+    // The rank as the notation writes it (TC is T\u2663, tarot's 10D 10\u2666),
+    // so a chip reads as the narration and docs/CARDS.md spell the card.
+    e.textContent = SUIT[suit] ? rank + SUIT[suit]
       : suit === "T" ? rank + "\u2605" : c;
     e.dataset.card = c;
     e.title = c;
