@@ -273,9 +273,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--html",
-        metavar="DIR",
-        help="also write a self-contained HTML report into DIR (index.html with "
-        "plots, and a replay viewer for matches recorded with keep_logs)",
+        metavar="DIR|FILE.html",
+        help="also write an HTML report a browser opens offline: into the folder "
+        "DIR (index.html, plotly.min.js once, one small file per replay), or, "
+        "for a name ending in .html, as that one file with everything inline "
+        "(plots, and a replay viewer for matches recorded with keep_logs)",
     )
     report.add_argument(
         "--replays",
@@ -1094,7 +1096,7 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
 def _write_html(
     args: argparse.Namespace, report: Any, snapshot: dict[str, Any]
 ) -> Path:
-    """``troef report --html DIR``: the report, its plots and replays, in DIR."""
+    """``troef report --html DIR|FILE.html``: the report, plots and replays."""
     from harness.html_report import HtmlInputs, write_html_report
     from harness.store import Store
 

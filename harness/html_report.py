@@ -42,7 +42,14 @@ from harness.report import (
 )
 from harness.store import StoredMatch
 
-__all__ = ["HtmlInputs", "replay_frames", "shown_config", "write_html_report"]
+__all__ = [
+    "HtmlInputs",
+    "compact_replay",
+    "replay_frames",
+    "shown_config",
+    "single_file",
+    "write_html_report",
+]
 
 #: Trick play is told in lines like "trick 3 to seat 1: 35 points".
 _TRICK = re.compile(r"\btrick\b", re.IGNORECASE)
@@ -562,13 +569,34 @@ def _frame(
 # -- the page --------------------------------------------------------------
 
 
+def single_file(out: Path) -> bool:
+    """True when ``--html OUT`` asks for one file: a name ending in ``.html``
+    (or ``.htm``) that is not an existing folder; anything else is a folder."""
+    return out.suffix.lower() in (".html", ".htm") and not out.is_dir()
+
+
 def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
-    """Write the report into ``out`` (created); return the path of index.html."""
+    """Write the report; return the path of the page a browser opens.
+
+    ``out`` a folder (created): ``index.html``, ``plotly.min.js`` once, and
+    one small script per replay, loaded when picked. ``out`` a file name
+    ending in ``.html`` (:func:`single_file`): one page with Plotly and every
+    replay inline, to mail or attach as it is.
+    """
     go = _plotly()
     import plotly.offline
 
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "plotly.min.js").write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
+    one = single_file(out)
+    plotly_js = plotly.offline.get_plotlyjs()
+    if one:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # Plotly's own to_html(include_plotlyjs=True) inlines it so: it holds
+        # no "</script>".
+        library = f"<script>{plotly_js}</script>"
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "plotly.min.js").write_text(plotly_js, encoding="utf-8")
+        library = '<script src="plotly.min.js"></script>'
     model = report_model(report)
     data = model.as_json()
     sections: list[tuple[str, str, str]] = []
@@ -656,7 +684,12 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
             _config_section(inputs),
         )
     )
-    replays = _write_replays(out, inputs)
+    replays = _replay_scripts(inputs)
+    if not one and replays:
+        folder = out / "replays"
+        folder.mkdir(exist_ok=True)
+        for r in replays:
+            (folder / r["file"]).write_text(r["script"], encoding="utf-8")
     sections.append(("replays", "Replays", _replay_section(replays, inputs)))
 
     notes = [*data["notes"], *inputs.notes]
@@ -670,40 +703,82 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
         f"<section id='{k}'><h2>{html.escape(t)}</h2>{content}</section>"
         for k, t, content in sections
     )
+    inline = "".join(f"<script>{r['script']}</script>" for r in replays) if one else ""
     page = _PAGE.format(
-        title=html.escape(data["title"]), head=head, nav=nav, body=body, script=_SCRIPT
+        title=html.escape(data["title"]),
+        library=library,
+        head=head,
+        nav=nav,
+        body=body,
+        replays=inline,
+        script=_SCRIPT,
     )
-    index = out / "index.html"
+    index = out if one else out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index
 
 
-def _write_replays(out: Path, inputs: HtmlInputs) -> list[dict[str, Any]]:
-    """One script per replayed match in ``out/replays``; their list for the page."""
+def _replay_scripts(inputs: HtmlInputs) -> list[dict[str, Any]]:
+    """One script per replayed match (its name, label and text), in order."""
     logged = [m for m in inputs.matches if m.result.log is not None]
     if inputs.replays is not None:
         logged = logged[: inputs.replays]
     if not logged or inputs.game_of is None:
         return []
-    folder = out / "replays"
-    folder.mkdir(exist_ok=True)
     listed = []
     for k, match in enumerate(logged):
-        data = replay_frames(inputs.game_of(match.job), match)
+        data = compact_replay(replay_frames(inputs.game_of(match.job), match))
         name = f"match-{k:04d}.js"
-        text = json.dumps(data, separators=(",", ":"))
-        (folder / name).write_text(
-            f"window.TROEF_REPLAYS[{json.dumps(name)}]={text};\n", encoding="utf-8"
-        )
+        # "</" escaped: the single-file page holds the script inline, and a
+        # narration line must never end its <script> element.
+        text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
         listed.append(
             {
                 "file": name,
+                "script": f"window.TROEF_REPLAYS[{json.dumps(name)}]={text};\n",
                 "label": f"#{match.job.get('index', k)} "
                 + " · ".join(match.job["seating"])
                 + f" — scores {' '.join(str(s) for s in match.result.scores)}",
             }
         )
     return listed
+
+
+#: A compact frame's key for the fields a step removed (see compact_replay).
+_GONE = "~"
+
+
+def _delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    changed = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    gone = [k for k in before if k not in after]
+    if gone:
+        changed[_GONE] = gone
+    return changed
+
+
+def compact_replay(data: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`replay_frames`' data with each step's views and card places as
+    changes from the step before (the viewer rebuilds them when a match loads).
+
+    One action changes a field or two of a View, so this is a fraction of
+    the size: every seat's whole View at every step is what made a report
+    folder grow by megabytes per long match.
+    """
+    frames = []
+    views: list[Mapping[str, Any]] = []
+    places: Mapping[str, Any] = {}
+    for frame in data["frames"]:
+        seats = frame["v"]
+        views = views or [{} for _ in seats]
+        frames.append(
+            {
+                **frame,
+                "v": [_delta(v, w) for v, w in zip(views, seats, strict=True)],
+                "p": _delta(places, frame["p"]),
+            }
+        )
+        views, places = seats, frame["p"]
+    return {**data, "frames": frames, "compact": True}
 
 
 def _replay_section(replays: Sequence[dict[str, Any]], inputs: HtmlInputs) -> str:
@@ -753,12 +828,13 @@ section {{ margin-top: 2em; }}
 #replay-view td, #replay-view th {{ text-align: left; vertical-align: top; }}
 .controls button {{ margin: 2px; }}
 </style>
-<script src="plotly.min.js"></script>
+{library}
 </head><body>
 <h1>{title}</h1>
 {head}
 <nav>{nav}</nav>
 {body}
+{replays}
 <script>{script}</script>
 </body></html>
 """
@@ -787,6 +863,26 @@ _REPLAY = """<p>{shown}. A seat's view is the View that seat's bot received
 # everything else of a View is drawn as a small table of its fields.
 _SCRIPT = r"""
 window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
+// A compact replay (harness.html_report.compact_replay) holds each step's
+// views and card places as changes from the step before: rebuilt once here.
+function troefExpand(match) {
+  if (!match.compact) return match;
+  let views = [], places = {};
+  const apply = (before, change) => {
+    const after = Object.assign({}, before, change);
+    for (const k of change["~"] || []) delete after[k];
+    delete after["~"];
+    return after;
+  };
+  for (const f of match.frames) {
+    views = f.v.map((change, s) => apply(views[s] || {}, change));
+    places = apply(places, f.p);
+    f.v = views;
+    f.p = places;
+  }
+  match.compact = false;
+  return match;
+}
 (function () {
   const $ = (id) => document.getElementById(id);
   if (!$("replay-match")) return;
@@ -905,7 +1001,7 @@ window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
   const dealStart = (k) => k === 0 || fr(k).d !== fr(k - 1).d;
   function load(file) {
     const ready = () => {
-      match = window.TROEF_REPLAYS[file];
+      match = troefExpand(window.TROEF_REPLAYS[file]);
       deck = new Set(match.deck);
       const sel = $("replay-seat");
       sel.replaceChildren();
