@@ -369,17 +369,23 @@ def _grid(
     table_id: str,
     *,
     left: Sequence[str] = ("entrant", "pair", "reason", "test"),
+    wrap: Sequence[str] = ("notes",),
     titles: Mapping[str, str] | None = None,
 ) -> str:
     """A table of formatted cells; the ``left`` columns (names) align left.
 
     Wrapped in a box that scrolls sideways by itself when a table is wider
     than the page, so the page never does; cells never wrap (a p-value
-    split over two lines reads as two numbers).
+    split over two lines reads as two numbers) but those of the ``wrap``
+    columns (sentences).
     """
     lefts = {i for i, h in enumerate(headers) if h in left}
+    wraps = {i for i, h in enumerate(headers) if h in wrap}
     titles = titles or {}
-    cls = [' class="l"' if i in lefts else "" for i in range(len(headers))]
+    cls = [
+        ' class="w"' if i in wraps else ' class="l"' if i in lefts else ""
+        for i in range(len(headers))
+    ]
     tips = [
         f' title="{html.escape(titles[h])}"' if h in titles else "" for h in headers
     ]
@@ -806,9 +812,10 @@ _PAGE = """<!DOCTYPE html>
 body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1100px;
   padding: 0 1em; color: #222; }}
 table {{ border-collapse: collapse; margin: .5em 0; font-size: 90%; }}
-th, td {{ border: 1px solid #ccc; padding: .2em .5em; text-align: right;
-  white-space: nowrap; }}
+th, td {{ border: 1px solid #ccc; padding: .2em .5em; text-align: right; }}
+.wide th, .wide td {{ white-space: nowrap; }}
 th.l, td.l {{ text-align: left; }}
+.wide th.w, .wide td.w {{ white-space: normal; min-width: 16em; text-align: left; }}
 .wide {{ max-width: 100%; overflow-x: auto; }}
 details summary {{ cursor: pointer; color: #335; }}
 th {{ background: #f3f3f3; }}
@@ -821,7 +828,8 @@ section {{ margin-top: 2em; }}
 .card.red {{ color: #c00; }} .card.black {{ color: #111; }}
 .card.trump {{ color: #6a2c91; background: #f6efff; }}
 #replay-panels {{ display: flex; gap: 1em; align-items: flex-start; }}
-#replay-view {{ flex: 3; }} #replay-log {{ flex: 2; max-height: 420px;
+#replay-view {{ flex: 3; min-width: 0; overflow-x: auto; }}
+#replay-log {{ flex: 2; min-width: 0; max-height: 420px;
   overflow-y: auto; font-family: monospace; font-size: 85%; background: #fafafa;
   border: 1px solid #ddd; padding: .4em; }}
 #replay-log .now {{ background: #fff3b0; }}
@@ -834,6 +842,7 @@ section {{ margin-top: 2em; }}
 {head}
 <nav>{nav}</nav>
 {body}
+<script>window.TROEF_REPLAYS = {{}};</script>
 {replays}
 <script>{script}</script>
 </body></html>
