@@ -750,15 +750,28 @@ def _replay_scripts(inputs: HtmlInputs) -> list[dict[str, Any]]:
     return listed
 
 
-#: A compact frame's key for the fields a step removed (see compact_replay).
+#: A compact frame's keys: the fields a step removed, and the lists it
+#: lengthened, with only their new items (see compact_replay).
 _GONE = "~"
+_GREW = "+"
 
 
 def _delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
-    changed = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    changed: dict[str, Any] = {}
+    grew: dict[str, Any] = {}
+    for k, v in after.items():
+        old = before.get(k)
+        if k in before and old == v:
+            continue
+        if isinstance(old, list) and isinstance(v, list) and old == v[: len(old)]:
+            grew[k] = v[len(old) :]  # a trick or a history one item longer
+        else:
+            changed[k] = v
     gone = [k for k in before if k not in after]
     if gone:
         changed[_GONE] = gone
+    if grew:
+        changed[_GREW] = grew
     return changed
 
 
@@ -766,7 +779,8 @@ def compact_replay(data: Mapping[str, Any]) -> dict[str, Any]:
     """:func:`replay_frames`' data with each step's views and card places as
     changes from the step before (the viewer rebuilds them when a match loads).
 
-    One action changes a field or two of a View, so this is a fraction of
+    One action changes a field or two of a View, and a list that grows (the
+    tricks of the deal) is sent only its new items, so this is a fraction of
     the size: every seat's whole View at every step is what made a report
     folder grow by megabytes per long match.
     """
@@ -880,7 +894,11 @@ function troefExpand(match) {
   const apply = (before, change) => {
     const after = Object.assign({}, before, change);
     for (const k of change["~"] || []) delete after[k];
+    for (const [k, tail] of Object.entries(change["+"] || {})) {
+      after[k] = before[k].concat(tail);
+    }
     delete after["~"];
+    delete after["+"];
     return after;
   };
   for (const f of match.frames) {

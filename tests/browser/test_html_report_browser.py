@@ -6,6 +6,7 @@ A machine without the browser skips these with the reason; CI sets
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -285,4 +286,24 @@ def test_the_single_file_report_opens_offline(
         )
         scroll, client = page.evaluate(_FITS)
         assert scroll <= client
+        assert errors == []
+
+
+def test_the_viewer_rebuilds_every_step_of_a_compact_replay(
+    report_index: Path,
+) -> None:
+    """The replay files hold changes from step to step; the page's rebuilt
+    steps are replay_frames' full ones, every View and card place."""
+    from harness.html_report import replay_frames
+    from harness.plugins import load_plugins
+    from harness.store import Store
+
+    with Store.existing(report_index.parent.parent / "results.sqlite") as store:
+        match = next(m for m in store.matches() if m.result.log is not None)
+    game = load_plugins().game(match.job["game"], match.job["options"])
+    full = json.loads(json.dumps(replay_frames(game, match)["frames"]))
+    with _page(report_index) as (page, errors):
+        page.wait_for_function("document.getElementById('replay-position').textContent")
+        rebuilt = page.evaluate("() => window.TROEF_REPLAYS['match-0000.js'].frames")
+        assert rebuilt == full
         assert errors == []

@@ -325,7 +325,10 @@ def _expand(data: dict[str, Any]) -> list[dict[str, Any]]:
         after = {**before, **change}
         for key in change.get("~", []):
             del after[key]
+        for key, tail in change.get("+", {}).items():
+            after[key] = before[key] + tail
         after.pop("~", None)
+        after.pop("+", None)
         return after
 
     for f in data["frames"]:
