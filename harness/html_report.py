@@ -1,9 +1,11 @@
-"""``troef report DB --html DIR``: the report as a folder a browser opens offline.
+"""``troef report DB --html DIR|FILE.html``: the report a browser opens offline.
 
 ``DIR/index.html`` holds the tables and the plots; ``DIR/plotly.min.js`` is
-the plotting library, copied from the ``plotly`` package (it ships the
+the plotting library, copied once from the ``plotly`` package (it ships the
 JavaScript in its wheel, so nothing is fetched at view time);
-``DIR/replays/*.js`` hold one recorded match each, loaded when picked. Plots
+``DIR/replays/*.js`` hold one recorded match each (compacted: each step's
+changes), loaded when picked. A name ending in ``.html`` gets the same page
+as one file, Plotly and every replay inline. Plots
 are drawn with Plotly (see docs/REPORT.md for why): standings with their
 intervals, the crosstable as a heat map, the Holm-corrected significance
 matrix, score distributions per entrant, forfeits, thinking time and, for a

@@ -319,7 +319,9 @@ def test_shown_paths_keep_the_folders_under_the_configs() -> None:
 
 def _expand(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The viewer's troefExpand, in Python: full frames from a compact replay."""
-    frames, views, places = [], [], {}
+    frames: list[dict[str, Any]] = []
+    views: list[dict[str, Any]] = []
+    places: dict[str, Any] = {}
 
     def apply(before: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
         after = {**before, **change}
