@@ -513,7 +513,7 @@ def _config_section(inputs: HtmlInputs) -> str:
         "<p class='note'>Paths are relative to the config's folder (file names "
         "where outside it).</p>"
         + note
-        + "<pre id='config'>"
+        + "<pre id='config-snapshot'>"
         + html.escape(json.dumps(shown, indent=2, sort_keys=True))
         + "</pre>"
     )

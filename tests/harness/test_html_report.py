@@ -247,7 +247,7 @@ def test_the_tables_read_as_the_text_report_reads(
 
 
 def _config_shown(page: str) -> dict[str, Any]:
-    found = re.search(r"<pre id='config'>(.*?)</pre>", page, re.DOTALL)
+    found = re.search(r"<pre id='config-snapshot'>(.*?)</pre>", page, re.DOTALL)
     assert found is not None
     return dict(json.loads(html.unescape(found.group(1))))
 
