@@ -286,9 +286,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--html",
-        metavar="DIR",
-        help="also write a self-contained HTML report into DIR (index.html with "
-        "plots, and a replay viewer for matches recorded with keep_logs)",
+        metavar="DIR|FILE.html",
+        help="also write an HTML report a browser opens offline: into the folder "
+        "DIR (index.html, plotly.min.js once, one small file per replay), or, "
+        "for a name ending in .html, as that one file with everything inline "
+        "(plots, and a replay viewer for matches recorded with keep_logs)",
     )
     report.add_argument(
         "--replays",
@@ -1106,12 +1108,14 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
 def _write_html(
     args: argparse.Namespace, report: Any, snapshot: dict[str, Any]
 ) -> Path:
-    """``troef report --html DIR``: the report, its plots and replays, in DIR."""
+    """``troef report --html DIR|FILE.html``: the report, plots and replays."""
     from harness.html_report import HtmlInputs, write_html_report
     from harness.store import Store
 
     with Store.existing(args.database) as store:
         stored = list(store.matches())
+        source = store.meta("source")
+        master_seed = store.meta("master_seed")
     plugins = snapshot.get("plugins", [])
     reg = load_plugins(
         files=[p for p in plugins if p.endswith(".py")],
@@ -1122,6 +1126,10 @@ def _write_html(
         matches=stored,
         game_of=lambda job: reg.game(job["game"], job["options"]),
         replays=None if args.replays < 0 else args.replays,
+        # The config's paths were made absolute from the folder of the config
+        # as the run named it; a relative name is taken from here, as it was.
+        config_folder=None if source is None else Path(os.path.abspath(source)).parent,
+        master_seed=None if master_seed is None else int(master_seed),
     )
     return write_html_report(Path(args.html), report, inputs)
 

@@ -1,9 +1,11 @@
-"""``troef report DB --html DIR``: the report as a folder a browser opens offline.
+"""``troef report DB --html DIR|FILE.html``: the report a browser opens offline.
 
 ``DIR/index.html`` holds the tables and the plots; ``DIR/plotly.min.js`` is
-the plotting library, copied from the ``plotly`` package (it ships the
+the plotting library, copied once from the ``plotly`` package (it ships the
 JavaScript in its wheel, so nothing is fetched at view time);
-``DIR/replays/*.js`` hold one recorded match each, loaded when picked. Plots
+``DIR/replays/*.js`` hold one recorded match each (compacted: each step's
+changes), loaded when picked. A name ending in ``.html`` gets the same page
+as one file, Plotly and every replay inline. Plots
 are drawn with Plotly (see docs/REPORT.md for why): standings with their
 intervals, the crosstable as a heat map, the Holm-corrected significance
 matrix, score distributions per entrant, forfeits, thinking time and, for a
@@ -21,20 +23,35 @@ from __future__ import annotations
 import html
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from harness.elo import OnlineElo
 from harness.errors import TroefError
 from harness.game import Game
 from harness.narration import Narrator
-from harness.report import Report, report_model
+from harness.report import (
+    Report,
+    ReportModel,
+    pair_details_display,
+    pairs_display,
+    report_model,
+    standings_display,
+)
 from harness.store import StoredMatch
 
-__all__ = ["HtmlInputs", "replay_frames", "write_html_report"]
+__all__ = [
+    "HtmlInputs",
+    "compact_replay",
+    "replay_frames",
+    "shown_config",
+    "single_file",
+    "write_html_report",
+]
 
 #: Trick play is told in lines like "trick 3 to seat 1: 35 points".
 _TRICK = re.compile(r"\btrick\b", re.IGNORECASE)
@@ -51,6 +68,11 @@ class HtmlInputs:
     #: How many recorded matches with logs get a replay; None: every one.
     replays: int | None = None
     notes: list[str] = field(default_factory=list)
+    #: The folder of the config the run read (the store's ``source``): the
+    #: configuration section shows paths relative to it.
+    config_folder: Path | None = None
+    #: The master seed the store drew and kept when the config gave none.
+    master_seed: int | None = None
 
 
 def _plotly() -> Any:
@@ -340,14 +362,160 @@ def _cell(value: Any) -> str:
 def _table(rows: Sequence[Mapping[str, Any]], table_id: str) -> str:
     if not rows:
         return "<p>none</p>"
-    head = "".join(f"<th>{html.escape(k)}</th>" for k in rows[0])
+    return _grid(list(rows[0]), [list(r.values()) for r in rows], table_id)
+
+
+def _grid(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    table_id: str,
+    *,
+    left: Sequence[str] = ("entrant", "pair", "reason", "test"),
+    wrap: Sequence[str] = ("notes",),
+    titles: Mapping[str, str] | None = None,
+) -> str:
+    """A table of formatted cells; the ``left`` columns (names) align left.
+
+    Wrapped in a box that scrolls sideways by itself when a table is wider
+    than the page, so the page never does; cells never wrap (a p-value
+    split over two lines reads as two numbers) but those of the ``wrap``
+    columns (sentences).
+    """
+    lefts = {i for i, h in enumerate(headers) if h in left}
+    wraps = {i for i, h in enumerate(headers) if h in wrap}
+    titles = titles or {}
+    cls = [
+        ' class="w"' if i in wraps else ' class="l"' if i in lefts else ""
+        for i in range(len(headers))
+    ]
+    tips = [
+        f' title="{html.escape(titles[h])}"' if h in titles else "" for h in headers
+    ]
+    head = "".join(
+        f"<th{cls[i]}{tips[i]}>{html.escape(h)}</th>" for i, h in enumerate(headers)
+    )
     body = "".join(
-        "<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in r.values()) + "</tr>"
+        "<tr>"
+        + "".join(f"<td{cls[i]}>{_cell(v)}</td>" for i, v in enumerate(r))
+        + "</tr>"
         for r in rows
     )
     return (
-        f'<table id="{table_id}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table>"
+        f'<div class="wide"><table id="{table_id}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+#: The pairs table's columns at a glance; the others are behind a toggle.
+_PAIR_COLUMNS = ("pair", "score %", "elo diff", "LOS %", "p", "p Holm", "sig.")
+#: The pairs' other columns, shown under "every test of each pair".
+_PAIR_DETAIL_COLUMNS = ("pair", "W-D-L", "samples")
+
+_PAIR_TITLES = {
+    "score %": "the first entrant's pairwise score against the second",
+    "elo diff": "Elo difference with its interval",
+    "LOS %": "likelihood of superiority of the first over the second",
+    "p": "the pair's headline test (named under 'every test of each pair')",
+    "p Holm": "p corrected for testing every pair (Holm)",
+    "sig.": "* where p Holm < 0.05",
+}
+
+
+def _columns(
+    headers: Sequence[str], rows: Sequence[Sequence[Any]], keep: Sequence[str]
+) -> tuple[list[str], list[list[Any]]]:
+    where = [list(headers).index(k) for k in keep]
+    return [headers[i] for i in where], [[r[i] for i in where] for r in rows]
+
+
+def _pairs_tables(model: ReportModel) -> str:
+    """The pairwise tests: a narrow table at a glance, the rest behind a toggle."""
+    headers, rows = pairs_display(model)
+    main = _grid(
+        *_columns(headers, rows, _PAIR_COLUMNS), "pairs-table", titles=_PAIR_TITLES
+    )
+    some_h, some = _columns(headers, rows, _PAIR_DETAIL_COLUMNS)
+    more_h, more = pair_details_display(model)
+    details = _grid(
+        [*some_h, *more_h[1:]],
+        [[*a, *b[1:]] for a, b in zip(some, more, strict=True)],
+        "pair-tests-table",
+    )
+    notes = "".join(
+        f"<p class='note'>{html.escape(n)}</p>" for n in model.small_sample_notes
+    )
+    return (
+        f"<p>Holm-corrected across {len(model.pairs)} pairs; * = significant at "
+        "5%. p is each pair's headline test.</p>"
+        + main
+        + "<details id='pair-tests'><summary>every test of each pair</summary>"
+        + details
+        + "</details>"
+        + notes
+    )
+
+
+# -- configuration ---------------------------------------------------------
+
+
+def _shown_path(text: str, folder: Path | None) -> str:
+    """An absolute path as a reader of a shared report should see it.
+
+    Relative to the config's folder when under it, else the file name only:
+    the report may be read on another machine, and the absolute path says
+    nothing there but who ran it where.
+    """
+    if not os.path.isabs(text):
+        return text
+    path = PurePath(text)
+    if folder is not None and path.is_relative_to(folder):
+        return path.relative_to(folder).as_posix()
+    return path.name
+
+
+def shown_config(
+    snapshot: Mapping[str, Any], folder: Path | None, master_seed: int | None
+) -> dict[str, Any]:
+    """The config snapshot as the report shows it.
+
+    Plugin files, command arguments and entrant plugins that are absolute
+    paths become relative (:func:`_shown_path`); a command bot shows its
+    command, not its empty registry name; a config without ``seed`` shows
+    the master seed the run drew and recorded.
+    """
+    shown = dict(snapshot)
+    if shown.get("seed") is None and master_seed is not None:
+        shown["seed"] = master_seed
+    shown["plugins"] = [_shown_path(p, folder) for p in shown.get("plugins", [])]
+    entrants: dict[str, Any] = {}
+    for label, spec in dict(shown.get("entrants", {})).items():
+        spec = dict(spec)
+        if spec.get("bot") == "" and spec.get("command"):
+            del spec["bot"]  # a program named by its command, not a registry bot
+        for key in ("command", "plugin"):
+            if key in spec:
+                spec[key] = [_shown_path(a, folder) for a in spec[key]]
+        entrants[label] = spec
+    if "entrants" in shown:
+        shown["entrants"] = entrants
+    return shown
+
+
+def _config_section(inputs: HtmlInputs) -> str:
+    shown = shown_config(inputs.snapshot, inputs.config_folder, inputs.master_seed)
+    note = ""
+    if inputs.snapshot.get("seed") is None and inputs.master_seed is not None:
+        note = (
+            "<p class='note'>The config gave no seed: seed is the master seed the "
+            "run drew and recorded (give it as seed to replay the run).</p>"
+        )
+    return (
+        "<p class='note'>Paths are relative to the config's folder (file names "
+        "where outside it).</p>"
+        + note
+        + "<pre id='config-snapshot'>"
+        + html.escape(json.dumps(shown, indent=2, sort_keys=True))
+        + "</pre>"
     )
 
 
@@ -409,23 +577,44 @@ def _frame(
 # -- the page --------------------------------------------------------------
 
 
+def single_file(out: Path) -> bool:
+    """True when ``--html OUT`` asks for one file: a name ending in ``.html``
+    (or ``.htm``) that is not an existing folder; anything else is a folder."""
+    return out.suffix.lower() in (".html", ".htm") and not out.is_dir()
+
+
 def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
-    """Write the report into ``out`` (created); return the path of index.html."""
+    """Write the report; return the path of the page a browser opens.
+
+    ``out`` a folder (created): ``index.html``, ``plotly.min.js`` once, and
+    one small script per replay, loaded when picked. ``out`` a file name
+    ending in ``.html`` (:func:`single_file`): one page with Plotly and every
+    replay inline, to mail or attach as it is.
+    """
     go = _plotly()
     import plotly.offline
 
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "plotly.min.js").write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
+    one = single_file(out)
+    plotly_js = plotly.offline.get_plotlyjs()
+    if one:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # Plotly's own to_html(include_plotlyjs=True) inlines it so: it holds
+        # no "</script>".
+        library = f"<script>{plotly_js}</script>"
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "plotly.min.js").write_text(plotly_js, encoding="utf-8")
+        library = '<script src="plotly.min.js"></script>'
     model = report_model(report)
     data = model.as_json()
     sections: list[tuple[str, str, str]] = []
 
-    standings = [{**r, "flags": r["flags"]} for r in data["standings"]]
     sections.append(
         (
             "standings",
             "Standings",
-            _table(standings, "standings-table") + _standings_plot(go, data),
+            _grid(*standings_display(model), "standings-table")
+            + _standings_plot(go, data),
         )
     )
     tiers = "".join(
@@ -445,7 +634,7 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
             (
                 "significance",
                 "Pairwise significance",
-                _significance_plot(go, data) + _table(data["pairs"], "pairs-table"),
+                _significance_plot(go, data) + _pairs_tables(model),
             )
         )
     sections.append(
@@ -500,12 +689,15 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
         (
             "config",
             "Configuration",
-            "<pre id='config'>"
-            + html.escape(json.dumps(inputs.snapshot, indent=2, sort_keys=True))
-            + "</pre>",
+            _config_section(inputs),
         )
     )
-    replays = _write_replays(out, inputs)
+    replays = _replay_scripts(inputs)
+    if not one and replays:
+        folder = out / "replays"
+        folder.mkdir(exist_ok=True)
+        for r in replays:
+            (folder / r["file"]).write_text(r["script"], encoding="utf-8")
     sections.append(("replays", "Replays", _replay_section(replays, inputs)))
 
     notes = [*data["notes"], *inputs.notes]
@@ -519,40 +711,96 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
         f"<section id='{k}'><h2>{html.escape(t)}</h2>{content}</section>"
         for k, t, content in sections
     )
+    inline = "".join(f"<script>{r['script']}</script>" for r in replays) if one else ""
     page = _PAGE.format(
-        title=html.escape(data["title"]), head=head, nav=nav, body=body, script=_SCRIPT
+        title=html.escape(data["title"]),
+        library=library,
+        head=head,
+        nav=nav,
+        body=body,
+        replays=inline,
+        script=_SCRIPT,
     )
-    index = out / "index.html"
+    index = out if one else out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index
 
 
-def _write_replays(out: Path, inputs: HtmlInputs) -> list[dict[str, Any]]:
-    """One script per replayed match in ``out/replays``; their list for the page."""
+def _replay_scripts(inputs: HtmlInputs) -> list[dict[str, Any]]:
+    """One script per replayed match (its name, label and text), in order."""
     logged = [m for m in inputs.matches if m.result.log is not None]
     if inputs.replays is not None:
         logged = logged[: inputs.replays]
     if not logged or inputs.game_of is None:
         return []
-    folder = out / "replays"
-    folder.mkdir(exist_ok=True)
     listed = []
     for k, match in enumerate(logged):
-        data = replay_frames(inputs.game_of(match.job), match)
+        data = compact_replay(replay_frames(inputs.game_of(match.job), match))
         name = f"match-{k:04d}.js"
-        text = json.dumps(data, separators=(",", ":"))
-        (folder / name).write_text(
-            f"window.TROEF_REPLAYS[{json.dumps(name)}]={text};\n", encoding="utf-8"
-        )
+        # "</" escaped: the single-file page holds the script inline, and a
+        # narration line must never end its <script> element.
+        text = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
         listed.append(
             {
                 "file": name,
+                "script": f"window.TROEF_REPLAYS[{json.dumps(name)}]={text};\n",
                 "label": f"#{match.job.get('index', k)} "
                 + " · ".join(match.job["seating"])
                 + f" — scores {' '.join(str(s) for s in match.result.scores)}",
             }
         )
     return listed
+
+
+#: A compact frame's keys: the fields a step removed, and the lists it
+#: lengthened, with only their new items (see compact_replay).
+_GONE = "~"
+_GREW = "+"
+
+
+def _delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    changed: dict[str, Any] = {}
+    grew: dict[str, Any] = {}
+    for k, v in after.items():
+        old = before.get(k)
+        if k in before and old == v:
+            continue
+        if isinstance(old, list) and isinstance(v, list) and old == v[: len(old)]:
+            grew[k] = v[len(old) :]  # a trick or a history one item longer
+        else:
+            changed[k] = v
+    gone = [k for k in before if k not in after]
+    if gone:
+        changed[_GONE] = gone
+    if grew:
+        changed[_GREW] = grew
+    return changed
+
+
+def compact_replay(data: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`replay_frames`' data with each step's views and card places as
+    changes from the step before (the viewer rebuilds them when a match loads).
+
+    One action changes a field or two of a View, and a list that grows (the
+    tricks of the deal) is sent only its new items, so this is a fraction of
+    the size: every seat's whole View at every step is what made a report
+    folder grow by megabytes per long match.
+    """
+    frames = []
+    views: list[Mapping[str, Any]] = []
+    places: Mapping[str, Any] = {}
+    for frame in data["frames"]:
+        seats = frame["v"]
+        views = views or [{} for _ in seats]
+        frames.append(
+            {
+                **frame,
+                "v": [_delta(v, w) for v, w in zip(views, seats, strict=True)],
+                "p": _delta(places, frame["p"]),
+            }
+        )
+        views, places = seats, frame["p"]
+    return {**data, "frames": frames, "compact": True}
 
 
 def _replay_section(replays: Sequence[dict[str, Any]], inputs: HtmlInputs) -> str:
@@ -581,6 +829,11 @@ body {{ font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 1100p
   padding: 0 1em; color: #222; }}
 table {{ border-collapse: collapse; margin: .5em 0; font-size: 90%; }}
 th, td {{ border: 1px solid #ccc; padding: .2em .5em; text-align: right; }}
+.wide th, .wide td {{ white-space: nowrap; }}
+th.l, td.l {{ text-align: left; }}
+.wide th.w, .wide td.w {{ white-space: normal; min-width: 16em; text-align: left; }}
+.wide {{ max-width: 100%; overflow-x: auto; }}
+details summary {{ cursor: pointer; color: #335; }}
 th {{ background: #f3f3f3; }}
 section {{ margin-top: 2em; }}
 .note {{ color: #555; font-size: 90%; }}
@@ -591,19 +844,22 @@ section {{ margin-top: 2em; }}
 .card.red {{ color: #c00; }} .card.black {{ color: #111; }}
 .card.trump {{ color: #6a2c91; background: #f6efff; }}
 #replay-panels {{ display: flex; gap: 1em; align-items: flex-start; }}
-#replay-view {{ flex: 3; }} #replay-log {{ flex: 2; max-height: 420px;
+#replay-view {{ flex: 3; min-width: 0; overflow-x: auto; }}
+#replay-log {{ flex: 2; min-width: 0; max-height: 420px;
   overflow-y: auto; font-family: monospace; font-size: 85%; background: #fafafa;
   border: 1px solid #ddd; padding: .4em; }}
 #replay-log .now {{ background: #fff3b0; }}
 #replay-view td, #replay-view th {{ text-align: left; vertical-align: top; }}
 .controls button {{ margin: 2px; }}
 </style>
-<script src="plotly.min.js"></script>
+{library}
 </head><body>
 <h1>{title}</h1>
 {head}
 <nav>{nav}</nav>
 {body}
+<script>window.TROEF_REPLAYS = {{}};</script>
+{replays}
 <script>{script}</script>
 </body></html>
 """
@@ -632,6 +888,30 @@ _REPLAY = """<p>{shown}. A seat's view is the View that seat's bot received
 # everything else of a View is drawn as a small table of its fields.
 _SCRIPT = r"""
 window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
+// A compact replay (harness.html_report.compact_replay) holds each step's
+// views and card places as changes from the step before: rebuilt once here.
+function troefExpand(match) {
+  if (!match.compact) return match;
+  let views = [], places = {};
+  const apply = (before, change) => {
+    const after = Object.assign({}, before, change);
+    for (const k of change["~"] || []) delete after[k];
+    for (const [k, tail] of Object.entries(change["+"] || {})) {
+      after[k] = before[k].concat(tail);
+    }
+    delete after["~"];
+    delete after["+"];
+    return after;
+  };
+  for (const f of match.frames) {
+    views = f.v.map((change, s) => apply(views[s] || {}, change));
+    places = apply(places, f.p);
+    f.v = views;
+    f.p = places;
+  }
+  match.compact = false;
+  return match;
+}
 (function () {
   const $ = (id) => document.getElementById(id);
   if (!$("replay-match")) return;
@@ -648,7 +928,9 @@ window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
     const suit = c.slice(-1), rank = c.slice(0, -1);
     const red = suit === "D" || suit === "H";
     const e = el("span", "card " + (suit === "T" ? "trump" : red ? "red" : "black"));
-    e.textContent = SUIT[suit] ? (rank === "T" ? "10" : rank) + SUIT[suit]
+    // The rank as the notation writes it (TC is T\u2663, tarot's 10D 10\u2666),
+    // so a chip reads as the narration and docs/CARDS.md spell the card.
+    e.textContent = SUIT[suit] ? rank + SUIT[suit]
       : suit === "T" ? rank + "\u2605" : c;
     e.dataset.card = c;
     e.title = c;
@@ -748,7 +1030,7 @@ window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
   const dealStart = (k) => k === 0 || fr(k).d !== fr(k - 1).d;
   function load(file) {
     const ready = () => {
-      match = window.TROEF_REPLAYS[file];
+      match = troefExpand(window.TROEF_REPLAYS[file]);
       deck = new Set(match.deck);
       const sel = $("replay-seat");
       sel.replaceChildren();

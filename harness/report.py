@@ -38,9 +38,12 @@ __all__ = [
     "RunFacts",
     "build_report",
     "comparison_table",
+    "pair_details_display",
+    "pairs_display",
     "render",
     "report_model",
     "result_table",
+    "standings_display",
     "standings_rows",
     "standings_table",
 ]
@@ -525,25 +528,14 @@ def _render_markdown(model: ReportModel, table: str | None) -> str:
     return _render_tables(model, "github", "## ")
 
 
-def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
-    """Text and Markdown: every table, tabulated, with its notes."""
-    anchor = (
-        f"anchored to {model.anchor} = {model.anchor_rating:g}"
-        if model.anchor
-        else "pool mean = 0"
-    )
+def standings_display(model: ReportModel) -> tuple[list[str], list[list[Any]]]:
+    """The standings as a person reads them: headings and formatted cells.
+
+    Shared by the text and Markdown reports and the HTML report, so that every
+    format a person reads says "LOS next %" and a score in percent alike.
+    """
     conf = f"{100 * model.confidence:.0f}%"
-    kind = (
-        "Plackett-Luce ratings (Elo scale)"
-        if model.model == "plackett-luce"
-        else "Elo ratings"
-    )
-    out = [
-        f"{heading}{model.title}: {model.matches} matches; "
-        f"{kind}, {anchor}, {conf} intervals",
-        "",
-    ]
-    rows = [
+    rows: list[list[Any]] = [
         [
             r["rank"],
             r["tier"],
@@ -574,6 +566,92 @@ def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
             row.insert(
                 5, f"[{_fmt(r['bootstrap_lower'])}, {_fmt(r['bootstrap_upper'])}]"
             )
+    return headers, rows
+
+
+def pairs_display(model: ReportModel) -> tuple[list[str], list[list[Any]]]:
+    """The pairwise tests as the text report shows them: headings and cells."""
+    rows: list[list[Any]] = [
+        [
+            f"{p['a']} - {p['b']}",
+            f"{p['wins']}-{p['draws']}-{p['losses']}",
+            p["samples"],
+            f"{100 * p['score']:.1f}",
+            f"{_elo(p['elo'])} [{_fmt(p['lower'], '+.0f')}, "
+            f"{_fmt(p['upper'], '+.0f')}]",
+            f"{100 * p['los']:.1f}",
+            p["test"],
+            _p(p["p_value"]),
+            _p(p["p_holm"]),
+            "*" if p["significant"] else "",
+        ]
+        for p in model.pairs
+    ]
+    headers = [
+        "pair",
+        "W-D-L",
+        "samples",
+        "score %",
+        "elo diff",
+        "LOS %",
+        "test",
+        "p",
+        "p Holm",
+        "sig.",
+    ]
+    return headers, rows
+
+
+def pair_details_display(model: ReportModel) -> tuple[list[str], list[list[Any]]]:
+    """Every test of each pair, formatted like :func:`pairs_display`'s p.
+
+    ``p`` is the headline test's (``test``); the others are shown for a reader
+    who wants to see whether they agree. ``p floor`` is the smallest p the
+    headline test can give at the pair's sample size.
+    """
+    rows: list[list[Any]] = [
+        [
+            f"{p['a']} - {p['b']}",
+            p["test"],
+            _p(p["p_sign"]),
+            _p(p["p_wilcoxon"]),
+            _p(p["p_ttest"]),
+            _fmt(p["mean_difference"], "+.2f"),
+            _p(p["p_floor"]),
+        ]
+        for p in model.pairs
+    ]
+    headers = [
+        "pair",
+        "test",
+        "p sign",
+        "p Wilcoxon",
+        "p t-test",
+        "mean difference",
+        "p floor",
+    ]
+    return headers, rows
+
+
+def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
+    """Text and Markdown: every table, tabulated, with its notes."""
+    anchor = (
+        f"anchored to {model.anchor} = {model.anchor_rating:g}"
+        if model.anchor
+        else "pool mean = 0"
+    )
+    conf = f"{100 * model.confidence:.0f}%"
+    kind = (
+        "Plackett-Luce ratings (Elo scale)"
+        if model.model == "plackett-luce"
+        else "Elo ratings"
+    )
+    out = [
+        f"{heading}{model.title}: {model.matches} matches; "
+        f"{kind}, {anchor}, {conf} intervals",
+        "",
+    ]
+    headers, rows = standings_display(model)
     out.append(tabulate(rows, headers=headers, tablefmt=table_fmt))
     if model.seat_advantage is not None:
         lo, hi = model.seat_advantage_interval or (math.nan, math.nan)
@@ -592,40 +670,8 @@ def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
         "* = significant at 5%)",
         "",
     ]
-    prow = [
-        [
-            f"{p['a']} - {p['b']}",
-            f"{p['wins']}-{p['draws']}-{p['losses']}",
-            p["samples"],
-            f"{100 * p['score']:.1f}",
-            f"{_elo(p['elo'])} [{_fmt(p['lower'], '+.0f')}, "
-            f"{_fmt(p['upper'], '+.0f')}]",
-            f"{100 * p['los']:.1f}",
-            p["test"],
-            _p(p["p_value"]),
-            _p(p["p_holm"]),
-            "*" if p["significant"] else "",
-        ]
-        for p in model.pairs
-    ]
-    out.append(
-        tabulate(
-            prow,
-            headers=[
-                "pair",
-                "W-D-L",
-                "samples",
-                "score %",
-                "elo diff",
-                "LOS %",
-                "test",
-                "p",
-                "p Holm",
-                "sig.",
-            ],
-            tablefmt=table_fmt,
-        )
-    )
+    headers, prow = pairs_display(model)
+    out.append(tabulate(prow, headers=headers, tablefmt=table_fmt))
     out += tables.notes(model.small_sample_notes)
     tiers = "  >  ".join("{" + ", ".join(t) + "}" for t in model.tiers)
     out += ["", f"tiers (statistically tied within braces): {tiers}"]

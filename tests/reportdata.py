@@ -62,3 +62,10 @@ def html_report(folder: Path, game: str) -> Path:
     out = folder / "html"
     assert main(["report", str(db), "--html", str(out)]) == 0
     return out / "index.html"
+
+
+def single_file_report(index: Path, out: Path) -> Path:
+    """The single-file report (``--html FILE.html``) of ``index``'s tournament."""
+    db = index.parent.parent / "results.sqlite"
+    assert main(["report", str(db), "--html", str(out)]) == 0
+    return out

@@ -6,6 +6,7 @@ A machine without the browser skips these with the reason; CI sets
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.reportdata import html_report
+from tests.reportdata import html_report, single_file_report
 
 # Marked slow too: a browser start and a tournament take several seconds.
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -53,8 +54,14 @@ def _need_browser() -> str:
 
 
 @contextmanager
-def _page(index: Path) -> Iterator[tuple[Any, list[str]]]:
-    """A page showing ``index``; the console errors and page errors it raised."""
+def _page(
+    index: Path, *, width: int = 1200, offline: bool = False
+) -> Iterator[tuple[Any, list[str]]]:
+    """A page showing ``index``; the console errors and page errors it raised.
+
+    ``offline``: the browser context has no network, and any request for
+    other than a file is refused and reported as an error.
+    """
     from playwright.sync_api import sync_playwright
 
     executable = _need_browser()
@@ -62,23 +69,38 @@ def _page(index: Path) -> Iterator[tuple[Any, list[str]]]:
     # Starting Playwright draws from the global random stream (its driver's
     # connection); that is the test tool's, not troef's, so it is put back.
     saved = random.getstate()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
-            page.on(
-                "console",
-                lambda m: errors.append(m.text) if m.type == "error" else None,
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
             )
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(index.as_uri())
-            page.wait_for_selector("#plot-standings .main-svg")
-            yield page, errors
-        finally:
-            browser.close()
-    random.setstate(saved)
+            try:
+                context = browser.new_context(
+                    viewport={"width": width, "height": 900}, offline=offline
+                )
+                page = context.new_page()
+                if offline:
+
+                    def refuse(route: Any) -> None:
+                        if route.request.url.startswith("file:"):
+                            route.continue_()
+                        else:
+                            errors.append(f"fetched {route.request.url}")
+                            route.abort()
+
+                    page.route("**/*", refuse)
+                page.on(
+                    "console",
+                    lambda m: errors.append(m.text) if m.type == "error" else None,
+                )
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(index.as_uri())
+                page.wait_for_selector("#plot-standings .main-svg")
+                yield page, errors
+            finally:
+                browser.close()
+    finally:
+        random.setstate(saved)
 
 
 @pytest.fixture(scope="module", params=["klaverjassen", "gin-rummy"])
@@ -185,4 +207,103 @@ def test_a_seat_sees_its_own_hand_and_no_other(report_index: Path) -> None:
                 if other != seat:
                     assert not seen & set(cards), (seat, other)
             assert _cards(page, '[data-field="hand"]') != []
+        assert errors == []
+
+
+#: The pairs table's headings: the text report's, the columns read at a glance.
+PAIR_HEADINGS = ["pair", "score %", "elo diff", "LOS %", "p", "p Holm", "sig."]
+
+_FITS = """() => [document.documentElement.scrollWidth,
+    document.documentElement.clientWidth]"""
+
+
+def test_the_report_fits_a_1280_px_window(report_index: Path) -> None:
+    """No horizontal scrollbar, with the pair tests opened and a seat's view
+    shown; the pairs headings are the text report's and no cell wraps."""
+    with _page(report_index, width=1280) as (page, errors):
+        scroll, client = page.evaluate(_FITS)
+        assert scroll <= client
+        headings = page.locator("#pairs-table th").all_text_contents()
+        assert headings == PAIR_HEADINGS
+        standings = page.locator("#standings-table th").all_text_contents()
+        assert "LOS next %" in standings and "score %" in standings
+        # The pairs table fits its box: no scrolling needed to read p Holm.
+        box = page.locator("#pairs-table").evaluate(
+            "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]"
+        )
+        assert box[0] <= box[1]
+        wraps = page.eval_on_selector_all(
+            "#pairs-table td, #pairs-table th, #standings-table td:not(.w)",
+            "cs => cs.filter(c => getComputedStyle(c).whiteSpace !== 'nowrap').length",
+        )
+        assert wraps == 0
+        page.click("#pair-tests summary")
+        assert page.locator("#pair-tests-table").is_visible()
+        assert "p Wilcoxon" in page.locator("#pair-tests-table th").all_text_contents()
+        for seat in ["referee", "0", "1"]:
+            page.select_option("#replay-seat", seat)
+            page.click("#next-step")
+            scroll, client = page.evaluate(_FITS)
+            assert scroll <= client, seat
+        assert errors == []
+
+
+def test_card_chips_keep_the_notations_rank(report_index: Path) -> None:
+    """A chip shows the card as the narration names it, with a suit symbol:
+    TC is T\u2663 (never 10\u2663)."""
+    with _page(report_index) as (page, errors):
+        page.select_option("#replay-seat", "referee")
+        chips = page.eval_on_selector_all(
+            "#replay-view .card", "cs => cs.map(c => [c.dataset.card, c.textContent])"
+        )
+        assert chips
+        suits = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+        for card, text in chips:
+            assert text == card[:-1] + suits[card[-1]], (card, text)
+        assert any(card.startswith("T") for card, _ in chips)
+        assert errors == []
+
+
+def test_the_single_file_report_opens_offline(
+    report_index: Path, tmp_path: Path
+) -> None:
+    """--html FILE.html alone in a folder, no network: plots drawn, replays play."""
+    alone = single_file_report(report_index, tmp_path / "mail" / "report.html")
+    assert [p.name for p in alone.parent.iterdir()] == ["report.html"]
+    with _page(alone, width=1280, offline=True) as (page, errors):
+        for plot, title in PLOTS.items():
+            page.wait_for_selector(f"#{plot} .main-svg")
+            assert title in (page.locator(f"#{plot} .gtitle").text_content() or "")
+        position = page.locator("#replay-position")
+        assert (position.text_content() or "").startswith("step 0 / ")
+        page.click("#next-step")
+        assert (position.text_content() or "").startswith("step 1 / ")
+        options = page.locator("#replay-match option").count()
+        page.select_option("#replay-match", index=options - 1)
+        page.wait_for_function(
+            "document.getElementById('replay-position').textContent"
+            ".startsWith('step 0 ')"
+        )
+        scroll, client = page.evaluate(_FITS)
+        assert scroll <= client
+        assert errors == []
+
+
+def test_the_viewer_rebuilds_every_step_of_a_compact_replay(
+    report_index: Path,
+) -> None:
+    """The replay files hold changes from step to step; the page's rebuilt
+    steps are replay_frames' full ones, every View and card place."""
+    from harness.html_report import replay_frames
+    from harness.plugins import load_plugins
+    from harness.store import Store
+
+    with Store.existing(report_index.parent.parent / "results.sqlite") as store:
+        match = next(m for m in store.matches() if m.result.log is not None)
+    game = load_plugins().game(match.job["game"], match.job["options"])
+    full = json.loads(json.dumps(replay_frames(game, match)["frames"]))
+    with _page(report_index) as (page, errors):
+        page.wait_for_function("document.getElementById('replay-position').textContent")
+        rebuilt = page.evaluate("() => window.TROEF_REPLAYS['match-0000.js'].frames")
+        assert rebuilt == full
         assert errors == []
