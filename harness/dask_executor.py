@@ -1,8 +1,8 @@
 """The Dask executor: a run's chunks as tasks on a ``dask.distributed`` cluster.
 
-Needs the ``dask`` extra (``pip install 'troef[dask]'``). The runner connects
-to the scheduler at ``address``, or starts a local cluster of ``workers``
-worker processes on the loopback interface, and registers a
+Needs the ``dask`` extra (from a checkout: ``pip install -e '.[dask]'``).
+The runner connects to the scheduler at ``address``, or starts a local cluster
+of ``workers`` worker processes on the loopback interface, and registers a
 :class:`~harness.workers.Worker` as a Dask worker plugin: each Dask worker
 process unpickles it once, loads the plugins on its first chunk and checks
 that it runs the runner's troef and plugin code.

@@ -178,8 +178,9 @@ class DaskExecutorPlugin(ExecutorPlugin):
             from harness.dask_executor import start_dask
         except ImportError as exc:
             raise TroefError(
-                f"executor 'dask' needs dask.distributed ({exc}); install it with "
-                "pip install 'troef[dask]'"
+                f"executor 'dask' needs dask.distributed ({exc}); install it from "
+                "the troef checkout with pip install -e '.[dask]' (or pip install "
+                "distributed)"
             ) from None
         return start_dask(settings.get("address"), workers, source)
 
