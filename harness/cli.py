@@ -251,8 +251,9 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--table",
         type=_table_arg,
-        help="standings, pairs, crosstable, forfeits or thinking: with --format "
-        "csv (one table per stream; default standings) or json, only this table",
+        help="standings, pairs, crosstable, forfeits or thinking: only this "
+        "table, in every format (csv prints one table per stream: default "
+        "standings)",
     )
     report.add_argument(
         "--anchor",

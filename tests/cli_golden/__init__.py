@@ -76,6 +76,7 @@ CASES: dict[str, list[str]] = {
     "report": ["report", "{db}"],
     "report-json": ["report", "{db}", "--format", "json"],
     "report-pairs-csv": ["report", "{db}", "--format", "csv", "--table", "pairs"],
+    "report-pairs-text": ["report", "{db}", "--table", "pairs"],
     "errors": ["replay", "{db}", "99"],
 }
 

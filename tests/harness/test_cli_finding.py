@@ -164,3 +164,51 @@ def test_compare_refuses_databases_of_different_games(
     assert code == 2 and "different games or game options" in err
     code, out, _ = run(capsys, "compare", *pair, "--any-game")
     assert code == 0 and "random-a" in out
+
+
+#: Each table of the report and a line only its section prints.
+_SECTION_MARKS = {
+    "standings": "matches; Elo ratings",
+    "crosstable": "Crosstable (row's score",
+    "pairs": "Pairwise tests (Holm-corrected",
+    "forfeits": "Forfeits (details: troef matches",
+    "thinking": "Thinking time, as the referee",
+}
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_report_table_keeps_one_table_in_text_and_markdown(
+    capsys: pytest.CaptureFixture[str], database: Path, fmt: str
+) -> None:
+    """Issue 25, item 4: --table was silently ignored outside CSV and JSON."""
+    shown = {}
+    for table, mark in _SECTION_MARKS.items():
+        code, out, _ = run(
+            capsys, "report", str(database), "--format", fmt, "--table", table
+        )
+        assert code == 0
+        assert mark in out
+        others = [m for t, m in _SECTION_MARKS.items() if t != table]
+        assert not [m for m in others if m in out], table
+        shown[table] = out.rstrip("\n")
+    # The whole report is its tables in order, nothing lost or added.
+    _, whole, _ = run(capsys, "report", str(database), "--format", fmt)
+    assert whole.rstrip("\n") == "\n\n".join(shown.values())
+
+
+def test_report_table_of_nothing_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "clean.toml"
+    path.write_text(
+        'game = "toy"\nmatches = 1\nseed = 8\nexecutor = "inline"\n'
+        f'plugins = ["{TOY_PLUGIN}"]\n'
+        '[entrants.a]\nbot = "random"\n[entrants.b]\nbot = "random"\n'
+    )
+    assert main(["run", str(path), "--quiet"]) == 0
+    capsys.readouterr()
+    db = str(path.with_suffix(".sqlite"))
+    _, out, _ = run(capsys, "report", db, "--table", "forfeits")
+    assert out == "no match ended in a forfeit\n"
+    _, whole, _ = run(capsys, "report", db)
+    assert "forfeit" not in whole.lower()
