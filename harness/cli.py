@@ -701,6 +701,7 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.executor_plugins import check_executor
     from harness.scheduler import Interrupted, Progress, run_tournament
 
     config = _config(args)
@@ -709,6 +710,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
         )
     progress = None if args.quiet else Progress()
+    # Before the folder, the database or the lock file is made (run_tournament
+    # checks it again for callers of its own).
+    check_executor(config)
     if not config.database.parent.exists():
         # Ruling: a missing folder is made (owner-only), and said, not refused.
         print(f"troef: creating the folder {config.database.parent} for the database")
@@ -757,6 +761,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.botuser import check_entrants
+    from harness.executor_plugins import check_executor, describe_executor
     from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
     from harness.scheduler import probe_entrants
 
@@ -766,8 +771,10 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     if planned > MAX_PLANNED:
         plan(config)  # raises the error that names the bound
     groups = planned_groups(config)
-    # Before "valid": a bot its user cannot run is an error naming the path.
+    # Before "valid": a bot its user cannot run is an error naming the path,
+    # an executor whose package is missing one naming the key and the install.
     check_entrants(config)
+    check_executor(config)
     users = ", ".join(
         f"{e.label} as {e.process.user}"
         for e in config.entrants
@@ -792,6 +799,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  candidates {', '.join(config.candidates)}")
     print(f"  plan       {planned} matches in {groups} groups")
     print(f"  database   {config.database}")
+    print(f"  executor   {describe_executor(config)}")
     print(f"  seed       {_seed_note(config)}")
     for line in isolation_notes(config):
         print(f"  isolation  {line}")
