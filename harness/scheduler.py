@@ -95,6 +95,7 @@ class Progress:
     _last: float = 0.0
     _start: float = field(default_factory=time.perf_counter)
     _started_at: int = 0
+    _notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.live is None:
@@ -118,12 +119,25 @@ class Progress:
         rate = (done - self._started_at) / elapsed if elapsed > 0 else 0.0
         eta = (total - done) / rate if rate > 0 else float("inf")
         text = f"{done}/{total} matches  {rate:.1f}/s  ETA {_duration(eta)}  {leader()}"
+        if self._notes:
+            # The latest notice stays on the line (a live line is rewritten).
+            earlier = len(self._notes) - 1
+            text += f"  | {self._notes[-1]}" + (
+                f" (+{earlier} earlier)" if earlier else ""
+            )
         if self.live:
             end = "\n" if final else ""
             self.stream.write(f"\r\033[K{text}{end}")
         else:
             self.stream.write(text + "\n")
         self.stream.flush()
+
+    def note(self, text: str, done: int, total: int, leader: Callable[[], str]) -> None:
+        """Say ``text`` (a lost worker) on a progress line printed at once (a
+        whole line, also on a terminal, so that it stays in view), and on
+        every line after it until the next notice."""
+        self._notes.append(text)
+        self.update(done, total, leader, final=True)
 
 
 def _duration(seconds: float) -> str:
@@ -407,6 +421,13 @@ class _Tracker:
         if not table or not table[0].games:
             return "leader: -"
         return f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
+
+    def note(self, text: str) -> None:
+        """An executor's notice: on the progress line, else as a warning."""
+        if self.progress is None:
+            log.warning("%s", text)
+        else:
+            self.progress.note(text, self.done, self.summary.planned, self.leader)
 
     def record(
         self,
@@ -752,6 +773,10 @@ class _Flight:
         else:  # every chunk has ended: only streamed results are awaited
             finished = set()
             self.channel.wait(timeout)
+        # Before a chunk's error is raised below: a worker lost for the last
+        # time is said before the run stops on it.
+        for text in self.channel.take_notices():
+            self.tracker.note(text)
         self.record(self.channel.drain())
         for future in finished:
             if future.cancelled():  # never handed to a worker (Ctrl-C)
