@@ -261,7 +261,7 @@ class DaskExecutor(concurrent.futures.Executor):
         self.owned = owned
         self._tasks: dict[Any, concurrent.futures.Future[Any]] = {}
         #: The jobs of each task by its key, for what a lost worker held.
-        self._jobs: dict[str, int] = {}
+        self._jobs: dict[Any, int] = {}
         self._stopped = False
         self._closed = False
 
