@@ -256,16 +256,20 @@ def check_executor(config: TournamentConfig) -> None:
 
 def describe_executor(config: TournamentConfig) -> str:
     """The executor of ``config`` for ``troef validate``: its kind and where
-    its workers are (unset workers: one a core of the machine that runs)."""
+    its workers are (unset workers: one per core of the machine that runs)."""
     settings = dict(config.executor_settings)
     workers = config.workers
-    count = "one worker a core" if workers is None else f"{workers} workers"
+    count = "one worker per core" if workers is None else f"{workers} workers"
     if config.executor == "dask":
         address = settings.get("address")
         if address is None:
             return f"dask, a local cluster on the loopback interface of {count}"
-        chunks = "one a core" if workers is None else str(workers)
-        return f"dask, the cluster at {address} ({chunks} chunks in play at once)"
+        if workers is None:
+            return (
+                f"dask, the cluster at {address} (chunks in play at once: one per "
+                "core here; set workers to the cluster's worker processes)"
+            )
+        return f"dask, the cluster at {address} ({workers} chunks in play at once)"
     if config.executor == "process":
         return f"process, a local pool of {count}"
     if config.executor == "inline":

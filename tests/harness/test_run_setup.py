@@ -44,7 +44,7 @@ def files_beside(tmp_path: Path) -> list[str]:
     [
         ('executor = "inline"\n', "", "inline, every match in this process"),
         ("workers = 3\n", "", "process, a local pool of 3 workers"),
-        ("", "", "process, a local pool of one worker a core"),
+        ("", "", "process, a local pool of one worker per core"),
         (
             "",
             '[executor]\nname = "dask"\nworkers = 2\n',
@@ -53,8 +53,14 @@ def files_beside(tmp_path: Path) -> list[str]:
         (
             "",
             '[executor]\nname = "dask"\naddress = "tcp://10.0.0.5:8786"\n',
-            "dask, the cluster at tcp://10.0.0.5:8786 (one a core chunks in play "
-            "at once)",
+            "dask, the cluster at tcp://10.0.0.5:8786 (chunks in play at once: one "
+            "per core here; set workers to the cluster's worker processes)",
+        ),
+        (
+            "",
+            '[executor]\nname = "dask"\naddress = "tcp://10.0.0.5:8786"\n'
+            "workers = 16\n",
+            "dask, the cluster at tcp://10.0.0.5:8786 (16 chunks in play at once)",
         ),
     ],
 )
