@@ -9,6 +9,7 @@ import os
 import shlex
 import signal
 import sys
+import textwrap
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -233,7 +234,10 @@ def _parser() -> argparse.ArgumentParser:
         "--entrant", metavar="LABEL", help="only the matches this entrant played"
     )
     matches.add_argument(
-        "--forfeits", action="store_true", help="only the matches lost by forfeit"
+        "--forfeits",
+        action="store_true",
+        help="only the matches lost by forfeit, each with its detail (the bot's "
+        "traceback or stderr tail) below the table; in JSON always",
     )
     matches.add_argument(
         "--format",
@@ -260,8 +264,9 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--table",
         type=_table_arg,
-        help="standings, pairs, crosstable, forfeits or thinking: with --format "
-        "csv (one table per stream; default standings) or json, only this table",
+        help="standings, pairs, crosstable, forfeits or thinking: only this "
+        "table, in every format (csv prints one table per stream: default "
+        "standings)",
     )
     report.add_argument(
         "--anchor",
@@ -710,6 +715,7 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.executor_plugins import check_executor
     from harness.scheduler import Interrupted, Progress, run_tournament
 
     config = _config(args)
@@ -718,6 +724,9 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
         )
     progress = None if args.quiet else Progress()
+    # Before the folder, the database or the lock file is made (run_tournament
+    # checks it again for callers of its own).
+    check_executor(config)
     if not config.database.parent.exists():
         # Ruling: a missing folder is made (owner-only), and said, not refused.
         print(f"troef: creating the folder {config.database.parent} for the database")
@@ -766,6 +775,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.botuser import check_entrants
+    from harness.executor_plugins import check_executor, describe_executor
     from harness.plan import MAX_PLANNED, plan, planned_count, planned_groups
     from harness.scheduler import probe_entrants
 
@@ -775,8 +785,10 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     if planned > MAX_PLANNED:
         plan(config)  # raises the error that names the bound
     groups = planned_groups(config)
-    # Before "valid": a bot its user cannot run is an error naming the path.
+    # Before "valid": a bot its user cannot run is an error naming the path,
+    # an executor whose package is missing one naming the key and the install.
     check_entrants(config)
+    check_executor(config)
     users = ", ".join(
         f"{e.label} as {e.process.user}"
         for e in config.entrants
@@ -801,6 +813,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  candidates {', '.join(config.candidates)}")
     print(f"  plan       {planned} matches in {groups} groups")
     print(f"  database   {config.database}")
+    print(f"  executor   {describe_executor(config)}")
     print(f"  seed       {_seed_note(config)}")
     for line in isolation_notes(config):
         print(f"  isolation  {line}")
@@ -952,6 +965,15 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
+    """``troef matches``: one row per recorded match, typed in JSON.
+
+    Ruling: JSON carries numbers as numbers and lists as lists, and a forfeit
+    as an object with its detail (the traceback or stderr tail the store
+    keeps, what ``troef replay`` tells); text and Markdown with ``--forfeits``
+    add each forfeit's detail below the table, since that is what the
+    forfeit hint of ``status`` and ``report`` sends a reader to see; CSV keeps
+    its one flat row per match.
+    """
     from harness.store import Store
 
     with Store.existing(args.database) as store:
@@ -961,33 +983,85 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
                 f"--entrant {args.entrant!r}: no such entrant; "
                 f"{close_names(args.entrant, entrants)}"
             )
-        rows = []
-        for match in store.matches():
-            seating, result = match.job["seating"], match.result
-            if args.entrant is not None and args.entrant not in seating:
-                continue
-            if args.forfeits and result.forfeit is None:
-                continue
-            forfeit = ""
-            if result.forfeit is not None:
-                f = result.forfeit
-                forfeit = f"{seating[f.seat]}: {f.reason.value}"
-            rows.append(
-                [
-                    match.job["index"],
-                    match.job["id"],
-                    " ".join(seating),
-                    " ".join(map(str, result.scores)),
-                    " ".join(map(str, result.ranks)),
-                    forfeit,
-                ]
-            )
+        selected = [
+            (match.job, match.result)
+            for match in store.matches()
+            if (args.entrant is None or args.entrant in match.job["seating"])
+            and (not args.forfeits or match.result.forfeit is not None)
+        ]
+    if args.format == "json":
+        print(json.dumps([_match_record(job, result) for job, result in selected]))
+        return 0
     headers = ["index", "job id", "seating", "scores", "ranks", "forfeit"]
+    rows = [
+        [
+            job["index"],
+            job["id"],
+            " ".join(job["seating"]),
+            " ".join(map(str, result.scores)),
+            " ".join(map(str, result.ranks)),
+            _forfeit_cell(job["seating"], result),
+        ]
+        for job, result in selected
+    ]
     if not rows and args.format == "text":
         print("no recorded match is selected")
         return 0
     print(format_table(headers, rows, args.format))
+    if args.forfeits and args.format in ("text", "markdown"):
+        for line in _forfeit_details(selected, markdown=args.format == "markdown"):
+            print(line)
     return 0
+
+
+def _forfeit_cell(seating: Sequence[str], result: Result) -> str:
+    """``raiser: exception``, or empty when nobody forfeited."""
+    f = result.forfeit
+    return "" if f is None else f"{seating[f.seat]}: {f.reason.value}"
+
+
+def _match_record(job: dict[str, Any], result: Result) -> dict[str, Any]:
+    """One match of ``troef matches --format json``: typed, the forfeit whole."""
+    seating = job["seating"]
+    forfeit = result.forfeit
+    return {
+        "index": job["index"],
+        "job id": job["id"],
+        "seating": list(seating),
+        "scores": list(result.scores),
+        "ranks": list(result.ranks),
+        "forfeit": None
+        if forfeit is None
+        else {
+            "entrant": seating[forfeit.seat],
+            "seat": forfeit.seat,
+            "reason": forfeit.reason.value,
+            "detail": forfeit.detail,
+        },
+    }
+
+
+def _forfeit_details(
+    selected: Sequence[tuple[dict[str, Any], Result]], *, markdown: bool
+) -> list[str]:
+    """Each forfeit's detail under a line naming its match (``--forfeits``)."""
+    heading = "## " if markdown else ""
+    lines = ["", f"{heading}Forfeit details (what 'troef replay' tells)"]
+    for job, result in selected:
+        forfeit = result.forfeit
+        if forfeit is None:
+            continue
+        who = job["seating"][forfeit.seat]
+        title = (
+            f"match {job['index']} ({job['id']}): {who} in seat {forfeit.seat} "
+            f"forfeits ({forfeit.reason.value})"
+        )
+        detail = forfeit.detail.rstrip() or "(no detail recorded)"
+        if markdown:
+            lines += ["", f"### {title}", "", "```", detail, "```"]
+        else:
+            lines += ["", title, textwrap.indent(detail, "    ")]
+    return lines if len(lines) > 2 else []
 
 
 _STANDINGS_ALIGN = ("right", "left", *["right"] * 6)

@@ -56,6 +56,7 @@ __all__ = [
     "FORMATS",
     "Entrant",
     "TournamentConfig",
+    "config_error",
     "load_config",
     "make_entrant",
     "resolve_command",
@@ -446,6 +447,20 @@ def load_config(
     )
     validator.blocked = tuple(blocked)
     return validator.config()
+
+
+def config_error(
+    config: TournamentConfig, table: str, key: str | None, message: str
+) -> ConfigError:
+    """An error found after loading, as loading words it: ``file:line: key: ...``
+    (the line looked up again in the config's file; none if it is gone)."""
+    try:
+        text = config.path.read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    return _Validator(config.path, text, dict(config.raw), None).error(
+        table, key, message
+    )
 
 
 class _Validator:

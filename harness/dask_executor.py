@@ -1,8 +1,8 @@
 """The Dask executor: a run's chunks as tasks on a ``dask.distributed`` cluster.
 
-Needs the ``dask`` extra (``pip install 'troef[dask]'``). The runner connects
-to the scheduler at ``address``, or starts a local cluster of ``workers``
-worker processes on the loopback interface, and registers a
+Needs the ``dask`` extra (from a checkout: ``pip install -e '.[dask]'``).
+The runner connects to the scheduler at ``address``, or starts a local cluster
+of ``workers`` worker processes on the loopback interface, and registers a
 :class:`~harness.workers.Worker` as a Dask worker plugin: each Dask worker
 process unpickles it once, loads the plugins on its first chunk and checks
 that it runs the runner's troef and plugin code.
@@ -69,6 +69,12 @@ STREAM_INTERVAL = 0.1
 #: Most seconds a stop waits for the cluster's workers to hear it (a worker
 #: being lost must not hold up Ctrl-C; the scheduler's copy still reaches it).
 STOP_TIMEOUT = 2.0
+
+
+#: The topic on which Dask's scheduler logs its own events, among them the
+#: removal of a worker (``{"action": "remove-worker", "worker": ...,
+#: "processing-tasks": keys, "expected": bool}``).
+SCHEDULER_TOPIC = "all"
 
 
 def _stop_name(topic: str) -> str:
@@ -254,8 +260,34 @@ class DaskExecutor(concurrent.futures.Executor):
         self.topic = topic
         self.owned = owned
         self._tasks: dict[Any, concurrent.futures.Future[Any]] = {}
+        #: The jobs of each task by its key, for what a lost worker held.
+        self._jobs: dict[Any, int] = {}
         self._stopped = False
         self._closed = False
+
+    def worker_removed(self, message: Any) -> str | None:
+        """The progress line's notice of a worker the scheduler removed (its
+        ``remove-worker`` event), or None when it says nothing of this run: a
+        worker closed on purpose holding none of this run's chunks."""
+        if not isinstance(message, dict) or message.get("action") != "remove-worker":
+            return None
+        held = [
+            self._jobs[k]
+            for k in message.get("processing-tasks", ())
+            if k in self._jobs
+        ]
+        if message.get("expected") and not held:
+            return None
+        what = "left" if message.get("expected") else "lost"
+        where = message.get("worker", "?")
+        if not held:
+            return f"Dask worker {where} {what} (no chunk of this run on it)"
+        chunks = f"{len(held)} chunk" + ("s" if len(held) > 1 else "")
+        return (
+            f"Dask worker {where} {what} with {chunks} ({sum(held)} matches) of "
+            "this run in play (Dask runs them again elsewhere, up to "
+            "allowed-failures)"
+        )
 
     def submit(
         self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
@@ -264,6 +296,7 @@ class DaskExecutor(concurrent.futures.Executor):
             raise TypeError("the Dask executor runs chunks of jobs (run_jobs) only")
         jobs: Sequence[Job] = args[0]
         task = self.client.submit(_play_chunk, self.plugin, *args, **kwargs, pure=False)
+        self._jobs[task.key] = len(jobs)
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         future.set_running_or_notify_cancel()
         self._tasks[task] = future
@@ -346,6 +379,8 @@ class DaskExecutor(concurrent.futures.Executor):
         client = self.client
         with contextlib.suppress(Exception):
             client.unsubscribe_topic(self.topic)
+        with contextlib.suppress(Exception):
+            client.unsubscribe_topic(SCHEDULER_TOPIC)
         with contextlib.suppress(Exception):
             client.run_on_scheduler(_forget_events, self.topic)
         if cancel_futures or not wait or not self.owned:
@@ -497,4 +532,14 @@ def start_dask(
     plugin = f"troef-{topic}"
     client.register_plugin(TroefWorkerPlugin(worker, topic), name=plugin)
     executor = DaskExecutor(client, cluster, plugin, topic, owned=owned)
-    return executor, Channel(results, _RunStop(executor))
+    channel = Channel(results, _RunStop(executor))
+
+    def scheduler_event(event: tuple[float, Any]) -> None:
+        # Called in the client's thread; the scheduler takes the notice.
+        notice = executor.worker_removed(event[1])
+        if notice is not None:
+            channel.notices.append(notice)
+
+    # The scheduler's own events (a worker added or removed, ...): Dask's topic.
+    client.subscribe_topic(SCHEDULER_TOPIC, scheduler_event)
+    return executor, channel

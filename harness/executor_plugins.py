@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from harness.hookspecs import hookimpl
 
 if TYPE_CHECKING:
+    from harness.config import TournamentConfig
     from harness.executors import Channel
     from harness.plugins import PluginSource
 
@@ -26,6 +27,8 @@ __all__ = [
     "ExecutorPlugin",
     "InlineExecutorPlugin",
     "ProcessExecutorPlugin",
+    "check_executor",
+    "describe_executor",
     "executor_plugin",
     "executor_session",
 ]
@@ -58,6 +61,13 @@ class ExecutorPlugin:
     @classmethod
     def check(cls, settings: Mapping[str, Any]) -> tuple[str, str] | None:
         """(key, problem) of the first bad setting, or None (types already checked)."""
+        return None
+
+    @classmethod
+    def missing(cls) -> str | None:
+        """What this executor needs that is not installed, and how to install
+        it; None when it can start. ``troef validate`` and ``troef run`` ask
+        before a database or lock file is made."""
         return None
 
     @classmethod
@@ -164,6 +174,19 @@ class DaskExecutorPlugin(ExecutorPlugin):
         return None
 
     @classmethod
+    def missing(cls) -> str | None:
+        # Imported, not just looked up: a broken install fails here too.
+        try:
+            import distributed  # noqa: F401
+        except ImportError as exc:
+            return (
+                f"executor 'dask' needs the package distributed ({exc}); install "
+                "it from the troef checkout with pip install -e '.[dask]' (or "
+                "pip install distributed)"
+            )
+        return None
+
+    @classmethod
     def start(
         cls,
         settings: Mapping[str, Any],
@@ -174,13 +197,11 @@ class DaskExecutorPlugin(ExecutorPlugin):
     ) -> tuple[concurrent.futures.Executor, Channel]:
         from harness.errors import TroefError
 
-        try:
-            from harness.dask_executor import start_dask
-        except ImportError as exc:
-            raise TroefError(
-                f"executor 'dask' needs dask.distributed ({exc}); install it with "
-                "pip install 'troef[dask]'"
-            ) from None
+        problem = cls.missing()
+        if problem is not None:
+            raise TroefError(problem)
+        from harness.dask_executor import start_dask
+
         return start_dask(settings.get("address"), workers, source)
 
     @classmethod
@@ -211,6 +232,50 @@ def executor_session(
 
     registry = load_plugins(**asdict(source))
     return registry.executor_class(kind).session(dict(settings), workers)
+
+
+def check_executor(config: TournamentConfig) -> None:
+    """Refuse ``config``'s executor if its packages are missing, naming the
+    config's file, line and key and the install command (``validate``, and
+    ``run`` before it makes a database or lock file).
+
+    :raises ConfigError: the executor cannot start here.
+    """
+    from harness.config import config_error
+
+    problem = executor_plugin(config.executor, config.plugin_source).missing()
+    if problem is not None:
+        table = isinstance(config.raw.get("executor"), dict)
+        raise config_error(
+            config,
+            "executor" if table else "",
+            "name" if table else "executor",
+            problem,
+        )
+
+
+def describe_executor(config: TournamentConfig) -> str:
+    """The executor of ``config`` for ``troef validate``: its kind and where
+    its workers are (unset workers: one per core of the machine that runs)."""
+    settings = dict(config.executor_settings)
+    workers = config.workers
+    count = "one worker per core" if workers is None else f"{workers} workers"
+    if config.executor == "dask":
+        address = settings.get("address")
+        if address is None:
+            return f"dask, a local cluster on the loopback interface of {count}"
+        if workers is None:
+            return (
+                f"dask, the cluster at {address} (chunks in play at once: one per "
+                "core here; set workers to the cluster's worker processes)"
+            )
+        return f"dask, the cluster at {address} ({workers} chunks in play at once)"
+    if config.executor == "process":
+        return f"process, a local pool of {count}"
+    if config.executor == "inline":
+        return "inline, every match in this process"
+    extra = "".join(f", {k} = {v!r}" for k, v in settings.items())
+    return f"{config.executor} ({count}{extra})"
 
 
 @hookimpl

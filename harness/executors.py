@@ -80,12 +80,23 @@ class _Event(Protocol):
 
 @dataclass
 class Channel:
-    """What a pool's workers share with the scheduler: streamed results, a stop."""
+    """What a pool's workers share with the scheduler: streamed results, a stop,
+    and the executor's notices for the progress line (a lost worker)."""
 
     results: _Queue = field(
         default_factory=lambda: queue.SimpleQueue[tuple[str, Result]]()
     )
     stop: _Event = field(default_factory=threading.Event)
+    #: Sentences for the person watching, put by the executor (from any thread:
+    #: a deque's append and popleft are atomic) and taken by the scheduler.
+    notices: collections.deque[str] = field(default_factory=collections.deque)
+
+    def take_notices(self) -> list[str]:
+        """The notices put since the last call, oldest first."""
+        taken = []
+        while self.notices:
+            taken.append(self.notices.popleft())
+        return taken
 
     def drain(self) -> list[tuple[str, Result]]:
         """Every (job id, Result) that has arrived so far."""

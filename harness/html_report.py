@@ -81,7 +81,7 @@ def _plotly() -> Any:
     except ImportError:
         raise TroefError(
             "the HTML report draws its plots with Plotly: "
-            "pip install 'troef[html]' (or plotly)"
+            "from the troef checkout, pip install -e '.[html]' (or pip install plotly)"
         ) from None
     import plotly.graph_objects as go
 

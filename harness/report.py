@@ -473,8 +473,8 @@ def render(report: Report, fmt: str = "text", table: str | None = None) -> str:
     """The report in one of :data:`FORMATS`, by its renderer in :data:`RENDERERS`.
 
     :param table: with ``csv``, which of :data:`TABLES` (default standings):
-        one table per stream, so that each has one header; with ``json``, only
-        that table; text and Markdown show them all.
+        one table per stream, so that each has one header; with any other
+        format, only that table (None: all of them).
     """
     if table is not None and table not in TABLES:
         raise ValueError(f"table {table!r}: expected one of {', '.join(TABLES)}")
@@ -521,11 +521,11 @@ def _render_csv(model: ReportModel, table: str | None) -> str:
 
 
 def _render_text(model: ReportModel, table: str | None) -> str:
-    return _render_tables(model, "simple", "")
+    return _render_tables(model, "simple", "", table)
 
 
 def _render_markdown(model: ReportModel, table: str | None) -> str:
-    return _render_tables(model, "github", "## ")
+    return _render_tables(model, "github", "## ", table)
 
 
 def standings_display(model: ReportModel) -> tuple[list[str], list[list[Any]]]:
@@ -633,8 +633,17 @@ def pair_details_display(model: ReportModel) -> tuple[list[str], list[list[Any]]
     return headers, rows
 
 
-def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
-    """Text and Markdown: every table, tabulated, with its notes."""
+def _render_tables(
+    model: ReportModel, table_fmt: str, heading: str, table: str | None = None
+) -> str:
+    """Text and Markdown: every table, tabulated, with its notes.
+
+    Ruling: with ``table`` (``--table``), only that table and its notes,
+    as with CSV and JSON; the standings keep the report's title line, which
+    says what the ratings are anchored to. An empty forfeits or thinking
+    table says so rather than printing nothing.
+    """
+    sections: dict[str, list[str]] = {}
     anchor = (
         f"anchored to {model.anchor} = {model.anchor_rating:g}"
         if model.anchor
@@ -646,7 +655,7 @@ def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
         if model.model == "plackett-luce"
         else "Elo ratings"
     )
-    out = [
+    out = sections["standings"] = [
         f"{heading}{model.title}: {model.matches} matches; "
         f"{kind}, {anchor}, {conf} intervals",
         "",
@@ -660,12 +669,14 @@ def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
             f"[{lo:+.1f}, {hi:+.1f}]"
         )
     out += tables.notes(model.notes)
-    out += ["", f"{heading}Crosstable (row's score against column, pairwise games)", ""]
+    out = sections["crosstable"] = [
+        f"{heading}Crosstable (row's score against column, pairwise games)",
+        "",
+    ]
     grid_headers, body = model.crosstable_grid
     headers = ["entrant", *grid_headers[1:]]
     out.append(tabulate(body, headers=headers, tablefmt=table_fmt))
-    out += [
-        "",
+    out = sections["pairs"] = [
         f"{heading}Pairwise tests (Holm-corrected across {len(model.pairs)} pairs; "
         "* = significant at 5%)",
         "",
@@ -677,17 +688,26 @@ def _render_tables(model: ReportModel, table_fmt: str, heading: str) -> str:
     out += ["", f"tiers (statistically tied within braces): {tiers}"]
     fmt = "markdown" if heading else "text"
     if model.sprt is not None:
-        out += ["", model.sprt]
-    if model.forfeits:
-        lost = [(r["entrant"], r["reason"], r["matches"]) for r in model.forfeits]
-        out += ["", tables.forfeit_table(lost, fmt)]
-    if model.thinking:
-        spent = [
-            (r["entrant"], r["moves"], r["seconds"], r["longest_seconds"])
-            for r in model.thinking
-        ]
-        out += ["", tables.thinking_table(spent, fmt)]
-    return "\n".join(out)
+        sections["sprt"] = [model.sprt]
+    lost = [(r["entrant"], r["reason"], r["matches"]) for r in model.forfeits]
+    sections["forfeits"] = (
+        [tables.forfeit_table(lost, fmt)] if lost else ["no match ended in a forfeit"]
+    )
+    spent = [
+        (r["entrant"], r["moves"], r["seconds"], r["longest_seconds"])
+        for r in model.thinking
+    ]
+    sections["thinking"] = (
+        [tables.thinking_table(spent, fmt)]
+        if spent
+        else ["no thinking time is recorded"]
+    )
+    if table is not None:
+        return "\n".join(sections[table])
+    # The whole report leaves out the empty forfeits and thinking tables.
+    empty = {"forfeits": not lost, "thinking": not spent}
+    shown = [lines for name, lines in sections.items() if not empty.get(name)]
+    return "\n\n".join("\n".join(lines) for lines in shown)
 
 
 #: One renderer per format: adding a format adds a line here and touches no other.

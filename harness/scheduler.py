@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -34,7 +35,7 @@ from typing import Any, Protocol, TextIO
 
 from harness.config import MAX_WORKERS, TournamentConfig
 from harness.errors import TroefError
-from harness.executor_plugins import executor_plugin
+from harness.executor_plugins import check_executor, executor_plugin
 from harness.executors import Channel, make_executor, run_jobs
 from harness.plan import Job, plan
 from harness.plugins import PluginSource
@@ -155,6 +156,7 @@ class Progress:
     _start: float = 0.0
     _started_at: int = 0
     _eta: Eta = field(default_factory=Eta)
+    _notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.live is None:
@@ -188,12 +190,25 @@ class Progress:
         pace = "?" if rate is None else f"{rate:.1f}"
         eta = "?" if left is None else _duration(left)
         text = f"{done}/{total} matches  {pace}/s  ETA {eta}  {leader()}"
+        if self._notes:
+            # The latest notice stays on the line (a live line is rewritten).
+            earlier = len(self._notes) - 1
+            text += f"  | {self._notes[-1]}" + (
+                f" (+{earlier} earlier)" if earlier else ""
+            )
         if self.live:
             end = "\n" if final else ""
             self.stream.write(f"\r\033[K{text}{end}")
         else:
             self.stream.write(text + "\n")
         self.stream.flush()
+
+    def note(self, text: str, done: int, total: int, leader: Callable[[], str]) -> None:
+        """Say ``text`` (a lost worker) on a progress line printed at once (a
+        whole line, also on a terminal, so that it stays in view), and on
+        every line after it until the next notice."""
+        self._notes.append(text)
+        self.update(done, total, leader, final=True)
 
 
 def _duration(seconds: float) -> str:
@@ -317,70 +332,108 @@ def run_tournament(
     """
     if config.ladder is not None:
         raise TroefError(f"{config.path} is a ladder; play it with 'troef ladder run'")
-    with (
-        run_lock(config.database),
-        _sigterm_as_interrupt(),
-        Store.open(config.database, config, fresh=fresh) as store,
-    ):
-        # The master seed may be the store's (drawn once); bot seeds are keyed
-        # with the store's secret when any entrant is untrusted.
-        config = store.resolve(config)
-        secret = store.bot_secret(create=config.untrusted)
-        jobs = plan(config)
-        if monitor is None and config.sprt is not None:
-            from harness.sprt import SprtMonitor
-
-            monitor = SprtMonitor(config, jobs)
-        store.add_jobs(jobs)
-        tracker = _Tracker(
-            [e.label for e in config.entrants],
-            store,
-            progress,
-            len(jobs),
-            on_result,
-            monitor,
-        )
-        done = store.done_ids()
-        pending = [job for job in jobs if job.id not in done]
-        summary = tracker.summary
-        summary.monitor = monitor
-        if not pending or tracker.stopped():
-            return summary
-        probe_entrants(config)
-        started = time.perf_counter()
-        cpu = os.times()
+    check_executor(config)  # before any file is made
+    # Ruling: a run that fails before its first match leaves no database and
+    # no lock file, if it made them; a database that was there (even empty)
+    # is kept, and one that holds a match is never deleted.
+    made = fresh or not config.database.exists()
+    with run_lock(config.database) as lock, _sigterm_as_interrupt():
         try:
-            execute(
-                pending,
-                tracker,
-                source=config.plugin_source,
-                executor=config.executor,
-                executor_settings=config.executor_settings,
-                workers=_workers(workers or config.workers, len(pending)),
-                chunk=config.chunk,
-                sprt=config.sprt is not None,
-                keep_logs=config.keep_logs,
-                matches_in_flight=config.in_flight,
-                secret=secret,
-            )
-        except KeyboardInterrupt:
-            raise Interrupted(
-                f"interrupted: {tracker.done} of {len(jobs)} matches are recorded in "
-                f"{config.database}; run 'troef run {config.path}' again to resume"
-            ) from None
+            store = Store.open(config.database, config, fresh=fresh)
+        except BaseException:
+            if made and not config.database.exists():
+                lock.unlink(missing_ok=True)
+            raise
+        empty = False
+        try:
+            return _run_in(store, config, workers, progress, on_result, monitor)
+        except BaseException:
+            empty = made and _holds_no_match(store)
+            raise
         finally:
-            summary.seconds = time.perf_counter() - started
-            now = os.times()
-            summary.runner_cpu = now.user + now.system - cpu.user - cpu.system
-            summary.children_cpu = (
-                now.children_user
-                + now.children_system
-                - cpu.children_user
-                - cpu.children_system
-            )
-            if progress is not None:
-                progress.update(tracker.done, len(jobs), tracker.leader, final=True)
+            store.close()
+            if empty:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(config.database) + suffix).unlink(missing_ok=True)
+                lock.unlink(missing_ok=True)
+
+
+def _holds_no_match(store: Store) -> bool:
+    """True when ``store`` records no match (False if it cannot be read)."""
+    try:
+        return store.counts()[0] == 0
+    except sqlite3.Error:
+        return False
+
+
+def _run_in(
+    store: Store,
+    config: TournamentConfig,
+    workers: int | None,
+    progress: Progress | None,
+    on_result: Callable[[Job, Result], None] | None,
+    monitor: Monitor | None,
+) -> RunSummary:
+    """The body of :func:`run_tournament`, on its open store, under its lock."""
+    # The master seed may be the store's (drawn once); bot seeds are keyed
+    # with the store's secret when any entrant is untrusted.
+    config = store.resolve(config)
+    secret = store.bot_secret(create=config.untrusted)
+    jobs = plan(config)
+    if monitor is None and config.sprt is not None:
+        from harness.sprt import SprtMonitor
+
+        monitor = SprtMonitor(config, jobs)
+    store.add_jobs(jobs)
+    tracker = _Tracker(
+        [e.label for e in config.entrants],
+        store,
+        progress,
+        len(jobs),
+        on_result,
+        monitor,
+    )
+    done = store.done_ids()
+    pending = [job for job in jobs if job.id not in done]
+    summary = tracker.summary
+    summary.monitor = monitor
+    if not pending or tracker.stopped():
         return summary
+    probe_entrants(config)
+    started = time.perf_counter()
+    cpu = os.times()
+    try:
+        execute(
+            pending,
+            tracker,
+            source=config.plugin_source,
+            executor=config.executor,
+            executor_settings=config.executor_settings,
+            workers=_workers(workers or config.workers, len(pending)),
+            chunk=config.chunk,
+            sprt=config.sprt is not None,
+            keep_logs=config.keep_logs,
+            matches_in_flight=config.in_flight,
+            secret=secret,
+        )
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"interrupted: {tracker.done} of {len(jobs)} matches are recorded in "
+            f"{config.database}; run 'troef run {config.path}' again to resume"
+        ) from None
+    finally:
+        summary.seconds = time.perf_counter() - started
+        now = os.times()
+        summary.runner_cpu = now.user + now.system - cpu.user - cpu.system
+        summary.children_cpu = (
+            now.children_user
+            + now.children_system
+            - cpu.children_user
+            - cpu.children_system
+        )
+        if progress is not None:
+            progress.update(tracker.done, len(jobs), tracker.leader, final=True)
+    return summary
 
 
 class _Tracker:
@@ -437,6 +490,13 @@ class _Tracker:
         if not table or not table[0].games:
             return "leader: -"
         return f"leader: {table[0].entrant} ({100 * table[0].score:.1f}%)"
+
+    def note(self, text: str) -> None:
+        """An executor's notice: on the progress line, else as a warning."""
+        if self.progress is None:
+            log.warning("%s", text)
+        else:
+            self.progress.note(text, self.done, self.summary.planned, self.leader)
 
     def record(
         self,
@@ -782,6 +842,10 @@ class _Flight:
         else:  # every chunk has ended: only streamed results are awaited
             finished = set()
             self.channel.wait(timeout)
+        # Before a chunk's error is raised below: a worker lost for the last
+        # time is said before the run stops on it.
+        for text in self.channel.take_notices():
+            self.tracker.note(text)
         self.record(self.channel.drain())
         for future in finished:
             if future.cancelled():  # never handed to a worker (Ctrl-C)

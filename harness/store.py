@@ -560,30 +560,48 @@ def not_a_troef_database(path: Path) -> str | None:
 
 
 @contextlib.contextmanager
-def run_lock(path: Path) -> Iterator[None]:
+def run_lock(path: Path) -> Iterator[Path]:
     """Hold the run lock of the database at ``path`` (a ``.lock`` file beside it).
 
     One run per database: a second is refused at once, naming the holder.
     The lock is the kernel's (flock), so it goes with a killed process.
+    Yields the lock file's path: its holder may delete it before it lets go
+    (a run that made nothing to keep); a run that opened that file before
+    it went takes the file at the path instead.
     """
     _private_folders(path.parent)
     lock_path = Path(str(path) + ".lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
+    while True:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+            os.close(fd)
             raise TroefError(
                 f"{path} is in use by another run ({holder or 'holder unknown'}); "
                 "wait for it to end or stop it"
             ) from None
+        if _same_file(fd, lock_path):
+            break
+        os.close(fd)  # deleted by its last holder after we opened it
+    try:
         os.ftruncate(fd, 0)
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
         os.pwrite(fd, f"pid {os.getpid()} since {stamp} UTC\n".encode(), 0)
-        yield
+        yield lock_path
     finally:
         os.close(fd)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether the open file ``fd`` is still the file at ``path``."""
+    try:
+        at_path = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (mine.st_dev, mine.st_ino) == (at_path.st_dev, at_path.st_ino)
 
 
 def _connect(path: Path) -> sqlite3.Connection:

@@ -75,10 +75,12 @@ CASES: dict[str, list[str]] = {
     "validate": ["validate", "{config}"],
     "status": ["status", "{db}"],
     "matches": ["matches", "{db}"],
+    "matches-forfeits": ["matches", "{db}", "--entrant", "search", "--forfeits"],
     "replay": ["replay", "{db}", "0"],
     "report": ["report", "{db}"],
     "report-json": ["report", "{db}", "--format", "json"],
     "report-pairs-csv": ["report", "{db}", "--format", "csv", "--table", "pairs"],
+    "report-pairs-text": ["report", "{db}", "--table", "pairs"],
     "errors": ["replay", "{db}", "99"],
 }
 
@@ -131,8 +133,11 @@ def _run(argv: Sequence[str]) -> tuple[int, str, str]:
 _SECONDS = re.compile(r"\b\d+(\.\d+)?s\b")
 #: Thinking time in JSON ("seconds": 0.0017...): a measurement, masked.
 _JSON_SECONDS = re.compile(r'("(?:longest_)?seconds": )[-+.\deE]+')
-#: A traceback's frames name lines of the code and differ between Pythons.
-_FRAMES = re.compile(r"(Traceback \(most recent call last\):\n)(?:[ ].*\n)+")
+#: A traceback's frames name lines of the code and differ between Pythons;
+#: its last line (the exception), at the indent of its first, is kept.
+_FRAMES = re.compile(
+    r"(?m)^( *)(.*Traceback \(most recent call last\):\n)(?:\1[ ].*\n)+"
+)
 
 
 def output(name: str, tournament: Tournament) -> str:
@@ -152,7 +157,7 @@ def output(name: str, tournament: Tournament) -> str:
     )
     for old, new in ((str(tournament.tmp), "<tmp>"), (str(REPO), "<repo>")):
         text = text.replace(old, new)
-    text = _FRAMES.sub(r"\1  <frames>\n", text)
+    text = _FRAMES.sub(r"\1\2\1  <frames>\n", text)
     text = _JSON_SECONDS.sub(r"\1<s>", text)
     return _SECONDS.sub("<s>", text)
 

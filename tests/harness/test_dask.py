@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -201,8 +202,9 @@ def test_a_dask_worker_with_other_code_refuses_the_work(
     path = _dask_config(tmp_path, "t", DASK, matches=1)
     with pytest.raises(TroefError, match=r"Dask worker tcp://127\.0\.0\.1:\d+ refuses"):
         run_tournament(load_config(path))
-    with Store.existing(tmp_path / "t.sqlite") as store:
-        assert store.counts()[0] == 0
+    # Refused before any match: the run takes back the database it made.
+    assert not (tmp_path / "t.sqlite").exists()
+    assert not (tmp_path / "t.sqlite.lock").exists()
 
 
 def test_a_chunk_that_kills_its_worker_twice_stops_the_run_naming_it(
@@ -214,3 +216,29 @@ def test_a_chunk_that_kills_its_worker_twice_stops_the_run_naming_it(
     with pytest.raises(TroefError, match="lost its Dask worker more often"):
         run_tournament(load_config(path))
     assert time.monotonic() - started < 60
+
+
+def test_a_lost_dask_worker_is_said_in_the_progress_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25, item 5. The worker dies at the bot's first move, every time
+    (no timing): each loss is said on the progress line, the last before
+    the run stops on the chunk that lost its worker twice."""
+    path = _dask_config(tmp_path, "t", DASK, matches=1, bot="kills-worker")
+    path.write_text(path.read_text().replace("plugins = [", f'plugins = ["{KILLER}", '))
+    from harness.cli import main
+
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    said = re.compile(
+        r"^\d+/12 matches  .*  \| Dask worker tcp://127\.0\.0\.1:\d+ lost with "
+        r"\d+ chunks? \(\d+ matches\) of this run in play \(Dask runs them again "
+        r"elsewhere, up to allowed-failures\)( \(\+(\d+) earlier\))?$"
+    )
+    notices = [m for m in map(said.match, err.splitlines()) if m]
+    # A chunk is lost twice before the run stops: two losses at least, each
+    # said as it came (the count of earlier ones goes up by one each time).
+    earlier = [int(m.group(2) or 0) for m in notices]
+    assert len(set(earlier)) >= 2, err
+    assert sorted(set(earlier)) == list(range(len(set(earlier)))), err
+    assert "lost its Dask worker more often than the cluster allows" in err
