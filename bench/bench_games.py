@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from floor import play_floor
 
 if TYPE_CHECKING:
-    from harness.game import Game
+    from harness.contracts.game import Game
 
 # The games whose goals the last table checks, by registry name.
 GIN = "gin-rummy"
@@ -147,7 +147,7 @@ def load_troef_games(
     group and each file on its own and keeps those that work, so one game
     still being written does not stop the others from being measured.
     """
-    from harness.errors import PluginError
+    from harness.contracts.errors import PluginError
     from harness.plugins import ENTRY_POINT_GROUP, load_plugins
 
     files = list(files or ())

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.ratings import PairResult, aggregate, bootstrap_ratings, fit_ratings
+from harness.stats.ratings import PairResult, aggregate, bootstrap_ratings, fit_ratings
 
 
 def make_results(entrants: int, count: int, seed: int) -> list[PairResult]:

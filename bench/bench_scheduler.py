@@ -52,11 +52,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.config import TournamentConfig, load_config
-from harness.plan import Job, plan
 from harness.plugins import PluginSource
-from harness.scheduler import run_tournament
-from harness.workers import Worker
+from harness.tournament.config import TournamentConfig, load_config
+from harness.tournament.plan import Job, plan
+from harness.tournament.scheduler import run_tournament
+from harness.tournament.workers import Worker
 
 try:
     from distributed.diagnostics.plugin import SchedulerPlugin

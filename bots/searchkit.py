@@ -27,10 +27,10 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from harness import Bot, Game, Option, State, View
-from harness.errors import OptionError
+from harness.contracts.errors import OptionError
 
 if TYPE_CHECKING:
-    from harness.result import Result
+    from harness.contracts.result import Result
 
 __all__ = [
     "Deadline",

@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeAlias
 
-from harness.errors import InvalidActionError
+from harness.contracts.errors import InvalidActionError
 
 __all__ = [
     "BEZIQUE",

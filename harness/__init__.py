@@ -5,8 +5,8 @@ The public API a plugin author needs is re-exported here.
 
 from __future__ import annotations
 
-from harness.bot import Bot
-from harness.errors import (
+from harness.contracts.bot import Bot
+from harness.contracts.errors import (
     ConfigError,
     ConformanceError,
     IllegalActionError,
@@ -17,12 +17,12 @@ from harness.errors import (
     TroefError,
     UnknownNameError,
 )
-from harness.game import Action, Game, Sampler, Seat, State
-from harness.hookspecs import hookimpl
-from harness.options import Option
-from harness.referee import TimeControl
-from harness.result import Forfeit, ForfeitReason, Result
-from harness.view import View
+from harness.contracts.game import Action, Game, Sampler, Seat, State
+from harness.contracts.hookspecs import hookimpl
+from harness.contracts.options import Option
+from harness.contracts.result import Forfeit, ForfeitReason, Result
+from harness.contracts.view import View
+from harness.match.referee import TimeControl
 
 __all__ = [
     "Action",

@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from harness import hookspecs
-from harness.bot import Bot
-from harness.errors import PluginError, UnknownNameError, close_names
-from harness.game import Game
+from harness.contracts import hookspecs
+from harness.contracts.bot import Bot
+from harness.contracts.errors import PluginError, UnknownNameError, close_names
+from harness.contracts.game import Game
 
 if TYPE_CHECKING:
-    from harness.executor_plugins import ExecutorPlugin
+    from harness.tournament.executor_plugins import ExecutorPlugin
 
 __all__ = ["ENTRY_POINT_GROUP", "Registry", "load_plugins"]
 
@@ -124,7 +124,7 @@ def load_plugins(
     pm.add_hookspecs(hookspecs)
     # The built-in executors register like any plugin, but cannot be blocked:
     # every config needs one.
-    from harness import executor_plugins
+    from harness.tournament import executor_plugins
 
     pm.register(executor_plugins, name=executor_plugins.BUILTIN_PLUGIN)
     for name in source.blocked:
@@ -276,13 +276,13 @@ def _collect(pm: pluggy.PluginManager, source: PluginSource) -> Registry:
 _CONTRACTS = {
     "game": "harness.Game",
     "bot": "harness.Bot",
-    "executor": "harness.executor_plugins.ExecutorPlugin",
+    "executor": "harness.tournament.executor_plugins.ExecutorPlugin",
 }
 _HOOK_OF = {"game": "troef_games", "bot": "troef_bots", "executor": "troef_executors"}
 
 
 def _base(kind: str) -> type:
-    from harness.executor_plugins import ExecutorPlugin
+    from harness.tournament.executor_plugins import ExecutorPlugin
 
     return {"game": Game, "bot": Bot, "executor": ExecutorPlugin}[kind]
 
@@ -400,7 +400,7 @@ def _bot_problem(cls: type[Bot]) -> str | None:
 
 
 def _game_problem(cls: type[Game]) -> str | None:
-    from harness.view import View
+    from harness.contracts.view import View
 
     title: object = getattr(cls, "title", None)
     if not isinstance(title, str) or not title:
@@ -462,7 +462,7 @@ def _names(value: object) -> bool:
 
 
 def _options_problem(specs: object) -> str | None:
-    from harness.options import Option
+    from harness.contracts.options import Option
 
     if isinstance(specs, tuple | list) and all(isinstance(o, Option) for o in specs):
         return None

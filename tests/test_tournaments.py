@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import load_config
-from harness.ladder import Ladder
-from harness.plan import plan
 from harness.plugins import load_plugins
-from harness.scheduler import run_tournament
-from harness.store import Store
+from harness.tournament.config import load_config
+from harness.tournament.ladder import Ladder
+from harness.tournament.plan import plan
+from harness.tournament.scheduler import run_tournament
+from harness.tournament.store import Store
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "tournaments").glob("*.toml"))
 #: Strength-ladder configs: search bots with a budget per move, seconds each.

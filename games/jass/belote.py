@@ -43,10 +43,10 @@ from harness import (
     Sampler,
     View,
 )
-from harness.game import reject_action
-from harness.narration import match_over_line
-from harness.seeding import deal_rng
-from harness.view import new_view, pin_fields
+from harness.contracts.game import reject_action
+from harness.contracts.seeding import deal_rng
+from harness.contracts.view import new_view, pin_fields
+from harness.match.narration import match_over_line
 
 __all__ = ["BELOTE_ROEM", "Belote", "BeloteState", "BeloteView"]
 

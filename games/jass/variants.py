@@ -35,7 +35,7 @@ from games.jass.roem import FOUR_JACKS, FOUR_OF_A_KIND, RUN_3, RUN_4
 from games.jass.scoring import deal_score
 from games.tricks import AMSTERDAM
 from harness import IllegalActionError
-from harness.game import reject_action
+from harness.contracts.game import reject_action
 
 __all__ = [
     "KRAKEN_ROEM",

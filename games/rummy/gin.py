@@ -20,13 +20,13 @@ from typing import Any, NamedTuple, Self
 
 from games.cards import FULL52, CardMask, field_names, iter_bits
 from games.rummy import melds
-from harness.errors import IllegalActionError, InvalidActionError
-from harness.game import Action, Game, Sampler, Seat, State
-from harness.narration import match_over_line
-from harness.options import Option
-from harness.result import Result
-from harness.seeding import deal_rng
-from harness.view import View
+from harness.contracts.errors import IllegalActionError, InvalidActionError
+from harness.contracts.game import Action, Game, Sampler, Seat, State
+from harness.contracts.options import Option
+from harness.contracts.result import Result
+from harness.contracts.seeding import deal_rng
+from harness.contracts.view import View
+from harness.match.narration import match_over_line
 
 __all__ = ["GinRummy", "GinRummySampler", "GinRummyState", "GinRummyView"]
 

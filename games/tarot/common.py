@@ -29,9 +29,9 @@ from games.cards import TAROT, CardMask, field_names, iter_bits
 from games.sampling import ConstrainedDealer
 from games.tricks import Duties, TrickRecord, TrickRules, TrickState, TrickTables
 from harness import Sampler, View
-from harness.narration import match_over_line
-from harness.seeding import deal_rng
-from harness.view import new_view, pin_fields
+from harness.contracts.seeding import deal_rng
+from harness.contracts.view import new_view, pin_fields
+from harness.match.narration import match_over_line
 
 __all__ = [
     "BLANK",

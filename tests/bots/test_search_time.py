@@ -11,11 +11,11 @@ import pytest
 from bots.ismcts import MAX_ITERATIONS, ISMCTSBot
 from bots.pimc import MAX_WORLDS, PIMCBot
 from bots.random_bot import RandomBot
-from harness.bothost import host_command
-from harness.botpool import ProcessPool
-from harness.botprocess import ProcessBot
+from harness.isolation.bothost import host_command
+from harness.isolation.botpool import ProcessPool
+from harness.isolation.botprocess import ProcessBot
+from harness.match.referee import TimeControl, play_match
 from harness.plugins import PluginSource, load_plugins
-from harness.referee import TimeControl, play_match
 
 #: The installed plugins (troef's own bots among them), as a bot host loads them.
 SOURCE = PluginSource(entry_points=True, modules=(), files=(), blocked=())

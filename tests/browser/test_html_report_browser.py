@@ -294,9 +294,9 @@ def test_the_viewer_rebuilds_every_step_of_a_compact_replay(
 ) -> None:
     """The replay files hold changes from step to step; the page's rebuilt
     steps are replay_frames' full ones, every View and card place."""
-    from harness.html_report import replay_frames
     from harness.plugins import load_plugins
-    from harness.store import Store
+    from harness.report.html import replay_frames
+    from harness.tournament.store import Store
 
     with Store.existing(report_index.parent.parent / "results.sqlite") as store:
         match = next(m for m in store.matches() if m.result.log is not None)

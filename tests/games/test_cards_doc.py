@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from games import cards
-from harness.errors import InvalidActionError
+from harness.contracts.errors import InvalidActionError
 from tests.cards_doc import DECKS, DOC, render, replaced
 
 ROOT = Path(__file__).parents[2]

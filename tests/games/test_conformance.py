@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.conformance import check_game
-from harness.game import Game
+from harness.contracts.game import Game
+from harness.match.conformance import check_game
 from harness.plugins import load_plugins
 
 REGISTRY = load_plugins()

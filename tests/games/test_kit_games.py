@@ -14,7 +14,7 @@ import pytest
 
 from games.cards import BEZIQUE, TAROT
 from harness import InvalidActionError
-from harness.conformance import check_game
+from harness.match.conformance import check_game
 from tests.plugins.kit_games import DoubleDeckGame, KitState, TarotTiersGame
 
 

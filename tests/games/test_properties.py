@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness import State
+from harness.match.referee import replay
 from harness.plugins import load_plugins
-from harness.referee import replay
 
 REGISTRY = load_plugins()
 GAMES = sorted(REGISTRY.games)

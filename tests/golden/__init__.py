@@ -17,7 +17,7 @@ To make or refresh the files after a deliberate change (then read the diff)::
     python -m tests.golden klaverjassen       # print it, write nothing
 
 The text depends on the game's rules and notation, its check options, its
-narration and views, and the seed derivations of ``harness.seeding``: not on
+narration and views, and the seed derivations of ``harness.contracts.seeding``: not on
 the order in which a game lists its legal actions (the bots choose among them
 sorted; the views show the order, so a new order is a small diff), nor on the
 random bot of ``bots/``, paths, timings or table layouts.
@@ -30,11 +30,11 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.bot import Bot
+from harness.contracts.bot import Bot
+from harness.contracts.result import Result
+from harness.contracts.view import View
+from harness.match.referee import make_bots, play_match
 from harness.plugins import Registry, load_plugins
-from harness.referee import make_bots, play_match
-from harness.result import Result
-from harness.view import View
 
 __all__ = ["DEFAULT_SEED", "SEEDS", "GoldenBot", "golden_path", "main", "playthrough"]
 

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from harness.botpool import ProcessPool
-from harness.game import Game
+from harness.contracts.game import Game
+from harness.isolation.botpool import ProcessPool
 from harness.plugins import Registry
 
 

@@ -10,9 +10,9 @@ import pytest
 
 from bots.search import MAX_SAMPLES, SearchBot
 from bots.searchkit import MAX_ROLLOUT
-from harness.config import load_config
-from harness.errors import ConfigError, OptionError
+from harness.contracts.errors import ConfigError, OptionError
 from harness.plugins import load_plugins
+from harness.tournament.config import load_config
 from tests.harness.test_scheduler import _cli
 
 REGISTRY = load_plugins()

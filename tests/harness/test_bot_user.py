@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.botuser import ENV_USER, unreachable
 from harness.cli import main
-from harness.config import load_config
-from harness.errors import ConfigError
-from harness.scheduler import run_tournament
-from harness.store import Store
+from harness.contracts.errors import ConfigError
+from harness.isolation.botuser import ENV_USER, unreachable
+from harness.tournament.config import load_config
+from harness.tournament.scheduler import run_tournament
+from harness.tournament.store import Store
 from tests.conftest import TOY_PLUGIN
 
 IS_ROOT = os.geteuid() == 0

@@ -17,9 +17,14 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from harness.ratings import PairResult, bootstrap_ratings, fit_ratings
-from harness.report import compare_fits
-from harness.stats import NELO_PER_T, llr_batch, score_from_elo, sprt_bounds
+from harness.report.model import compare_fits
+from harness.stats.ratings import PairResult, bootstrap_ratings, fit_ratings
+from harness.stats.significance import (
+    NELO_PER_T,
+    llr_batch,
+    score_from_elo,
+    sprt_bounds,
+)
 
 TRUE = {
     "p0": -150.0,

@@ -3,7 +3,7 @@
 In-process bots are trusted code: they share the referee's interpreter, and
 these tests document that a thief there finds the State (through ``gc`` or the
 call stack) or the seed. In process isolation the same thieves, served by
-``harness.bothost``, find nothing: the host holds no State and no match seed,
+``harness.isolation.bothost``, find nothing: the host holds no State and no match seed,
 the bot starts in an empty directory with a scrubbed environment and no
 inherited descriptors, and the harness is non-dumpable. What only an outside
 sandbox closes (a root bot reading ``/proc/<ppid>``, the file system) is shown
@@ -26,12 +26,12 @@ import pytest
 
 from bots.random_bot import RandomBot
 from harness import Bot, Game
-from harness.bothost import host_command
-from harness.botpool import ProcessPool
-from harness.botprocess import ProcessBot
+from harness.contracts.seeding import bot_seed
+from harness.isolation.bothost import host_command
+from harness.isolation.botpool import ProcessPool
+from harness.isolation.botprocess import ProcessBot
+from harness.match.referee import play_match
 from harness.plugins import PluginSource, Registry, load_plugins
-from harness.referee import play_match
-from harness.seeding import bot_seed
 from tests.conftest import TOY_PLUGIN
 
 CHEATS = Path(__file__).parents[1] / "plugins" / "cheating_bots.py"

@@ -31,7 +31,7 @@ def test_a_bot_raising_in_init_under_play(
 ) -> None:
     plugin = tmp_path / "initbot.py"
     plugin.write_text(
-        "from harness import hookimpl\nfrom harness.bot import Bot\n\n"
+        "from harness import hookimpl\nfrom harness.contracts.bot import Bot\n\n"
         "class Fails(Bot):\n    name = 'fails-init'\n\n"
         "    def __init__(self, *args, **kwargs):\n"
         "        raise RuntimeError('no model file')\n\n"

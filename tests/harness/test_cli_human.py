@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from harness.human import describe_view, legal_lines, redact, sorted_hand
+from harness.match.human import describe_view, legal_lines, redact, sorted_hand
 from harness.plugins import load_plugins
 
 PROMPT = b"your move ("

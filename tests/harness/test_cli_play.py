@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.config import load_config, resolve_command
+from harness.match.referee import make_bots, play_match
 from harness.plugins import load_plugins
-from harness.referee import make_bots, play_match
+from harness.tournament.config import load_config, resolve_command
 from tests.conftest import TOY_PLUGIN
 
 TOY = ["--plugin", str(TOY_PLUGIN)]
@@ -43,7 +43,7 @@ def test_play_prints_moves_before_the_match_ends(tmp_path: Path) -> None:
     """A slow match shows its first moves while it is still being played."""
     slow = tmp_path / "slowbot.py"
     slow.write_text(
-        "import time\nfrom harness import hookimpl\nfrom harness.bot import Bot\n\n"
+        "import time\nfrom harness import Bot, hookimpl\n\n"
         "class Slow(Bot):\n    name = 'slow'\n\n    def act(self, view):\n"
         "        time.sleep(0.2)\n        return view.legal_actions[0]\n\n"
         "@hookimpl\ndef troef_bots():\n    return [Slow]\n"
@@ -242,8 +242,8 @@ def test_a_program_added_to_a_ladder_is_found_from_the_working_directory(
 ) -> None:
     """``troef ladder add --command`` keeps the same rule, and the ladder
     stores the absolute path, so a later run from elsewhere still finds it."""
-    from harness.ladder import Ladder
-    from harness.store import Store
+    from harness.tournament.ladder import Ladder
+    from harness.tournament.store import Store
 
     bot = _bot_in(tmp_path)
     (tmp_path / "league").mkdir()

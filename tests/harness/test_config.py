@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import load_config
-from harness.errors import ConfigError
+from harness.contracts.errors import ConfigError
+from harness.tournament.config import load_config
 from tests.conftest import TOY_PLUGIN
 
 HEAD = f'''

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from harness import View
-from harness.conformance import check_game
-from harness.errors import ConformanceError, OptionError
+from harness.contracts.errors import ConformanceError, OptionError
+from harness.match.conformance import check_game
 from tests.plugins.toy_game import ToyGame, ToyState, ToyView
 
 

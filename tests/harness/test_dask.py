@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import load_config
-from harness.errors import TroefError
-from harness.scheduler import GRACE, run_tournament
-from harness.store import Store
+from harness.contracts.errors import TroefError
+from harness.tournament.config import load_config
+from harness.tournament.scheduler import GRACE, run_tournament
+from harness.tournament.store import Store
 from tests.harness.test_scheduler import (
     _cli,
     stop_run,
@@ -190,12 +190,12 @@ def test_troef_run_stopped_or_killed_and_run_again_resumes_on_dask(
 def test_a_dask_worker_with_other_code_refuses_the_work(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import harness.dask_executor
-    from harness.workers import fingerprint
+    import harness.tournament.dask_executor
+    from harness.tournament.workers import fingerprint
 
     # The runner believes it runs another troef; the workers compute their own.
     monkeypatch.setattr(
-        harness.dask_executor,
+        harness.tournament.dask_executor,
         "fingerprint",
         lambda registry: {**fingerprint(registry), "troef": "9.9.9 (elsewhere)"},
     )

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import TournamentConfig, load_config
-from harness.ladder import Ladder
-from harness.plan import Job
-from harness.store import Store
-from harness.workers import Worker
+from harness.tournament.config import TournamentConfig, load_config
+from harness.tournament.ladder import Ladder
+from harness.tournament.plan import Job
+from harness.tournament.store import Store
+from harness.tournament.workers import Worker
 from tests.conftest import TOY_PLUGIN
 from tests.harness.test_dask import DASK, _dask_config, _worker_pids
 from tests.harness.test_formats import run_sprt
@@ -181,7 +181,7 @@ def test_sigint_to_troef_run_stops_the_chunks_on_the_dask_workers_and_resumes(
     reference = _dask_config(
         tmp_path, "ref", 'executor = "inline"\n', matches=2, bot="sleepy"
     )
-    from harness.scheduler import run_tournament
+    from harness.tournament.scheduler import run_tournament
 
     run_tournament(load_config(reference))
     ours, theirs = stored(db), stored(tmp_path / "ref.sqlite")
@@ -225,7 +225,7 @@ def test_a_run_leaves_no_result_events_at_the_scheduler(
     path = _dask_config(
         tmp_path, "t", _at(address), chunk=6, matches=2, bot="sleepy", bot_options=slow
     )
-    from harness.scheduler import run_tournament
+    from harness.tournament.scheduler import run_tournament
 
     def kept() -> set[str]:
         return set(
@@ -306,8 +306,8 @@ def test_sigterm_to_a_ladder_on_dask_closes_its_cluster(tmp_path: Path) -> None:
 def test_a_worker_that_joins_after_the_stop_hears_it_from_the_scheduler(
     tmp_path: Path, cluster: tuple[str, object]
 ) -> None:
-    from harness.dask_executor import TroefWorkerPlugin, _stop_name
-    from harness.workers import fingerprint
+    from harness.tournament.dask_executor import TroefWorkerPlugin, _stop_name
+    from harness.tournament.workers import fingerprint
 
     address, client = cluster
     config = load_config(_dask_config(tmp_path, "t", _at(address), matches=1))

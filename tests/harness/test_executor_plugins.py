@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import load_config
-from harness.errors import ConfigError
-from harness.executor_plugins import BUILTIN_PLUGIN
-from harness.plan import plan
+from harness.contracts.errors import ConfigError
 from harness.plugins import PluginSource, load_plugins
-from harness.scheduler import run_tournament
-from harness.workers import Worker, WorkerMismatch, fingerprint
+from harness.tournament.config import load_config
+from harness.tournament.executor_plugins import BUILTIN_PLUGIN
+from harness.tournament.plan import plan
+from harness.tournament.scheduler import run_tournament
+from harness.tournament.workers import Worker, WorkerMismatch, fingerprint
 from tests.conftest import TOY_PLUGIN
 from tests.harness.test_scheduler import stored
 

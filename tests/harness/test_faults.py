@@ -19,13 +19,13 @@ import pytest
 
 from bots.random_bot import RandomBot
 from harness import ForfeitReason, Game, Result
-from harness.bothost import host_command
-from harness.botpool import ProcessPool
-from harness.botprocess import ProcessBot
-from harness.multiplex import MatchSpec, play_matches_interleaved
+from harness.contracts.seeding import bot_seed
+from harness.isolation.bothost import host_command
+from harness.isolation.botpool import ProcessPool
+from harness.isolation.botprocess import ProcessBot
+from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
+from harness.match.referee import TimeControl, play_match
 from harness.plugins import PluginSource, Registry
-from harness.referee import TimeControl, play_match
-from harness.seeding import bot_seed
 from tests.conftest import TOY_PLUGIN
 
 BROKEN = Path(__file__).parents[1] / "plugins" / "broken_bots.py"

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import TournamentConfig, load_config
-from harness.errors import ConfigError
-from harness.ladder import Ladder
-from harness.plan import plan
-from harness.scheduler import RunSummary, run_tournament
-from harness.sprt import SprtMonitor, SprtVerdict
+from harness.contracts.errors import ConfigError
+from harness.tournament.config import TournamentConfig, load_config
+from harness.tournament.ladder import Ladder
+from harness.tournament.plan import plan
+from harness.tournament.scheduler import RunSummary, run_tournament
+from harness.tournament.sprt import SprtMonitor, SprtVerdict
 from tests.conftest import TOY_PLUGIN
 
 
@@ -197,7 +197,7 @@ def test_the_progress_line_of_an_sprt_shows_the_llr_and_its_bounds(
 ) -> None:
     import io
 
-    from harness.scheduler import Progress
+    from harness.tournament.scheduler import Progress
 
     config = sprt_config(tmp_path, "live", 'executor = "inline"\n')
     stream = io.StringIO()

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from harness import Game, IllegalActionError, InvalidActionError, Sampler, State, View
-from harness.conformance import check_game
-from harness.game import reject_action
+from harness.contracts.game import reject_action
+from harness.match.conformance import check_game
 from tests.plugins.toy_game import ToyGame, ToyView
 
 

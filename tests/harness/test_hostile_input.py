@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.config import MAX_WORKERS, load_config
-from harness.errors import TroefError
-from harness.plan import MAX_PLANNED, planned_count
-from harness.scheduler import _workers
+from harness.contracts.errors import TroefError
+from harness.tournament.config import MAX_WORKERS, load_config
+from harness.tournament.plan import MAX_PLANNED, planned_count
+from harness.tournament.scheduler import _workers
 from tests.conftest import TOY_PLUGIN
 from tests.harness.test_scheduler import _cli
 

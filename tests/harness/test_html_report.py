@@ -14,16 +14,16 @@ from typing import Any
 import pytest
 
 from harness.cli import main
-from harness.elo import OnlineElo
-from harness.html_report import (
+from harness.plugins import load_plugins
+from harness.report.html import (
     _ladder_history,
     compact_replay,
     replay_frames,
     shown_config,
 )
-from harness.plugins import load_plugins
-from harness.standings import pairwise_outcomes
-from harness.store import Store, StoredMatch
+from harness.stats.elo import OnlineElo
+from harness.stats.standings import pairwise_outcomes
+from harness.tournament.store import Store, StoredMatch
 from tests.reportdata import html_report
 
 TOY_PLUGIN = Path(__file__).parents[1] / "plugins" / "toy_game.py"
@@ -118,7 +118,7 @@ def test_every_registered_game_replays_step_by_step() -> None:
     JSON views of every seat, and the referee's cards."""
     import json
 
-    from harness.referee import make_bot, play_match
+    from harness.match.referee import make_bot, play_match
 
     registry = load_plugins()
     for name in sorted(registry.games):

@@ -16,7 +16,7 @@ from dataclasses import fields
 import pytest
 
 from games.rummy.gin import GinRummyView
-from harness.human import describe_view, match_move
+from harness.match.human import describe_view, match_move
 from harness.plugins import load_plugins
 
 

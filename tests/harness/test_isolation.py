@@ -1,6 +1,6 @@
 """Process isolation plays the same matches: same results, kept processes, any language.
 
-A bot served by ``harness.bothost`` must give byte-for-byte the results of the
+A bot served by ``harness.isolation.bothost`` must give byte-for-byte the results of the
 same bot in-process (invariant 2, determinism), sequentially and with several
 matches interleaved; bot processes are kept across matches; partners never
 share one; a bot in JavaScript plays klaverjassen. Time controls are checked
@@ -19,13 +19,13 @@ import pytest
 
 from bots.random_bot import RandomBot
 from harness import Bot, OptionError, Result, View
-from harness.bothost import host_command
-from harness.botpool import ProcessPool
-from harness.botprocess import ProcessBot
-from harness.multiplex import MatchSpec, play_matches_interleaved
+from harness.contracts.seeding import bot_seed
+from harness.isolation.bothost import host_command
+from harness.isolation.botpool import ProcessPool
+from harness.isolation.botprocess import ProcessBot
+from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
+from harness.match.referee import Clock, TimeControl, make_bots, play_match
 from harness.plugins import PluginSource, Registry, load_plugins
-from harness.referee import Clock, TimeControl, make_bots, play_match
-from harness.seeding import bot_seed
 from tests.conftest import TOY_PLUGIN
 
 JS_BOT = Path(__file__).parents[2] / "examples" / "bots" / "random_bot.js"
@@ -74,7 +74,7 @@ def test_hosted_bots_give_the_in_process_results(toy_registry, pool) -> None:  #
 def test_process_settings_serve_a_plugin_bot_or_run_a_command(
     toy_registry: Registry, pool: ProcessPool
 ) -> None:
-    from harness.botprocess import ProcessSettings
+    from harness.isolation.botprocess import ProcessSettings
 
     toy = toy_registry.game("toy")
     hosted = [

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import load_config
-from harness.errors import ConfigError
-from harness.scheduler import run_tournament
+from harness.contracts.errors import ConfigError
+from harness.tournament.config import load_config
+from harness.tournament.scheduler import run_tournament
 from tests.conftest import TOY_PLUGIN
 
 BROKEN = Path(__file__).parents[1] / "plugins" / "broken_bots.py"

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from games.rummy.gin import GinRummy
-from harness.config import load_config
-from harness.errors import ConfigError, OptionError
-from harness.store import Store
+from harness.contracts.errors import ConfigError, OptionError
+from harness.tournament.config import load_config
+from harness.tournament.store import Store
 from tests.harness.test_scheduler import _cli, _processes_running
 
 PASSIVE = Path(__file__).parents[1] / "plugins" / "passive_bots.py"

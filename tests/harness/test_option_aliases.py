@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from games.jass.belote import Belote
-from harness.config import load_config
-from harness.errors import OptionError
-from harness.options import Option, OptionRenamedWarning, resolve_options
-from harness.plan import content_id, plan
+from harness.contracts.errors import OptionError
+from harness.contracts.options import Option, OptionRenamedWarning, resolve_options
 from harness.plugins import load_plugins
+from harness.tournament.config import load_config
+from harness.tournament.plan import content_id, plan
 
 SNAKE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
 
@@ -127,7 +127,7 @@ def test_a_belote_database_made_before_target_resumes(tmp_path: Path) -> None:
     assert json.loads(stored)["options"] == old_options
     config = load_config(path)
     for job in plan(config):
-        # The id formula of harness/plan.py (_Seating) with the old options.
+        # The id formula of harness/tournament/plan.py (_Seating) with the old options.
         content = [
             "belote",
             old_options,

@@ -4,8 +4,8 @@ from typing import Any
 
 import pytest
 
-from harness.errors import OptionError
-from harness.options import Option, resolve_options
+from harness.contracts.errors import OptionError
+from harness.contracts.options import Option, resolve_options
 
 SPECS = (
     Option("target", 1500, "play to this many points", minimum=100),
@@ -80,7 +80,7 @@ def test_choice_docs_describe_choices_and_name_a_wrong_one() -> None:
 def test_an_outside_plugins_description_falls_back_to_its_docstring() -> None:
     """A bot or game class without ``description`` is described by the first
     line of its own docstring; without either, by nothing (not its base's)."""
-    from harness.bot import Bot
+    from harness.contracts.bot import Bot
 
     class Documented(Bot):
         """Plays the first legal action.

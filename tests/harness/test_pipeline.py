@@ -1,6 +1,6 @@
 """One bot process serves several matches at once, its requests pipelined.
 
-Real bot processes: the Python host (``harness.bothost``), and small protocol
+Real bot processes: the Python host (``harness.isolation.bothost``), and small protocol
 bots written here to a temporary folder, which log what they receive to a file
 the test reads. A bot that declares ``"matches": N`` in ``ready`` gets up to N
 matches of the multiplexer at once (requests with match ids, several written
@@ -23,24 +23,24 @@ import pytest
 
 from bots.random_bot import RandomBot
 from harness import Bot
-from harness.bothost import Host, host_command
-from harness.botpool import ProcessPool
-from harness.botprocess import ProcessBot, ProcessSettings
-from harness.config import load_config
-from harness.errors import ConfigError
-from harness.game import Game
-from harness.multiplex import MatchSpec, play_matches_interleaved
-from harness.plugins import PluginSource, Registry
-from harness.protocol import (
+from harness.contracts.errors import ConfigError
+from harness.contracts.game import Game
+from harness.contracts.result import ForfeitReason
+from harness.contracts.seeding import bot_seed
+from harness.isolation.bothost import Host, host_command
+from harness.isolation.botpool import ProcessPool
+from harness.isolation.botprocess import ProcessBot, ProcessSettings
+from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
+from harness.isolation.protocol import (
     PROTOCOL_FAULT,
     BotFault,
     decode_answer,
     encode_start,
     encode_view_act,
 )
-from harness.referee import TimeControl, make_bots, play_match
-from harness.result import ForfeitReason
-from harness.seeding import bot_seed
+from harness.match.referee import TimeControl, make_bots, play_match
+from harness.plugins import PluginSource, Registry
+from harness.tournament.config import load_config
 from tests.conftest import TOY_PLUGIN
 
 TOY_SOURCE = PluginSource(

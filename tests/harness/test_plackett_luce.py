@@ -15,9 +15,9 @@ import pytest
 from scipy.optimize import minimize
 
 from harness.cli import main
-from harness.config import load_config
-from harness.errors import ConfigError
-from harness.ratings import (
+from harness.contracts.errors import ConfigError
+from harness.contracts.result import Result
+from harness.stats.ratings import (
     ELO_TO_NATURAL,
     PairResult,
     Ranking,
@@ -28,7 +28,7 @@ from harness.ratings import (
     pair_results_from_matches,
     rankings_from_matches,
 )
-from harness.result import Result
+from harness.tournament.config import load_config
 from tests.conftest import TOY_PLUGIN
 
 

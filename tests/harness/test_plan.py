@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import TournamentConfig, load_config
-from harness.plan import compositions, plan
+from harness.tournament.config import TournamentConfig, load_config
+from harness.tournament.plan import compositions, plan
 from tests.conftest import TOY_PLUGIN
 
 

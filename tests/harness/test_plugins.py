@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import PluginError, SeatCountError, UnknownNameError
+from harness.contracts.errors import PluginError, SeatCountError, UnknownNameError
 from harness.plugins import Registry, load_plugins
 from tests.conftest import TOY_PLUGIN
 

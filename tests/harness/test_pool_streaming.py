@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from harness.config import load_config
-from harness.executors import STREAM_INTERVAL, Batches
-from harness.plan import Job, plan
-from harness.result import Result
-from harness.scheduler import Progress, run_tournament
-from harness.standings import standings
-from harness.store import Store, encode
+from harness.contracts.result import Result
+from harness.stats.standings import standings
+from harness.tournament.config import load_config
+from harness.tournament.executors import STREAM_INTERVAL, Batches
+from harness.tournament.plan import Job, plan
+from harness.tournament.scheduler import Progress, run_tournament
+from harness.tournament.store import Store, encode
 from tests.harness.test_scheduler import stored, write_config
 
 
@@ -115,7 +115,7 @@ def test_the_progress_leader_is_folded_as_results_come(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("jobs", "workers"), [(2400, 2), (2400, 1), (72, 2), (5, 3)])
 def test_chunks_shrink_as_the_plan_runs_out(jobs: int, workers: int) -> None:
-    from harness.scheduler import _guided_chunks
+    from harness.tournament.scheduler import _guided_chunks
 
     MAX_CHUNK = 256  # the local executors' max_chunk
     # Which jobs they are does not matter to the chunking: stand-ins will do.

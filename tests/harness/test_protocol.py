@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from harness import ForfeitReason, Result, View
-from harness.bothost import Host, view_class
-from harness.plugins import load_plugins
-from harness.protocol import (
+from harness.isolation.bothost import Host, view_class
+from harness.isolation.protocol import (
     PROTOCOL_FAULT,
     PROTOCOL_VERSION,
     BotFault,
@@ -23,6 +22,7 @@ from harness.protocol import (
     encode_start,
     encode_view_act,
 )
+from harness.plugins import load_plugins
 
 DOC = Path(__file__).parents[2] / "docs" / "PROTOCOL.md"
 

@@ -24,12 +24,12 @@ from bots.random_bot import RandomBot
 from bots.search import SearchBot
 from harness import Bot, View
 from harness.cli import main
-from harness.conformance import check_game
-from harness.referee import make_bots, play_match, replay
-from harness.result import Result
-from harness.standings import standings
-from harness.stats import paired_differences
-from harness.store import Store
+from harness.contracts.result import Result
+from harness.match.conformance import check_game
+from harness.match.referee import make_bots, play_match, replay
+from harness.stats.significance import paired_differences
+from harness.stats.standings import standings
+from harness.tournament.store import Store
 from tests.plugins.ranking_games import EliminationGame, LowGame, TeamsGame
 
 RANKING_PLUGIN = Path(__file__).parents[1] / "plugins" / "ranking_games.py"

@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from harness.elo import OnlineElo
-from harness.ratings import (
+from harness.contracts.result import Result
+from harness.stats.elo import OnlineElo
+from harness.stats.ratings import (
     ELO_TO_NATURAL,
     PairResult,
     RatingFlag,
@@ -27,7 +28,6 @@ from harness.ratings import (
     pair_results_from_matches,
     pair_results_from_stored,
 )
-from harness.result import Result
 
 LOG3 = 400 * math.log10(3)  # 190.848...
 
@@ -45,7 +45,7 @@ def games(
 def mm_fit(results: list[PairResult]) -> dict[str, float]:
     """Hunter (2004) MM algorithm for Bradley-Terry, eq. (3), draws half points; mean 0.
 
-    Independent of harness.ratings: no Newton step, no aggregation table.
+    Independent of harness.stats.ratings: no Newton step, no aggregation table.
     """
     names = sorted({r.a for r in results} | {r.b for r in results})
     idx = {n: k for k, n in enumerate(names)}

@@ -11,8 +11,8 @@ import pytest
 
 from bots.random_bot import RandomBot
 from harness import Bot, Forfeit, ForfeitReason, Game, View
-from harness.errors import TroefError
-from harness.referee import make_bots, play_match, replay
+from harness.contracts.errors import TroefError
+from harness.match.referee import make_bots, play_match, replay
 
 
 class Raises(Bot):
@@ -107,7 +107,7 @@ def test_a_forfeit_keeps_the_score_so_far_and_replays(toy: Game) -> None:
 
 
 def test_a_forfeiting_seat_ranks_last_even_when_ahead(toy: Game) -> None:
-    from harness.referee import forfeit_result
+    from harness.match.referee import forfeit_result
 
     state = toy.new_match(3, 1)
     # The toy's State class is loaded from its plugin file: no isinstance here.
@@ -119,7 +119,7 @@ def test_a_forfeiting_seat_ranks_last_even_when_ahead(toy: Game) -> None:
 
 def test_result_round_trips_as_plain_data(toy: Game) -> None:
     result = play_match(toy, make_bots(toy, [Raises, RandomBot], 1), 1, keep_log=True)
-    from harness.result import Result
+    from harness.contracts.result import Result
 
     assert Result.from_dict(result.to_dict()) == result
     assert isinstance(result.forfeit, Forfeit)
@@ -162,7 +162,7 @@ def test_a_match_that_never_ends_is_stopped_at_the_games_cap_as_a_recorded_draw(
 
 
 def test_a_capped_result_keeps_its_reason_through_storage() -> None:
-    from harness.result import Result
+    from harness.contracts.result import Result
 
     capped = Result((0, 0), (1, 1), (0, 1), (), ended="no end after 5 actions")
     assert Result.from_dict(capped.to_dict()) == capped

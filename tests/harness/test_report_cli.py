@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.store import Store
+from harness.tournament.store import Store
 from tests.conftest import TOY_PLUGIN
 
 BROKEN = Path(__file__).resolve().parents[1] / "plugins" / "broken_bots.py"

@@ -2,8 +2,9 @@
 decimal number to ten significant digits (``tests/textmatch.py``: the last bits of
 a fitted rating differ between CPUs).
 
-The report renders each format from one model (:func:`harness.report.report_model`);
-these pins were written before that refactoring, from the formats as they were,
+The report renders each format from one model
+(:func:`harness.report.model.report_model`); these pins were written before
+that refactoring, from the formats as they were,
 so a change of any renderer that alters a word or a number of another format
 fails here. Rewrite them only for a deliberate change of the output:
 ``TROEF_WRITE_PINS=1 python -m pytest tests/harness/test_report_pins.py``.
@@ -18,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from harness.report import TABLES, RunFacts, build_report, render
-from harness.result import Result
+from harness.contracts.result import Result
+from harness.report.model import TABLES, RunFacts, build_report, render
 from tests.textmatch import mismatch
 
 PINS = Path(__file__).parent / "report_pins"
@@ -94,7 +95,7 @@ def test_every_format_matches_its_pin(case: str) -> None:
 
 
 def test_a_new_format_is_one_more_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.report import RENDERERS, ReportModel
+    from harness.report.model import RENDERERS, ReportModel
 
     def names(model: ReportModel, table: str | None) -> str:
         return " ".join(r["entrant"] for r in model.standings)

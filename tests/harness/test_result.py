@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.result import Forfeit, ForfeitReason, Result, rank_utilities
+from harness.contracts.result import Forfeit, ForfeitReason, Result, rank_utilities
 
 
 def test_default_utilities_of_two_teams_are_plus_and_minus_one() -> None:

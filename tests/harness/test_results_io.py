@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from harness import results_io
-from harness.ratings import PairResult, PairTable, aggregate, fit_ratings
-from harness.results_io import ResultsFileError, read_csv, read_pgn, read_results
+from harness.report import results_io
+from harness.report.results_io import ResultsFileError, read_csv, read_pgn, read_results
+from harness.stats.ratings import PairResult, PairTable, aggregate, fit_ratings
 
 PGN = r"""[Event "Test"]
 [Site "?"]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.scheduler import GRACE
-from harness.store import Store, run_lock
+from harness.tournament.scheduler import GRACE
+from harness.tournament.store import Store, run_lock
 from tests.conftest import TOY_PLUGIN
 from tests.harness.test_scheduler import (
     TEST_BOTS,

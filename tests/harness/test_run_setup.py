@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.config import load_config
-from harness.errors import TroefError
-from harness.result import Result
-from harness.scheduler import run_tournament
-from harness.store import Store
+from harness.contracts.errors import TroefError
+from harness.contracts.result import Result
+from harness.tournament.config import load_config
+from harness.tournament.scheduler import run_tournament
+from harness.tournament.store import Store
 from tests.conftest import TOY_PLUGIN
 
 ENTRANTS = '[entrants.a]\nbot = "random"\n[entrants.b]\nbot = "random"\n'

@@ -16,9 +16,9 @@ import pytest
 from scipy import stats as st
 from scipy.optimize import minimize
 
-from harness.ratings import PairResult
-from harness.result import Result
-from harness.stats import (
+from harness.contracts.result import Result
+from harness.stats.ratings import PairResult
+from harness.stats.significance import (
     NELO_PER_T,
     SPRT,
     elo_estimate,

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.config import load_config
-from harness.errors import ConfigError, TeamLayoutError
-from harness.plan import plan, seatings
+from harness.contracts.errors import ConfigError, TeamLayoutError
+from harness.contracts.teams import check_teams, describe_teams, team_layout, team_seats
 from harness.plugins import load_plugins
-from harness.teams import check_teams, describe_teams, team_layout, team_seats
+from harness.tournament.config import load_config
+from harness.tournament.plan import plan, seatings
 from tests.conftest import TOY_PLUGIN
 
 RANKING_PLUGIN = Path(__file__).parents[1] / "plugins" / "ranking_games.py"
@@ -55,7 +55,7 @@ def test_only_the_default_teams_reads_partnerships() -> None:
         for path in sorted((root / package).rglob("*.py"))
         if re.search(r"\.partnerships\b", path.read_text(encoding="utf-8"))
     ]
-    assert readers == ["harness/game.py"]
+    assert readers == ["harness/contracts/game.py"]
 
 
 @pytest.mark.parametrize(

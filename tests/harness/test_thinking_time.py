@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.match.referee import make_bots, play_match
 from harness.plugins import load_plugins
-from harness.referee import make_bots, play_match
-from harness.store import Store
+from harness.tournament.store import Store
 from tests.conftest import TOY_PLUGIN
 
 SLEEPY = """
 import time
 from harness import hookimpl
-from harness.bot import Bot
+from harness.contracts.bot import Bot
 
 
 class Sleepy(Bot):

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from harness.config import load_config
-from harness.scheduler import run_tournament
-from harness.store import Store
+from harness.tournament.config import load_config
+from harness.tournament.scheduler import run_tournament
+from harness.tournament.store import Store
 from tests.conftest import TOY_PLUGIN
 
 CHEATS = Path(__file__).parents[1] / "plugins" / "cheating_bots.py"
@@ -84,7 +84,7 @@ bot = "random"
     lines = [json.loads(line) for line in report.read_text().splitlines()]
     assert len(lines) == 4  # one search per match (the probe never acts)
     if seed is None:
-        from harness.seeding import derive_seed
+        from harness.contracts.seeding import derive_seed
 
         with Store.existing(config.database) as store:
             dealt = {match.job["seed"] for match in store.matches()}
@@ -120,7 +120,7 @@ bot = "random"
         seeds = {m.job["seed"] for m in store.matches()}
         resolved = store.resolve(config)
     assert resolved.seed == master
-    from harness.plan import plan
+    from harness.tournament.plan import plan
 
     assert {job.seed for job in plan(resolved)} == seeds
 
@@ -130,7 +130,7 @@ def test_a_database_from_before_random_seeds_resumes_with_its_seed(
 ) -> None:
     import sqlite3
 
-    from harness.plan import plan
+    from harness.tournament.plan import plan
 
     body = 'matches = 2\n[entrants.a]\nbot = "random"\n[entrants.b]\nbot = "random"\n'
     config = load_config(write(tmp_path, body, seed=None))
@@ -237,7 +237,7 @@ def test_a_plugin_bot_added_to_a_ladder_runs_in_its_own_process(
     tmp_path: Path,
 ) -> None:
     from harness.cli import main
-    from harness.ladder import Ladder
+    from harness.tournament.ladder import Ladder
 
     path = ladder(tmp_path, f'"{TOY_PLUGIN}", "{CHEATS}"')
     report = tmp_path / "r.json"
@@ -261,10 +261,10 @@ def test_a_plugin_file_bot_and_a_program_join_a_running_ladder(
 ) -> None:
     import shlex
 
-    from harness.bothost import host_command
     from harness.cli import main
-    from harness.ladder import Ladder
+    from harness.isolation.bothost import host_command
     from harness.plugins import PluginSource
+    from harness.tournament.ladder import Ladder
 
     path = ladder(tmp_path, f'"{TOY_PLUGIN}"')
     (tmp_path / "r1").mkdir()
@@ -471,11 +471,11 @@ def _state(pid: int, wanted: str = "") -> str:
 
 def test_an_idle_bot_process_is_stopped_between_its_matches() -> None:
     from bots.random_bot import RandomBot
-    from harness.bothost import host_command
-    from harness.botpool import ProcessPool
-    from harness.botprocess import ProcessBot
+    from harness.isolation.bothost import host_command
+    from harness.isolation.botpool import ProcessPool
+    from harness.isolation.botprocess import ProcessBot
+    from harness.match.referee import play_match
     from harness.plugins import load_plugins
-    from harness.referee import play_match
 
     registry = load_plugins(files=[TOY_PLUGIN])
     toy = registry.game("toy")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from harness import View
-from harness.view import new_view, pin_fields
+from harness.contracts.view import new_view, pin_fields
 
 
 @dataclass(frozen=True)

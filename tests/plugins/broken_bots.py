@@ -2,7 +2,7 @@
 
 Two kinds, in one file:
 
-- plugin bots (``@hookimpl troef_bots``), served by ``harness.bothost``: they
+- plugin bots (``@hookimpl troef_bots``), served by ``harness.isolation.bothost``: they
   break inside ``act`` (raise, hang, exit, get killed, eat memory, ...);
 - raw protocol bots, run as ``python broken_bots.py MODE [MARKER]``: they break
   the protocol itself (garbage, end of output, floods), which a plugin served

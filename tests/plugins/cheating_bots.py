@@ -93,7 +93,7 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 from harness import Bot, Option, State, View, hookimpl  # noqa: E402
-from harness.seeding import bot_seed  # noqa: E402
+from harness.contracts.seeding import bot_seed  # noqa: E402
 
 
 class Thief(Bot):
@@ -233,7 +233,7 @@ class SeedCracker(Bot):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from harness.seeding import derive_seed
+        from harness.contracts.seeding import derive_seed
 
         found = None
         tried = 0
@@ -266,7 +266,7 @@ class HandCracker(SeedCracker):
     def act(self, view: View) -> str:
         if not self.searched:
             self.searched = True
-            from harness.seeding import derive_seed
+            from harness.contracts.seeding import derive_seed
 
             n = len(view.points)  # type: ignore[attr-defined]
             found, tried = None, 0

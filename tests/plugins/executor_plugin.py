@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from harness import Bot, View, hookimpl
-from harness.executor_plugins import ExecutorPlugin
-from harness.executors import Channel, local_executor
 from harness.plugins import PluginSource
+from harness.tournament.executor_plugins import ExecutorPlugin
+from harness.tournament.executors import Channel, local_executor
 
 
 class Noting(ExecutorPlugin):

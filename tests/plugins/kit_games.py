@@ -24,7 +24,7 @@ from games.cards import BEZIQUE, TAROT, iter_bits
 from games.sampling import ConstrainedDealer
 from games.tricks import BEAT_LED, Duties, TrickRecord, TrickRules, TrickState
 from harness import Game, Result, Sampler, View, hookimpl
-from harness.seeding import deal_rng
+from harness.contracts.seeding import deal_rng
 
 JASS_POINTS = {"T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
 

@@ -28,7 +28,7 @@ from harness import (
     View,
     hookimpl,
 )
-from harness.seeding import deal_rng
+from harness.contracts.seeding import deal_rng
 
 RANKS = "789TJQKA"
 CARDS = tuple(r + s for s in "CDHS" for r in RANKS)

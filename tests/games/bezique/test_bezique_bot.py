@@ -11,7 +11,7 @@ import random
 from bots.bezique import BeziqueBot
 from games.bezique import Bezique
 from games.bezique.bezique import BeziqueState
-from harness.referee import make_bots, play_match
+from harness.match.referee import make_bots, play_match
 
 GAME = Bezique()
 

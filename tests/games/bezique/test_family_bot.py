@@ -11,7 +11,7 @@ from games.bezique import Binage, Marjolet
 from games.bezique.binage import BinageState
 from games.bezique.family import FamilyGame
 from games.bezique.marjolet import MarjoletState
-from harness.referee import make_bots, play_match
+from harness.match.referee import make_bots, play_match
 
 
 def bot(game: FamilyGame, seat: int) -> BeziqueBot:

@@ -11,7 +11,7 @@ from bots.bezique import BeziqueBot
 from games.bezique import Fildinski, Rubicon
 from games.bezique.fildinski import FildinskiState, FildinskiView
 from games.bezique.rubicon import RubiconState
-from harness.referee import make_bots, play_match
+from harness.match.referee import make_bots, play_match
 
 RUBICON = Rubicon()
 FILDINSKI = Fildinski()

@@ -20,7 +20,7 @@ from games.jass.belote import BELOTE_ROEM, BeloteState, BeloteView
 from games.jass.declarations import best_declarations
 from games.jass.scoring import beat_each_or_reserve
 from harness import IllegalActionError, SeatCountError
-from harness.referee import make_bots, play_match
+from harness.match.referee import make_bots, play_match
 from tests.games.playing import play as apply
 
 GAME = Belote()

@@ -12,8 +12,8 @@ from bots.random_bot import RandomBot
 from games.jass import Klapper, Klaverjassen
 from games.jass.klaverjassen import VARIANTS, KlaverjassenState
 from harness import Bot
+from harness.match.referee import make_bots, play_match
 from harness.plugins import load_plugins
-from harness.referee import make_bots, play_match
 
 GAME = Klaverjassen()
 

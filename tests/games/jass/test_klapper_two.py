@@ -12,7 +12,7 @@ from games.cards import PIQUET24
 from games.jass import Klapper
 from games.jass.klapper import KlapperState, KlapperView
 from harness import Bot
-from harness.referee import make_bots, play_match
+from harness.match.referee import make_bots, play_match
 
 GAME = Klapper()
 

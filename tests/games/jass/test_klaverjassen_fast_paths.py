@@ -25,7 +25,7 @@ from games.jass.klaverjassen import (
     _randbelow,
 )
 from games.tricks import ROTTERDAM, legal_cards
-from harness.seeding import deal_rng
+from harness.contracts.seeding import deal_rng
 
 GAME = Klaverjassen()
 

@@ -20,7 +20,7 @@ from games.jass.klaverjassen import KlaverjassenState, KlaverjassenView
 from games.jass.roem import roem_parts, trick_roem
 from games.jass.scoring import CARD_TOTAL, deal_score, round_score
 from harness import IllegalActionError, InvalidActionError, OptionError, SeatCountError
-from harness.referee import make_bots, play_match, replay
+from harness.match.referee import make_bots, play_match, replay
 
 GAME = Klaverjassen()
 H = 2  # hearts, the trump suit of most examples

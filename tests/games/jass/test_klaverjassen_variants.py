@@ -27,7 +27,7 @@ from games.jass.variants import (
     KlaverjassenVariantView,
 )
 from harness import IllegalActionError
-from harness.conformance import check_game
+from harness.match.conformance import check_game
 from tests.games.playing import play as apply
 
 

@@ -20,14 +20,14 @@ from bots.random_bot import RandomBot
 from games.cards import FULL52, iter_bits
 from games.rummy import melds
 from games.rummy.gin import MAX_PILE_DRAWS, PHASE_NAMES, GinRummy, GinRummyState
-from harness.conformance import check_game
-from harness.errors import (
+from harness.contracts.errors import (
     IllegalActionError,
     InvalidActionError,
     OptionError,
     SeatCountError,
 )
-from harness.referee import make_bots, play_match, replay
+from harness.match.conformance import check_game
+from harness.match.referee import make_bots, play_match, replay
 
 
 def cards(text: str) -> int:

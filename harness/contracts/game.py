@@ -1,0 +1,378 @@
+"""The Game and State contracts (OpenSpiel's Game/State split).
+
+A :class:`Game` is the rules with chosen options: stateless, picklable, cheap
+to build. A :class:`State` is the referee's complete truth of one match; it is
+mutable and clones fast. Bots never see a State, only the :class:`View` a
+State builds for their seat.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeAlias
+
+from harness.contracts.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    OptionError,
+    SeatCountError,
+)
+from harness.contracts.options import (
+    Option,
+    one_line,
+    recorded_options,
+    resolve_options,
+)
+
+if TYPE_CHECKING:
+    from harness.contracts.result import Result
+    from harness.contracts.view import View
+
+__all__ = ["Action", "Game", "Sampler", "Seat", "State", "reject_action"]
+
+#: A position 0..n-1 in playing order.
+Seat: TypeAlias = int
+#: A short readable token: a card (``"JC"``) or a word (``"pass"``, ``"trump:H"``).
+Action: TypeAlias = str
+
+
+class Game(ABC):
+    """The rules of one game with its options; a variant is an option.
+
+    A game that reads a view into its own :class:`Sampler` names it and its
+    View class (:attr:`sampler_class`, :attr:`view_class`) instead of writing
+    :meth:`sampler`: the default checks the view's type and builds it.
+    """
+
+    #: Registry name, e.g. ``"klaverjassen"``.
+    name: ClassVar[str]
+    #: Human title, e.g. ``"Klaverjassen (4 players, fixed partnerships)"``.
+    title: ClassVar[str]
+    #: What the game is, in one line, for ``troef games``; empty: the first
+    #: line of the class docstring (see :meth:`describe`).
+    description: ClassVar[str] = ""
+    #: The numbers of seats this game takes.
+    seat_counts: ClassVar[frozenset[int]]
+    #: Shorthand read only by the default :meth:`teams`: True pairs seat i
+    #: with seat i + n/2 as fixed partners. Nothing else may read it; a game
+    #: with another layout overrides :meth:`teams`.
+    partnerships: ClassVar[bool] = False
+    #: True when more points in a deal are better for the seat that scores
+    #: them (most trick games); False when points are penalties (fewest
+    #: wins). Search bots sign deal margins with it. The match's ranks are
+    #: the Result's own and need not follow points at all (lives, chips).
+    points_higher_is_better: ClassVar[bool] = True
+    #: True when a match's ranks follow its final scores (higher or lower is
+    #: better); False when they follow something else, such as lives left or
+    #: elimination order (the conformance suite checks ranks against scores
+    #: only when this is True).
+    ranks_follow_scores: ClassVar[bool] = True
+    #: The options this game accepts (variants, match length, ...).
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    #: Options that make a short match for conformance checks (a low target, a
+    #: few deals): used by ``troef check`` without ``--full``, the test suite and
+    #: the golden playthroughs. Checked against :attr:`option_specs` by
+    #: :meth:`for_checks`.
+    check_options: ClassVar[Mapping[str, Any]] = {}
+    #: The most actions a match may take, far beyond any reasonable play: the
+    #: referee ends a match that reaches it as a draw whose Result says why
+    #: (``Result.ended``), so that bots that never finish cannot stall a run.
+    max_actions: ClassVar[int] = 100_000
+    #: A lower cap for this instance (a tournament's ``max_actions``, ``troef
+    #: play --max-actions``), set by :meth:`with_max_actions`; None: the game's.
+    _cap: int | None = None
+    #: The View class this game's States make: the default :meth:`sampler`
+    #: accepts only these, and ``harness.isolation.bothost`` decodes views with it.
+    view_class: ClassVar[type[View] | None] = None
+    #: For the default :meth:`sampler`: a Sampler class, built as
+    #: ``sampler_class(game, view)`` for a :attr:`view_class` view. None: the
+    #: game overrides :meth:`sampler` or :meth:`sample_state`.
+    sampler_class: ClassVar[type[Any] | None] = None
+
+    @classmethod
+    def describe(cls) -> str:
+        """:attr:`description`, else the first line of the class's own docstring."""
+        return one_line(cls.description, cls)
+
+    def __init__(self, **options: Any) -> None:
+        cls = type(self)
+        if (
+            cls.sample_state is Game.sample_state
+            and cls.sampler is Game.sampler
+            and cls.sampler_class is None
+        ):
+            # Either one is enough; abstractmethod cannot say "one of two".
+            raise TypeError(f"cannot instantiate {_NO_SAMPLER.format(cls.__name__)}")
+        self.options: Mapping[str, Any] = resolve_options(
+            self.option_specs, options, f"game {self.name!r}"
+        )
+
+    @classmethod
+    def for_checks(cls, **options: Any) -> Self:
+        """This game with :attr:`check_options`, overridden by ``options``.
+
+        :raises OptionError: a check option or a given one is not allowed.
+        """
+        return cls(**{**cls.check_options, **options})
+
+    @property
+    def action_cap(self) -> int:
+        """The most actions a match of this instance may take (the referee's cap)."""
+        return type(self).max_actions if self._cap is None else self._cap
+
+    def with_max_actions(self, cap: int | None) -> Self:
+        """This game with the match cap lowered to ``cap`` (None: the game's own).
+
+        A cap can only be lowered: the game's :attr:`max_actions` is already
+        beyond any reasonable play, and a higher one would let a stalled match
+        run longer than the game allows.
+
+        :raises OptionError: ``cap`` is not an integer from 1 to
+            :attr:`max_actions`.
+        """
+        if cap is None:
+            return self
+        own = type(self).max_actions
+        if type(cap) is not int or not 1 <= cap <= own:
+            raise OptionError(
+                f"max_actions = {cap!r} is not allowed; expected an integer from 1 "
+                f"to {own} (game {self.name!r} ends a match at {own} actions, and a "
+                "run may lower that, not raise it)"
+            )
+        twin = type(self)(**dict(self.options))
+        twin._cap = cap
+        return twin
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The options live in a read-only proxy, which does not pickle itself.
+        return (_rebuild_game, (type(self), dict(self.options), self._cap))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return False
+        assert isinstance(other, Game)
+        return dict(self.options) == dict(other.options) and self._cap == other._cap
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({args})"
+
+    def recorded_options(self, n_seats: int) -> dict[str, Any]:
+        """The options as records keep them at a table of ``n_seats``.
+
+        Job ids and config snapshots are digests of this mapping: an option
+        renamed after a database was made is recorded by its old name
+        (:attr:`Option.recorded_as`), so that database resumes. A game whose
+        options changed shape overrides this (belote's one ``target``).
+        """
+        return recorded_options(self.option_specs, self.options)
+
+    def check_seats(self, n_seats: int) -> None:
+        """Raise :class:`SeatCountError` unless this game takes ``n_seats``."""
+        if n_seats not in self.seat_counts:
+            allowed = ", ".join(str(n) for n in sorted(self.seat_counts))
+            raise SeatCountError(
+                f"game {self.name!r} takes {allowed} seats, not {n_seats}"
+            )
+
+    def teams(self, n_seats: int) -> tuple[int, ...]:
+        """Team index of each seat at a table of ``n_seats``: the one source of teams.
+
+        Teams are numbered 0..m-1 (m >= 2), each with at least one seat:
+        ``(0, 1, 2)`` every seat for itself (the default), ``(0, 1, 0, 1)``
+        two pairs of partners (``partnerships = True``), ``(0, 1, 0, 1, 0, 1)``
+        two teams of three sitting alternately. Plans, standings and ratings
+        treat a team as one entrant (``harness.contracts.teams`` checks the layout).
+        """
+        if self.partnerships:
+            half = n_seats // 2
+            return tuple(seat % half for seat in range(n_seats))
+        return tuple(range(n_seats))
+
+    @abstractmethod
+    def new_match(self, n_seats: int, seed: int) -> State:
+        """The initial State of a whole match, dealt from ``seed`` alone."""
+
+    def sample_state(self, view: View, rng: random.Random) -> State:
+        """A full State consistent with everything ``view`` knows.
+
+        Hidden cards are placed at random among the places ``view.seat``
+        cannot see, respecting what the view reveals (voids, melds shown, ...).
+        For determinised search bots and the information-set check.
+
+        A game implements this or :meth:`sampler` (or both); by default it is
+        ``self.sampler(view).sample(rng)``.
+        """
+        if type(self).sampler is Game.sampler and self.sampler_class is None:
+            raise NotImplementedError(_NO_SAMPLER.format(type(self).__name__))
+        return self.sampler(view).sample(rng)
+
+    def sampler(self, view: View) -> Sampler:
+        """A :class:`Sampler` of States consistent with ``view``.
+
+        A search bot that draws many worlds from one view builds this once:
+        a game that implements it reads the view's constraints once and
+        samples cheaply. By default it is ``sampler_class(self, view)`` when the
+        game names a :attr:`sampler_class` (``view`` must be a
+        :attr:`view_class`), else each sample is a :meth:`sample_state` call.
+        """
+        if self.sampler_class is not None:
+            if self.view_class is None or not isinstance(view, self.view_class):
+                raise TypeError(
+                    f"{self.name} samples from a {_name(self.view_class)}, not {view!r}"
+                )
+            sampler: Sampler = self.sampler_class(self, view)
+            return sampler
+        if type(self).sample_state is Game.sample_state:
+            raise NotImplementedError(_NO_SAMPLER.format(type(self).__name__))
+        return _EachCall(self, view)
+
+
+def _rebuild_game(
+    cls: type[Game], options: dict[str, Any], cap: int | None = None
+) -> Game:
+    game = cls(**options)
+    game._cap = cap
+    return game
+
+
+def _name(cls: type[Any] | None) -> str:
+    return "View (no view_class named)" if cls is None else cls.__name__
+
+
+_NO_SAMPLER = "game class {} implements neither sample_state nor sampler"
+
+
+class Sampler(ABC):
+    """Worlds behind one view: reads its constraints once, samples many cheaply.
+
+    Made by :meth:`Game.sampler`; every State it returns is consistent with
+    that view, as :meth:`Game.sample_state` would be, and drawn only from
+    ``rng``.
+    """
+
+    @abstractmethod
+    def sample(self, rng: random.Random) -> State:
+        """A fresh State consistent with the view, drawn from ``rng``."""
+
+
+class _EachCall(Sampler):
+    """The default sampler: one :meth:`Game.sample_state` call per sample."""
+
+    __slots__ = ("game", "view")
+
+    def __init__(self, game: Game, view: View) -> None:
+        self.game = game
+        self.view = view
+
+    def sample(self, rng: random.Random) -> State:
+        return self.game.sample_state(self.view, rng)
+
+
+class State(ABC):
+    """The referee's complete truth of one match.
+
+    ``to_act`` is the seat whose decision is next, or ``None`` when the match
+    is over. ``deal`` counts the deals of the match from 0.
+    """
+
+    game: Game
+    n_seats: int
+    to_act: Seat | None
+    deal: int
+
+    @abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act, in a stable order."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the seat to act.
+
+        Raises :class:`~harness.contracts.errors.InvalidActionError` for bad
+        notation and :class:`~harness.contracts.errors.IllegalActionError` for a
+        move not legal now.
+        """
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True when the match has ended."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The match result; before the end, the standing so far.
+
+        The referee calls it early when a forfeit ends a match: scores and
+        deal points of the deals completed so far.
+        """
+
+    @abstractmethod
+    def view(self, seat: Seat) -> View:
+        """What ``seat`` knows now, as immutable plain data."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy: applying actions to one leaves the other alone."""
+
+    @abstractmethod
+    def card_locations(self) -> Mapping[str, tuple[str, ...]]:
+        """Every card of the match by place (``"hand:0"``, ``"stock"``, ...).
+
+        Together the places hold each card of :meth:`deck` exactly once; the
+        conformance suite checks this after every action.
+        """
+
+    @abstractmethod
+    def hidden_from(self, seat: Seat) -> frozenset[str]:
+        """The names of the places in :meth:`card_locations` ``seat`` cannot see."""
+
+    @abstractmethod
+    def deck(self) -> tuple[str, ...]:
+        """Every card in play in this match (a multiset for double decks)."""
+
+    def narrate_start(self) -> list[str]:
+        """Lines that introduce the match's first deal, told before its first action.
+
+        A game's :meth:`narrate` introduces each later deal with the action that
+        ends the one before; nothing comes before deal 0, so this says the same
+        for it: the deal number, the dealer, the trump when it is known, who
+        leads or must bid. Only what every seat knows (a human seat reads it).
+        It never changes the match (a game may note what it has told, so that
+        :meth:`narrate` does not tell it again). The default says nothing.
+        """
+        return []
+
+    def narrate(self, action: Action) -> list[str]:
+        """Apply ``action`` and return lines telling a person what happened.
+
+        Games override this to tell tricks, melds and deal scores. It is not
+        used in the hot loop; the referee calls :meth:`apply`.
+        """
+        seat = self.to_act
+        self.apply(action)
+        return [f"seat {seat}: {action}"]
+
+
+def reject_action(
+    state: State, action: object, known: Callable[[str], bool], notation: str
+) -> NoReturn:
+    """Raise the error ``state.apply`` owes for an ``action`` it cannot play.
+
+    :class:`~harness.contracts.errors.IllegalActionError` when ``known(action)`` (good
+    notation, not legal now), else :class:`~harness.contracts.errors.InvalidActionError`
+    saying the notation is ``notation`` (e.g. ``"a belote action: 'take', ...
+    or a card such as 'JC'"``); both list the legal actions.
+    """
+    if not isinstance(action, str):
+        raise InvalidActionError(f"an action is a string, not {action!r}")
+    legal = ", ".join(state.legal_actions())
+    if known(action):
+        raise IllegalActionError(
+            f"seat {state.to_act} may not {action!r} now; legal: {legal}"
+        )
+    raise InvalidActionError(f"{action!r} is not {notation}; legal now: {legal}")

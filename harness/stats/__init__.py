@@ -1,0 +1,3 @@
+"""Statistics: rating fits with intervals, significance tests, Elo and
+standings. Pure computation on results: imports only the contracts.
+"""

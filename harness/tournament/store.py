@@ -1,0 +1,633 @@
+"""The results store: one SQLite file per tournament, in WAL mode.
+
+It holds a snapshot of the config, the planned jobs, and per finished match
+its result (per seat: entrant, score, rank, team; per deal: points; a forfeit
+with its reason) and, when asked for, the action log. Results are written in
+transactions of whole matches keyed by the job id, so a run killed at any
+moment loses at most the matches not yet written (in flight, or streamed in
+the last moments) and never counts one twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import json
+import os
+import sqlite3
+import time
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from harness.contracts.errors import ConfigError, TroefError
+from harness.contracts.result import Result
+from harness.tournament.config import TournamentConfig
+from harness.tournament.plan import Job
+
+__all__ = [
+    "Encoded",
+    "Store",
+    "StoredMatch",
+    "decode_log",
+    "encode",
+    "not_a_troef_database",
+    "run_lock",
+]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY, idx INTEGER NOT NULL UNIQUE, seed INTEGER NOT NULL,
+    grp TEXT NOT NULL, rotation INTEGER NOT NULL, spec TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    job_id TEXT PRIMARY KEY REFERENCES jobs(id),
+    forfeit_seat INTEGER, forfeit_reason TEXT, forfeit_detail TEXT,
+    deals INTEGER NOT NULL, result TEXT NOT NULL,
+    recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS seat_results (
+    job_id TEXT NOT NULL REFERENCES results(job_id), seat INTEGER NOT NULL,
+    entrant TEXT NOT NULL, score INTEGER NOT NULL, rank INTEGER NOT NULL,
+    team INTEGER NOT NULL, PRIMARY KEY (job_id, seat)
+);
+-- Per deal and seat, read from the result itself: a view, not a table, because
+-- writing one row per deal and seat cost the parent more than a worker's match.
+CREATE VIEW IF NOT EXISTS deal_points AS
+    SELECT r.job_id AS job_id, CAST(d.key AS INTEGER) AS deal,
+           CAST(p.key AS INTEGER) AS seat, p.value AS points
+    FROM results r, json_each(r.result, '$.deal_points') d, json_each(d.value) p;
+-- How long each seat's bot thought in a match (measured, so apart from results).
+CREATE TABLE IF NOT EXISTS thinking (
+    job_id TEXT NOT NULL REFERENCES results(job_id), seat INTEGER NOT NULL,
+    decisions INTEGER NOT NULL, total REAL NOT NULL, longest REAL NOT NULL,
+    PRIMARY KEY (job_id, seat)
+);
+CREATE TABLE IF NOT EXISTS logs (
+    job_id TEXT PRIMARY KEY REFERENCES results(job_id), log TEXT NOT NULL
+);
+"""
+
+
+class Encoded(NamedTuple):
+    """A match's result as the store writes it, encoded where it was played:
+    a pool worker encodes its matches, so that the runner, which writes every
+    result, only inserts rows (the runner's CPU is the pool's bottleneck).
+    A named tuple: it unpickles at C speed."""
+
+    #: ``Result.to_dict()`` without the log, as JSON (the ``results`` column).
+    json: str
+    #: The action log, actions joined by spaces (the ``logs`` column), or None.
+    log: str | None
+
+
+def encode(result: Result) -> Encoded:
+    """``result`` as the store writes it: the same bytes wherever it is encoded."""
+    plain = result.to_dict()
+    log = plain.pop("log")
+    return Encoded(
+        json.dumps(plain, separators=(",", ":")),
+        None if log is None else " ".join(log),
+    )
+
+
+def decode_log(text: str) -> list[str]:
+    """The actions of a log as :func:`encode` wrote it (joined by spaces)."""
+    return text.split(" ") if text else []
+
+
+class StoredMatch:
+    """One recorded match: its job (as stored) and its Result."""
+
+    __slots__ = ("job", "result")
+
+    def __init__(self, job: dict[str, Any], result: Result) -> None:
+        self.job = job
+        self.result = result
+
+
+class Store:
+    """A tournament's SQLite database."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = connection
+
+    # -- opening ----------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, path: Path, config: TournamentConfig, *, fresh: bool = False
+    ) -> Store:
+        """Open (or create) the database of ``config``'s tournament.
+
+        :param fresh: delete an existing database first and start afresh.
+        :raises ConfigError: the database holds another config's results.
+        """
+        if fresh and path.exists():
+            problem = not_a_troef_database(path)
+            if problem is not None:
+                raise TroefError(
+                    f"--fresh: refusing to delete {path}: {problem}; "
+                    "remove it yourself if it is yours, or set another 'database' path"
+                )
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(path) + suffix).unlink(missing_ok=True)
+        if path.exists():
+            problem = not_a_troef_database(path)
+            if problem is not None:
+                raise TroefError(
+                    f"{path}: {problem}; troef will not start over on it: set "
+                    "another 'database' path, or use --fresh on a troef database"
+                )
+        else:
+            # Results may be private: readable by the owner only.
+            _private_folders(path.parent)
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        store = cls(path, _connect(path))
+        store._db.executescript(SCHEMA)
+        stored = store.meta("config")
+        snapshot = config.snapshot_json()
+        if stored is None:
+            with store._db:
+                store._db.execute(
+                    "INSERT INTO meta VALUES ('config', ?), ('name', ?), ('source', ?)",
+                    (snapshot, config.name, str(config.path)),
+                )
+        elif stored != snapshot and store._adopt_old_default_seed(stored, config):
+            pass
+        elif stored != snapshot:
+            store.close()
+            changes = describe_changes(json.loads(stored), config.snapshot())
+            raise ConfigError(
+                f"{config.path}: the database {path} holds results of a different "
+                f"config ({changes}); run with --fresh to start afresh, or set "
+                "another 'database' path"
+            )
+        return store
+
+    def _adopt_old_default_seed(self, stored: str, config: TournamentConfig) -> bool:
+        """A database made before a config without ``seed`` drew a random one
+        (the default was 1) resumes with its own seed: True when ``stored``
+        differs from ``config`` by that alone (the seed is then kept here)."""
+        old = json.loads(stored)
+        if config.seed_given or not isinstance(old.get("seed"), int):
+            return False
+        if {**old, "seed": None} != config.snapshot():
+            return False
+        with self._db:
+            self._db.execute(
+                "UPDATE meta SET value = ? WHERE key = 'config'",
+                (config.snapshot_json(),),
+            )
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('master_seed', ?)",
+                (str(old["seed"]),),
+            )
+        return True
+
+    def resolve(self, config: TournamentConfig) -> TournamentConfig:
+        """``config`` with its master seed: the config's, else the one kept here.
+
+        A config without ``seed`` gets a random 63-bit master seed, drawn once
+        and kept in the meta table, so that a resume plays the same plan.
+        """
+        if config.seed_given:
+            return config
+        stored = self.meta("master_seed")
+        if stored is None:
+            from harness.contracts.seeding import new_master_seed
+
+            stored = str(new_master_seed())
+            with self._db:
+                self._db.execute(
+                    "INSERT INTO meta VALUES ('master_seed', ?)", (stored,)
+                )
+        return dataclasses.replace(config, seed=int(stored))
+
+    def bot_secret(self, *, create: bool) -> bytes:
+        """The tournament's secret that bot seeds are keyed with.
+
+        Never sent to a bot: a bot seed then says nothing about the deals.
+        Drawn once (when ``create``: the tournament has untrusted entrants)
+        and kept in the meta table; b"" for a tournament of trusted bots only,
+        whose bot seeds follow the public recipe (reproducible from the seed).
+        """
+        stored = self.meta("bot_secret")
+        if stored is None and create:
+            from harness.contracts.seeding import new_secret
+
+            stored = new_secret().hex()
+            with self._db:
+                self._db.execute("INSERT INTO meta VALUES ('bot_secret', ?)", (stored,))
+        return b"" if stored is None else bytes.fromhex(stored)
+
+    @classmethod
+    def existing(cls, path: str | Path) -> Store:
+        """Open a database that must exist already (status, replay, reports)."""
+        path = Path(path)
+        if path.suffix == ".toml" and path.is_file():
+            raise TroefError(
+                f"{path} is a tournament config, not a database; {_database_of(path)}"
+            )
+        if not path.is_file():
+            raise TroefError(f"no database at {path}")
+        problem = not_a_troef_database(path)
+        if problem is not None:
+            raise TroefError(f"{path}: {problem}")
+        return cls(path, _connect(path))
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for a format that keeps tables of its own (the ladder)."""
+        return self._db
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ----------------------------------------------------------
+
+    def add_jobs(self, jobs: Iterable[Job]) -> None:
+        """Record the plan (jobs already present are left as they are).
+
+        Only the jobs the store lacks are encoded: a resumed run of a large
+        plan has them all already (encoding 200,000 again took over a second).
+        """
+        jobs = list(jobs)
+        known = self._known((j.id for j in jobs), "jobs", "id")
+        fresh = [j for j in jobs if j.id not in known]
+        if not fresh:
+            return
+        with self._db:
+            self._db.executemany(
+                "INSERT OR IGNORE INTO jobs VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        j.id,
+                        j.index,
+                        j.seed,
+                        j.group,
+                        j.rotation,
+                        json.dumps(j.to_dict()),
+                    )
+                    for j in fresh
+                ],
+            )
+
+    def record(self, job: Job, result: Result) -> bool:
+        """Write one match's result in one transaction.
+
+        :returns: False when the job had a result already (nothing written).
+        """
+        return bool(self.record_many([(job, result)]))
+
+    def record_many(
+        self,
+        results: Sequence[tuple[Job, Result]],
+        encoded: Mapping[str, Encoded] | None = None,
+    ) -> list[Job]:
+        """Write several matches in one transaction (one commit, not one per match).
+
+        A transaction holds whole matches only, so a kill loses whole matches
+        or none; a job that already has a result is skipped.
+
+        :param encoded: per job id, its result already encoded (:func:`encode`,
+            by the worker that played it); the others are encoded here. A
+            result given with its encoding may then lack its log.
+        :returns: the jobs that were written.
+        """
+        done = self._known(job.id for job, _ in results)
+        written = [(job, result) for job, result in results if job.id not in done]
+        rows: list[tuple[Any, ...]] = []
+        seats: list[tuple[Any, ...]] = []
+        logs: list[tuple[str, str]] = []
+        thinking: list[tuple[Any, ...]] = []
+        encoded = encoded or {}
+        for job, result in written:
+            forfeit = result.forfeit
+            stored = encoded.get(job.id) or encode(result)
+            rows.append(
+                (
+                    job.id,
+                    None if forfeit is None else forfeit.seat,
+                    None if forfeit is None else forfeit.reason.value,
+                    None if forfeit is None else forfeit.detail,
+                    len(result.deal_points),
+                    stored.json,
+                )
+            )
+            seats.extend(
+                (
+                    job.id,
+                    seat,
+                    job.seating[seat],
+                    result.scores[seat],
+                    result.ranks[seat],
+                    result.teams[seat],
+                )
+                for seat in range(len(job.seating))
+            )
+            if stored.log is not None:
+                logs.append((job.id, stored.log))
+            if result.thinking is not None:
+                thinking.extend(
+                    (job.id, seat, *spent) for seat, spent in enumerate(result.thinking)
+                )
+        with self._db:
+            self._db.executemany(
+                "INSERT INTO results (job_id, forfeit_seat, forfeit_reason, "
+                "forfeit_detail, deals, result) VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            self._db.executemany(
+                "INSERT INTO seat_results VALUES (?, ?, ?, ?, ?, ?)", seats
+            )
+            self._db.executemany("INSERT INTO logs VALUES (?, ?)", logs)
+            self._db.executemany(
+                "INSERT INTO thinking VALUES (?, ?, ?, ?, ?)", thinking
+            )
+        return [job for job, _ in written]
+
+    def _known(
+        self, ids: Iterable[str], table: str = "results", column: str = "job_id"
+    ) -> set[str]:
+        """Which of ``ids`` the ``column`` of ``table`` holds."""
+        ids = list(ids)
+        known: set[str] = set()
+        # In slices: an SQLite before 3.32 takes at most 999 parameters, and
+        # a commit may hold a few thousand short matches.
+        for start in range(0, len(ids), 900):
+            part = ids[start : start + 900]
+            marks = ",".join("?" * len(part))
+            query = f"SELECT {column} FROM {table} WHERE {column} IN ({marks})"
+            known.update(row[0] for row in self._db.execute(query, part))
+        return known
+
+    # -- reading ----------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        """A value of the meta table."""
+        try:
+            row = self._db.execute(
+                "SELECT value FROM meta WHERE key = ?", (key,)
+            ).fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        return None if row is None else str(row[0])
+
+    def config_snapshot(self) -> dict[str, Any]:
+        """The stored config snapshot."""
+        return dict(json.loads(self.meta("config") or "{}"))
+
+    def unfinished_jobs(self) -> list[Job]:
+        """The planned jobs without a result, in plan order."""
+        rows = self._db.execute(
+            "SELECT spec FROM jobs WHERE id NOT IN (SELECT job_id FROM results) "
+            "ORDER BY idx"
+        )
+        return [Job.from_dict(json.loads(spec)) for (spec,) in rows]
+
+    def done_ids(self) -> set[str]:
+        """The ids of the jobs that have a result."""
+        return {row[0] for row in self._db.execute("SELECT job_id FROM results")}
+
+    def counts(self) -> tuple[int, int]:
+        """(matches recorded, matches planned)."""
+        done = self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        planned = self._db.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]
+        return int(done), int(planned)
+
+    def forfeit_count(self) -> int:
+        """How many recorded matches ended in a forfeit."""
+        return int(
+            self._db.execute(
+                "SELECT COUNT(*) FROM results WHERE forfeit_seat IS NOT NULL"
+            ).fetchone()[0]
+        )
+
+    def forfeits(self) -> list[tuple[str, str, int]]:
+        """(entrant, reason, matches) of every forfeit, most frequent first."""
+        rows = self._db.execute(
+            "SELECT s.entrant, r.forfeit_reason, COUNT(*) FROM results r "
+            "JOIN seat_results s ON s.job_id = r.job_id AND s.seat = r.forfeit_seat "
+            "GROUP BY s.entrant, r.forfeit_reason ORDER BY COUNT(*) DESC, s.entrant"
+        )
+        return [(str(e), str(reason), int(n)) for e, reason, n in rows]
+
+    def thinking(self) -> list[tuple[str, int, float, float]]:
+        """(entrant, decisions, total seconds, longest decision) over all matches."""
+        has_table = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'thinking'"
+        ).fetchone()
+        if not has_table:  # a database from before thinking times were kept
+            return []
+        rows = self._db.execute(
+            "SELECT s.entrant, SUM(t.decisions), SUM(t.total), MAX(t.longest) "
+            "FROM thinking t JOIN seat_results s "
+            "ON s.job_id = t.job_id AND s.seat = t.seat "
+            "GROUP BY s.entrant ORDER BY s.entrant"
+        )
+        return [
+            (str(e), int(n), float(total), float(most)) for e, n, total, most in rows
+        ]
+
+    def matches(self) -> Iterator[StoredMatch]:
+        """Every recorded match in plan order, with its log if kept."""
+        query = (
+            "SELECT jobs.spec, results.result, logs.log FROM results "
+            "JOIN jobs ON jobs.id = results.job_id "
+            "LEFT JOIN logs ON logs.job_id = results.job_id ORDER BY jobs.idx"
+        )
+        for spec, result, log in self._db.execute(query):
+            data = json.loads(result)
+            data["log"] = None if log is None else decode_log(log)
+            yield StoredMatch(json.loads(spec), Result.from_dict(data))
+
+    def match(self, key: str) -> StoredMatch:
+        """One recorded match, by job id (or a unique prefix) or plan index."""
+        if key.isdigit() and len(key) < 16:  # ids are 16 hex digits; indexes are short
+            rows = self._db.execute(
+                "SELECT id FROM jobs WHERE idx = ?", (int(key),)
+            ).fetchall()
+        else:
+            rows = self._db.execute(
+                "SELECT id FROM jobs WHERE id LIKE ?", (key.lower() + "%",)
+            ).fetchall()
+        if len(rows) != 1:
+            what = "no match" if not rows else f"{len(rows)} matches"
+            done, planned = self.counts()
+            raise TroefError(
+                f"{what} in {self.path} for {key!r}; give a job id (or a unique "
+                f"prefix) or a plan index from 0 to {planned - 1} ({done} of "
+                f"{planned} recorded); 'troef matches {self.path}' lists them"
+            )
+        job_id = rows[0][0]
+        for match in self.matches():
+            if match.job["id"] == job_id:
+                return match
+        raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+def _database_of(config: Path) -> str:
+    """Where the tournament config at ``config`` keeps its results, if it says."""
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = {}
+    # The default is the one harness.tournament.config gives: the config's name,
+    # .sqlite.
+    database = data.get("database", f"{config.stem}.sqlite")
+    if not isinstance(database, str):
+        return "give the database file that its 'database' key names"
+    return f"its database is {config.parent / database}"
+
+
+def _private_folders(folder: Path) -> None:
+    """Create ``folder`` and its missing parents, each readable by the owner only."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for created in reversed(missing):
+        try:
+            created.mkdir(mode=0o700, exist_ok=True)
+        except OSError as exc:
+            raise TroefError(
+                f"cannot create the folder {created} for the database "
+                f"(the config's 'database' key): {exc.strerror}"
+            ) from None
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def not_a_troef_database(path: Path) -> str | None:
+    """What keeps the existing file ``path`` from being a sound troef database.
+
+    None when it is one: an SQLite file that passes SQLite's quick check and
+    holds a config snapshot.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror})"
+    if not head:
+        return (
+            "the file is empty (0 bytes), not a troef database (a database "
+            "whose -wal file was lost can look like this)"
+        )
+    if head != _SQLITE_HEADER:
+        return "not a troef database (not even an SQLite file)"
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.DatabaseError as exc:
+        return f"cannot open it as SQLite ({exc})"
+    try:
+        check = db.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            found = "no answer" if check is None else check[0]
+            return f"the database is damaged (SQLite's quick check: {found})"
+        tables = sorted(
+            row[0]
+            for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        )
+        if "meta" not in tables:
+            listed = ", ".join(tables) if tables else "none"
+            return f"an SQLite database of something else, not troef (tables: {listed})"
+        row = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        if row is None:
+            return (
+                "a troef database without its config (damaged, or its -wal file "
+                "was lost)"
+            )
+    except sqlite3.DatabaseError as exc:
+        return f"the database is damaged ({exc})"
+    finally:
+        db.close()
+    return None
+
+
+@contextlib.contextmanager
+def run_lock(path: Path) -> Iterator[Path]:
+    """Hold the run lock of the database at ``path`` (a ``.lock`` file beside it).
+
+    One run per database: a second is refused at once, naming the holder.
+    The lock is the kernel's (flock), so it goes with a killed process.
+    Yields the lock file's path: its holder may delete it before it lets go
+    (a run that made nothing to keep); a run that opened that file before
+    it went takes the file at the path instead.
+    """
+    _private_folders(path.parent)
+    lock_path = Path(str(path) + ".lock")
+    while True:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+            os.close(fd)
+            raise TroefError(
+                f"{path} is in use by another run ({holder or 'holder unknown'}); "
+                "wait for it to end or stop it"
+            ) from None
+        if _same_file(fd, lock_path):
+            break
+        os.close(fd)  # deleted by its last holder after we opened it
+    try:
+        os.ftruncate(fd, 0)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+        os.pwrite(fd, f"pid {os.getpid()} since {stamp} UTC\n".encode(), 0)
+        yield lock_path
+    finally:
+        os.close(fd)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether the open file ``fd`` is still the file at ``path``."""
+    try:
+        at_path = os.stat(path)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (mine.st_dev, mine.st_ino) == (at_path.st_dev, at_path.st_ino)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    try:
+        db = sqlite3.connect(path, isolation_level="DEFERRED")
+        db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL is durable against a killed process in WAL mode (not against
+        # power loss), and much faster than FULL.
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA foreign_keys=ON")
+    except sqlite3.DatabaseError as exc:
+        raise TroefError(f"{path}: cannot open as an SQLite database: {exc}") from None
+    return db
+
+
+def describe_changes(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> str:
+    """A short list of what differs between two config snapshots."""
+    changes = []
+    for key in sorted(set(old) | set(new)):
+        name = f"{prefix}{key}"
+        a, b = old.get(key, "<absent>"), new.get(key, "<absent>")
+        if isinstance(a, dict) and isinstance(b, dict):
+            inner = describe_changes(a, b, name + ".")
+            if inner:
+                changes.append(inner)
+        elif a != b:
+            changes.append(f"{name}: {a!r} -> {b!r}")
+    return "; ".join(changes)
