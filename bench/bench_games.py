@@ -162,7 +162,12 @@ def load_troef_games(
     games: dict[str, type[Game]] = {}
     for kwargs in [{"modules": [m]} for m in modules] + [{"files": [f]} for f in files]:
         try:
-            games.update(load_plugins(entry_points=False, **kwargs).games)
+            loaded = load_plugins(
+                entry_points=False,
+                modules=kwargs.get("modules", ()),
+                files=kwargs.get("files", ()),
+            )
+            games.update(loaded.games)
         except (PluginError, OSError) as exc:
             notes.append(f"skipped plugin {next(iter(kwargs.values()))[0]}: {exc}")
     return games, notes

@@ -14,37 +14,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bots import jass_skart
+from bots.jass_hands import hand_strength
 from games.cards import PIQUET, PIQUET24, SUITS, CardMask, Deck
 from games.jass import belote, klapper, klaverjassen
 from games.jass.declarations import best_declarations
 from games.tricks import TrickTables
 from harness import Bot, View, hookimpl
 
-__all__ = ["JassBot", "hand_strength"]
+__all__ = ["JassBot"]
 
-#: What each trump is worth towards taking tricks, by rank (J 9 A 10 K Q 8 7).
-_TRUMP_VALUE = {"J": 4.0, "9": 3.0, "A": 2.0, "T": 1.5, "K": 1.0, "Q": 1.0}
 _SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 #: Hand value from which the bot takes a contract, and from which it doubles.
 PLAY_AT = 9.0
 DOUBLE_AT = 11.0
-
-
-def hand_strength(hand: Sequence[str], trump: int) -> float:
-    """A rough count of the tricks' worth of ``hand`` with suit ``trump`` trump:
-    its trumps by rank (a 7 or 8 of trump counts 0.75), plain aces 1.5, a plain
-    ten with its ace 1.0 and without it 0.25."""
-    t = SUITS[trump]
-    value = 0.0
-    for card in hand:
-        rank, suit = card[0], card[1]
-        if suit == t:
-            value += _TRUMP_VALUE.get(rank, 0.75)
-        elif rank == "A":
-            value += 1.5
-        elif rank == "T":
-            value += 1.0 if "A" + suit in hand else 0.25
-    return value
 
 
 class JassBot(Bot):

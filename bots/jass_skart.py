@@ -2,7 +2,7 @@
 and Kleintje Klaverjas (the card play is :class:`bots.jass.JassBot`'s).
 
 Rules of thumb: say ``play`` / bid with a hand that is strong in its best
-suit (:func:`bots.jass.hand_strength`); always take the skart (it can only
+suit (:func:`bots.jass_hands.hand_strength`); always take the skart (it can only
 show more) and lay back the cheapest side cards; name the suit the hand is
 strongest in; always claim roem and declare the stuk (both only add to the
 seat's side); as Kleintje's dealer, deal the most cards (skill counts more)
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bots.jass_hands import hand_strength
 from games.cards import PIQUET, SUITS
 from games.jass.klaverjassen import TRUMP_TABLES
 from games.jass.klaverjassen3 import Klaverjassen3View
@@ -62,7 +63,7 @@ def decide(view: View) -> str | None:
         return _cheapest(hand, trump)
     if isinstance(view, Klaverjassen3View):
         best = _best_suit(hand)
-        strong = hand_value(hand, best) >= K3_PLAY_PER_CARD * len(hand)
+        strong = hand_strength(hand, best) >= K3_PLAY_PER_CARD * len(hand)
         return "play" if strong else "pass"
     assert isinstance(view, KleintjeView)
     return _kleintje(view, legal, hand)
@@ -83,13 +84,6 @@ def _kleintje(view: KleintjeView, legal: Sequence[str], hand: tuple[str, ...]) -
     return bids[0] if int(bids[0][4:]) <= reach else "pass"
 
 
-def hand_value(hand: Sequence[str], trump: int) -> float:
-    """:func:`bots.jass.hand_strength` (imported late: that module imports this)."""
-    from bots.jass import hand_strength
-
-    return hand_strength(hand, trump)
-
-
 def estimate_points(hand: Sequence[str], trump: int) -> int:
     """The points ``hand`` can count on with ``trump`` (Kleintje's bids): the
     cards sure to take a trick (jack and nine of trump, aces) bring their own
@@ -105,7 +99,7 @@ def estimate_points(hand: Sequence[str], trump: int) -> int:
 
 
 def _best_suit(hand: Sequence[str]) -> int:
-    return max(range(4), key=lambda s: hand_value(hand, s))
+    return max(range(4), key=lambda s: hand_strength(hand, s))
 
 
 def _cheapest(hand: Sequence[str], trump: int) -> str:

@@ -19,17 +19,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
 
 from harness.contracts import hookspecs
 from harness.contracts.bot import Bot
 from harness.contracts.errors import PluginError, UnknownNameError, close_names
+from harness.contracts.executor import ExecutorPlugin
 from harness.contracts.game import Game
-
-if TYPE_CHECKING:
-    from harness.tournament.executor_plugins import ExecutorPlugin
 
 __all__ = ["ENTRY_POINT_GROUP", "Registry", "load_plugins"]
 
@@ -108,13 +106,17 @@ def load_plugins(
     modules: Iterable[str] = (),
     files: Iterable[str | Path] = (),
     blocked: Iterable[str] = (),
+    builtins: Iterable[tuple[str, ModuleType]] = (),
 ) -> Registry:
-    """Load plugins and return the registry of their games and bots.
+    """Load plugins and return the registry of their games, bots and executors.
 
     :param entry_points: load the ``troef`` entry-point group (the built-ins too).
     :param modules: importable module names to register as plugins.
     :param files: paths of ``.py`` files to register as plugins, named by path.
     :param blocked: plugin names not to load (entry-point names or module names).
+    :param builtins: (name, module) plugins always registered, whatever is
+        blocked: a higher layer's own, as the tournaments' built-in executors
+        (:func:`harness.tournament.executor_plugins.load_registry`).
     :raises PluginError: a plugin fails to import, or two register one name.
     """
     source = PluginSource(
@@ -122,13 +124,13 @@ def load_plugins(
     )
     pm = pluggy.PluginManager("troef")
     pm.add_hookspecs(hookspecs)
-    # The built-in executors register like any plugin, but cannot be blocked:
-    # every config needs one.
-    from harness.tournament import executor_plugins
-
-    pm.register(executor_plugins, name=executor_plugins.BUILTIN_PLUGIN)
+    builtins = list(builtins)
+    for name, builtin in builtins:
+        pm.register(builtin, name=name)
+    unblockable = {name for name, _ in builtins}
     for name in source.blocked:
-        pm.set_blocked(name)
+        if name not in unblockable:  # pluggy's block would unregister it
+            pm.set_blocked(name)
     if entry_points:
         for ep in sorted(
             importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
@@ -276,14 +278,12 @@ def _collect(pm: pluggy.PluginManager, source: PluginSource) -> Registry:
 _CONTRACTS = {
     "game": "harness.Game",
     "bot": "harness.Bot",
-    "executor": "harness.tournament.executor_plugins.ExecutorPlugin",
+    "executor": "harness.ExecutorPlugin",
 }
 _HOOK_OF = {"game": "troef_games", "bot": "troef_bots", "executor": "troef_executors"}
 
 
 def _base(kind: str) -> type:
-    from harness.tournament.executor_plugins import ExecutorPlugin
-
     return {"game": Game, "bot": Bot, "executor": ExecutorPlugin}[kind]
 
 

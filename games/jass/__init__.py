@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from games.jass.belote import Belote
 from games.jass.klapper import Klapper
-from games.jass.klaverjassen import Klaverjassen
 from games.jass.klaverjassen3 import Klaverjassen3
 from games.jass.kleintje import Kleintje
 from games.jass.smousjas import Smousjas
+from games.jass.variants import Klaverjassen
 from games.jass.vijfhonderden import Vijfhonderden
 from harness import Game, hookimpl
 

@@ -1,5 +1,9 @@
 """Klaverjassen (Rotterdam rules): four players in two fixed partnerships.
 
+The standard game's state, view and sampler; the Game class, whose ``variant``
+option picks this state or a variant's, is
+:class:`games.jass.variants.Klaverjassen`.
+
 Rule text: ``seeds/004`` from line 77, "Klaverjassen, 4 spelers"; the rules as
 implemented and every ruling are in ``games/jass/RULES.md`` (cited here as R1,
 R2, ...).
@@ -22,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
 from games.jass.roem import roem_parts, trick_roem
@@ -39,9 +43,7 @@ from games.jass.scoring import (
 from games.sampling import ConstrainedDealer
 from games.tricks import ROTTERDAM, Duties, TrickRecord, TrickRules, TrickState
 from harness import (
-    Game,
     IllegalActionError,
-    Option,
     Result,
     Sampler,
     View,
@@ -51,7 +53,10 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
 
-__all__ = ["Klaverjassen", "KlaverjassenState", "KlaverjassenView"]
+if TYPE_CHECKING:
+    from games.jass.variants import Klaverjassen
+
+__all__ = ["KlaverjassenSampler", "KlaverjassenState", "KlaverjassenView"]
 
 # -- tables -----------------------------------------------------------------
 
@@ -651,72 +656,3 @@ class KlaverjassenSampler(Sampler):
             for seat, mask, known in zip(self._others, dealt, self._known, strict=True):
                 hands[seat] = mask | known
         return state
-
-
-class Klaverjassen(Game):
-    """Klaverjassen, Rotterdam style: turned trump, must over- and under-trump."""
-
-    view_class = KlaverjassenView
-    #: The worlds behind a view (R14): read once, sampled cheaply.
-    sampler_class = KlaverjassenSampler
-
-    name = "klaverjassen"
-    description = (
-        "Rotterdam jass: a turned trump is taken or passed, over- and under-trumping is"
-        " a duty, roem counts in the tricks"
-    )
-    title = "Klaverjassen (4 players, fixed partnerships)"
-    seat_counts = frozenset({4})
-    partnerships = True
-    check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
-    max_actions = 20_000  # a 1500-point match takes ~1,000; the referee draws here
-    option_specs = (
-        Option(
-            "variant",
-            "standard",
-            doc="rule set (seed 004 lines 126-132; RULES.md R16-R23)",
-            choices=VARIANTS,
-            choice_docs={
-                "standard": "Rotterdam: a turned suit is taken or passed",
-                "utrechts": "nothing turned: voorhand must play and names trump",
-                "leids": "bids of points and a suit; the bidder must make his points",
-                "voorhand-vrij": "when all pass, voorhand (then each in turn) may "
-                "name any suit",
-                "amsterdams": "no under-trumping, and no duty to trump while the "
-                "partner wins the trick",
-                "kraken": "each call of kraken, herkraken and superkraken doubles; "
-                "roem in hand counts",
-                "schoppen-dubbel": "kraken, and a deal with spades trump counts double",
-            },
-        ),
-        Option(
-            "target",
-            1500,
-            doc="the match ends after the deal in which a team reaches this total",
-            minimum=1,
-        ),
-        Option(
-            "clubs_first",
-            True,
-            doc="in the first deal clubs is trump without turning; voorhand plays",
-        ),
-    )
-
-    @property
-    def state_class(self) -> type[KlaverjassenState]:
-        """The State class of this game's ``variant``."""
-        if self.options["variant"] == "standard":
-            return KlaverjassenState
-        from games.jass.variants import (
-            KlaverjassenKrakenState,
-            KlaverjassenVariantState,
-        )
-
-        if self.options["variant"] in ("kraken", "schoppen-dubbel"):
-            return KlaverjassenKrakenState
-        return KlaverjassenVariantState
-
-    def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
-        """The first deal of a match of four, dealt from ``seed``."""
-        self.check_seats(n_seats)
-        return self.state_class(self, seed)

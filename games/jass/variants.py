@@ -1,4 +1,6 @@
-"""Klaverjassen's variants a-f (seed 004 lines 126-132), as the ``variant`` option.
+"""Klaverjassen's variants a-f (seed 004 lines 126-132), as the ``variant``
+option of the game class :class:`Klaverjassen`, which is here: it chooses the
+standard state (:mod:`games.jass.klaverjassen`) or a variant's.
 
 The card play, roem in tricks and deal scoring are the standard game's
 (:mod:`games.jass.klaverjassen`); a variant changes how trump and the playing
@@ -27,14 +29,15 @@ from games.jass.klaverjassen import (
     _TABLES,
     PASS,
     PLAY,
-    Klaverjassen,
+    VARIANTS,
+    KlaverjassenSampler,
     KlaverjassenState,
     KlaverjassenView,
 )
 from games.jass.roem import FOUR_JACKS, FOUR_OF_A_KIND, RUN_3, RUN_4
 from games.jass.scoring import deal_score
 from games.tricks import AMSTERDAM
-from harness import IllegalActionError
+from harness import Game, IllegalActionError, Option
 from harness.contracts.game import reject_action
 
 __all__ = [
@@ -416,3 +419,67 @@ class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
             view.__dict__["legal_actions"] = self.legal_actions()
             view.__dict__["hand"] = PIQUET.names(self.hands[seat])
         return view
+
+
+class Klaverjassen(Game):
+    """Klaverjassen, Rotterdam style: turned trump, must over- and under-trump."""
+
+    view_class = KlaverjassenView
+    #: The worlds behind a view (R14): read once, sampled cheaply.
+    sampler_class = KlaverjassenSampler
+
+    name = "klaverjassen"
+    description = (
+        "Rotterdam jass: a turned trump is taken or passed, over- and under-trumping is"
+        " a duty, roem counts in the tricks"
+    )
+    title = "Klaverjassen (4 players, fixed partnerships)"
+    seat_counts = frozenset({4})
+    partnerships = True
+    check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
+    max_actions = 20_000  # a 1500-point match takes ~1,000; the referee draws here
+    option_specs = (
+        Option(
+            "variant",
+            "standard",
+            doc="rule set (seed 004 lines 126-132; RULES.md R16-R23)",
+            choices=VARIANTS,
+            choice_docs={
+                "standard": "Rotterdam: a turned suit is taken or passed",
+                "utrechts": "nothing turned: voorhand must play and names trump",
+                "leids": "bids of points and a suit; the bidder must make his points",
+                "voorhand-vrij": "when all pass, voorhand (then each in turn) may "
+                "name any suit",
+                "amsterdams": "no under-trumping, and no duty to trump while the "
+                "partner wins the trick",
+                "kraken": "each call of kraken, herkraken and superkraken doubles; "
+                "roem in hand counts",
+                "schoppen-dubbel": "kraken, and a deal with spades trump counts double",
+            },
+        ),
+        Option(
+            "target",
+            1500,
+            doc="the match ends after the deal in which a team reaches this total",
+            minimum=1,
+        ),
+        Option(
+            "clubs_first",
+            True,
+            doc="in the first deal clubs is trump without turning; voorhand plays",
+        ),
+    )
+
+    @property
+    def state_class(self) -> type[KlaverjassenState]:
+        """The State class of this game's ``variant``."""
+        if self.options["variant"] == "standard":
+            return KlaverjassenState
+        if self.options["variant"] in ("kraken", "schoppen-dubbel"):
+            return KlaverjassenKrakenState
+        return KlaverjassenVariantState
+
+    def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
+        """The first deal of a match of four, dealt from ``seed``."""
+        self.check_seats(n_seats)
+        return self.state_class(self, seed)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from harness.contracts.errors import ConfigError, TroefError, close_names
 from harness.contracts.options import show_renamed_options
 from harness.match.conformance import DEFAULT_BUDGET, check_game
-from harness.plugins import Registry, load_plugins
+from harness.plugins import Registry
 from harness.report.tables import (
     FORMATS,
     forfeit_table,
@@ -32,6 +32,7 @@ from harness.tournament.config import (
     load_config,
     resolve_command,
 )
+from harness.tournament.executor_plugins import load_registry
 
 if TYPE_CHECKING:
     from harness.contracts.bot import Bot
@@ -62,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         registry = None
         if args.command in _NEEDS_REGISTRY:
-            registry = load_plugins(files=args.plugin, blocked=args.block)
+            registry = load_registry(files=args.plugin, blocked=args.block)
             _warn(registry.warnings)
         return int(args.run(registry, args))
     except TroefError as exc:
@@ -608,8 +609,8 @@ def _play_bots(
     """One bot per ``--bots`` entry: a named bot with options, or a command."""
     from harness.contracts.seeding import bot_seed
     from harness.isolation.botprocess import ProcessSettings
-    from harness.isolation.botuser import ENV_USER, default_user, unreachable
     from harness.match.referee import make_bot
+    from harness.tournament.botuser import ENV_USER, default_user, unreachable
 
     # A program bot is untrusted as in a tournament: under root it runs as
     # the default bot user, and one that user cannot run is refused.
@@ -720,7 +721,7 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.tournament.executor_plugins import check_executor
+    from harness.tournament.config import check_executor
     from harness.tournament.scheduler import Interrupted, Progress, run_tournament
 
     config = _config(args)
@@ -779,8 +780,8 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.isolation.botuser import check_entrants
-    from harness.tournament.executor_plugins import check_executor, describe_executor
+    from harness.tournament.botuser import check_entrants
+    from harness.tournament.config import check_executor, describe_executor
     from harness.tournament.plan import MAX_PLANNED, plan, planned_count, planned_groups
     from harness.tournament.scheduler import probe_entrants
 
@@ -880,7 +881,7 @@ def isolation_notes(config: TournamentConfig) -> list[str]:
 
 def _user_origin(config: TournamentConfig, entrant: Entrant) -> str:
     """Where an entrant's user comes from, for ``validate``."""
-    from harness.isolation.botuser import ENV_USER
+    from harness.tournament.botuser import ENV_USER
 
     spec = config.raw.get("entrants", {}).get(entrant.label, {})
     if isinstance(spec, dict) and "user" in spec:
@@ -1106,7 +1107,7 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
             f"match {match.job['id']} was recorded without its log (keep_logs = false)"
         )
     plugins = snapshot.get("plugins", [])
-    reg = load_plugins(
+    reg = load_registry(
         files=[p for p in plugins if p.endswith(".py")],
         modules=[p for p in plugins if not p.endswith(".py")],
     )
@@ -1196,7 +1197,7 @@ def _write_html(
         source = store.meta("source")
         master_seed = store.meta("master_seed")
     plugins = snapshot.get("plugins", [])
-    reg = load_plugins(
+    reg = load_registry(
         files=[p for p in plugins if p.endswith(".py")],
         modules=[p for p in plugins if not p.endswith(".py")],
     )

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from harness.contracts.result import ForfeitReason
 
 __all__ = [
+    "BotFault",
     "ConfigError",
     "ConformanceError",
     "IllegalActionError",
@@ -70,3 +75,20 @@ def close_names(name: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
     return f"{hint}known: {', '.join(known) if known else '(none)'}"
+
+
+class BotFault(TroefError):
+    """A bot broke its side of the boundary; the referee turns it into a forfeit.
+
+    Raised by harness-side bots that run elsewhere
+    (:class:`~harness.isolation.botprocess.ProcessBot`) from ``prepare`` and
+    ``act_within``: it carries the
+    :class:`~harness.contracts.result.ForfeitReason` and the detail (what the
+    bot sent, its exit status, its stderr tail), where a plain exception would
+    be recorded as the bot's own ``EXCEPTION``.
+    """
+
+    def __init__(self, reason: ForfeitReason, detail: str) -> None:
+        super().__init__(f"{reason.value}: {detail}")
+        self.reason = reason
+        self.detail = detail

@@ -10,7 +10,7 @@ Always call hooks with keyword arguments.
 
 Each registration hook returns a list (or tuple) of classes, never a bare
 class, and each class subclasses its contract (``harness.Game``,
-``harness.Bot``, ``harness.tournament.executor_plugins.ExecutorPlugin``), implements its
+``harness.Bot``, ``harness.ExecutorPlugin``), implements its
 abstract methods and gives its metadata the documented types (``games`` a
 frozenset of names or None, ``seat_counts`` a frozenset of integers, ...).
 The registry checks all of this when it is built and raises a
@@ -27,8 +27,8 @@ import pluggy
 
 if TYPE_CHECKING:
     from harness.contracts.bot import Bot
+    from harness.contracts.executor import ExecutorPlugin
     from harness.contracts.game import Game
-    from harness.tournament.executor_plugins import ExecutorPlugin
 
 __all__ = ["hookimpl", "hookspec"]
 
@@ -72,7 +72,7 @@ def troef_bots() -> Sequence[type[Bot]]:  # type: ignore[empty-body]
 def troef_executors() -> Sequence[type[ExecutorPlugin]]:  # type: ignore[empty-body]
     """Return the executor classes this plugin provides (where chunks run).
 
-    Each is a :class:`~harness.tournament.executor_plugins.ExecutorPlugin` subclass with
+    Each is a :class:`~harness.ExecutorPlugin` subclass with
     a unique ``name``, the keys its config table ``[executor]`` takes
     (``settings``) and ``start``, which returns a ``concurrent.futures``
     executor and the channel its workers stream results to; optionally

@@ -42,11 +42,11 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any, Protocol
 
+from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
 from harness.isolation.protocol import (
     MAX_REPLY_LINE,
     PROTOCOL_FAULT,
-    BotFault,
     decode_answer,
     encode_quit,
 )

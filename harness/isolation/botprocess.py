@@ -43,6 +43,7 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from harness.contracts.bot import Bot
+from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
 from harness.isolation import reaper
 from harness.isolation.botpool import (
@@ -55,7 +56,6 @@ from harness.isolation.botpool import (
 from harness.isolation.protocol import (
     MAX_REPLY_LINE,
     PROTOCOL_FAULT,
-    BotFault,
     encode_end,
     encode_start,
     encode_view_act,
@@ -425,7 +425,7 @@ class ProcessSettings:
     memory_mb: int | None = None
     #: Run the bot as this user (root harness only). A config resolves it:
     #: under root an untrusted bot gets ``nobody`` unless it names another
-    #: (:func:`harness.isolation.botuser.default_user`); None runs it as the harness.
+    #: (:func:`harness.tournament.botuser.default_user`); None runs it as the harness.
     user: str | None = None
     #: Seconds to answer ``start``.
     startup_timeout: float = 30.0

@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, cast
 
+from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
 from harness.isolation.botpool import BotProcess, ProcessFault, ProcessUser
 from harness.isolation.botprocess import ProcessBot, opening
-from harness.isolation.protocol import BotFault
 from harness.match.referee import (
     TimeControls,
     _tail,

@@ -21,7 +21,7 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from harness.contracts.errors import TroefError
+from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason, Result
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ __all__ = [
     "MAX_REPLY_LINE",
     "PROTOCOL_FAULT",
     "PROTOCOL_VERSION",
-    "BotFault",
     "decode_answer",
     "decode_reply",
     "encode_act",
@@ -54,22 +53,6 @@ MAX_REPLY_LINE = 64 * 1024
 PROTOCOL_FAULT = ForfeitReason.PROTOCOL
 
 _QUIT = b'{"type":"quit"}\n'
-
-
-class BotFault(TroefError):
-    """A bot broke its side of the boundary; the referee turns it into a forfeit.
-
-    Raised by harness-side bots that run elsewhere
-    (:class:`~harness.isolation.botprocess.ProcessBot`) from ``prepare``/``act_within``:
-    it carries the :class:`ForfeitReason` and the detail (what the bot sent, its
-    exit status, its stderr tail), where a plain exception would be recorded as
-    the bot's own ``EXCEPTION``.
-    """
-
-    def __init__(self, reason: ForfeitReason, detail: str) -> None:
-        super().__init__(f"{reason.value}: {detail}")
-        self.reason = reason
-        self.detail = detail
 
 
 def encode_start(

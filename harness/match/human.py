@@ -38,10 +38,10 @@ from dataclasses import dataclass, fields
 from typing import Any, TextIO
 
 from harness.contracts.bot import Bot
+from harness.contracts.errors import BotFault
 from harness.contracts.game import Game, State
 from harness.contracts.result import ForfeitReason
 from harness.contracts.view import View
-from harness.isolation.protocol import BotFault
 
 __all__ = [
     "FIELDS",

@@ -16,12 +16,11 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from harness.contracts.bot import Bot
-from harness.contracts.errors import OptionError, TroefError
+from harness.contracts.errors import BotFault, OptionError, TroefError
 from harness.contracts.game import Game, State
 from harness.contracts.result import Forfeit, ForfeitReason, Result, competition_ranks
 from harness.contracts.seeding import bot_seed
 from harness.contracts.teams import team_layout
-from harness.isolation.protocol import BotFault
 
 if TYPE_CHECKING:
     from harness.contracts.view import View

@@ -43,9 +43,10 @@ from harness.contracts.game import Game
 from harness.contracts.options import OptionRenamedWarning, resolve_options
 from harness.contracts.teams import describe_teams, team_count, team_layout
 from harness.isolation.botprocess import ProcessSettings
-from harness.isolation.botuser import ENV_USER, default_user
 from harness.match.referee import MAX_SECONDS, TimeControl
-from harness.plugins import PluginSource, Registry, load_plugins
+from harness.plugins import PluginSource, Registry
+from harness.tournament.botuser import ENV_USER, default_user
+from harness.tournament.executor_plugins import executor_plugin, load_registry
 
 #: Most worker processes a config may ask for (a run also uses no more than
 #: it has jobs).
@@ -56,7 +57,9 @@ __all__ = [
     "FORMATS",
     "Entrant",
     "TournamentConfig",
+    "check_executor",
     "config_error",
+    "describe_executor",
     "load_config",
     "make_entrant",
     "resolve_command",
@@ -378,7 +381,7 @@ def make_entrant(
     files = [p for p in config.plugins if p.endswith(".py")]
     validator.plugin_files = set(files)
     try:
-        registry = load_plugins(
+        registry = load_registry(
             files=files,
             modules=[p for p in config.plugins if not p.endswith(".py")],
             blocked=config.blocked,
@@ -733,7 +736,7 @@ class _Validator:
         files = [p for p in plugins if p.endswith(".py")]
         modules = [p for p in plugins if not p.endswith(".py")]
         try:
-            return load_plugins(files=files, modules=modules, blocked=self.blocked)
+            return load_registry(files=files, modules=modules, blocked=self.blocked)
         except TroefError as exc:
             raise self.error("", "plugins", str(exc)) from exc
 
@@ -799,7 +802,7 @@ class _Validator:
             # The entrant's own file: its bots join the names it may choose from.
             source = registry.source
             try:
-                registry = load_plugins(
+                registry = load_registry(
                     entry_points=source.entry_points,
                     modules=source.modules,
                     files=[*source.files, plugin],
@@ -1198,3 +1201,45 @@ class _Validator:
                 "", "in_flight", f"{value!r} is not allowed; expected an integer >= 1"
             )
         return value
+
+
+def check_executor(config: TournamentConfig) -> None:
+    """Refuse ``config``'s executor if its packages are missing, naming the
+    config's file, line and key and the install command (``validate``, and
+    ``run`` before it makes a database or lock file).
+
+    :raises ConfigError: the executor cannot start here.
+    """
+    problem = executor_plugin(config.executor, config.plugin_source).missing()
+    if problem is not None:
+        table = isinstance(config.raw.get("executor"), dict)
+        raise config_error(
+            config,
+            "executor" if table else "",
+            "name" if table else "executor",
+            problem,
+        )
+
+
+def describe_executor(config: TournamentConfig) -> str:
+    """The executor of ``config`` for ``troef validate``: its kind and where
+    its workers are (unset workers: one per core of the machine that runs)."""
+    settings = dict(config.executor_settings)
+    workers = config.workers
+    count = "one worker per core" if workers is None else f"{workers} workers"
+    if config.executor == "dask":
+        address = settings.get("address")
+        if address is None:
+            return f"dask, a local cluster on the loopback interface of {count}"
+        if workers is None:
+            return (
+                f"dask, the cluster at {address} (chunks in play at once: one per "
+                "core here; set workers to the cluster's worker processes)"
+            )
+        return f"dask, the cluster at {address} ({workers} chunks in play at once)"
+    if config.executor == "process":
+        return f"process, a local pool of {count}"
+    if config.executor == "inline":
+        return "inline, every match in this process"
+    extra = "".join(f", {k} = {v!r}" for k, v in settings.items())
+    return f"{config.executor} ({count}{extra})"

@@ -1,103 +1,39 @@
-"""Executors as plugins: the contract; the built-ins inline, process and dask.
+"""The built-in executors, inline, process and dask, and their registry.
 
-An executor kind is a class with a ``name``, the settings its ``[executor]``
-table takes, and :meth:`ExecutorPlugin.start`, which returns a
-``concurrent.futures`` executor and the :class:`~harness.tournament.executors.Channel`
-its workers stream results to. Plugins return such classes from the
-``troef_executors`` hook; the built-ins below are registered the same way, by
-:func:`~harness.plugins.load_plugins`, as the plugin ``troef-executors``.
+Their contract is :class:`~harness.contracts.executor.ExecutorPlugin`. They
+register as the plugin ``troef-executors`` (which cannot be blocked) of every
+registry a tournament loads: :func:`load_registry`, the plugin registry with
+the built-in executors in it.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from harness.contracts.executor import ExecutorPlugin
 from harness.contracts.hookspecs import hookimpl
+from harness.plugins import PluginSource, Registry, load_plugins
 
 if TYPE_CHECKING:
-    from harness.plugins import PluginSource
-    from harness.tournament.config import TournamentConfig
     from harness.tournament.executors import Channel
 
 __all__ = [
     "DaskExecutorPlugin",
-    "ExecutorPlugin",
     "InlineExecutorPlugin",
     "ProcessExecutorPlugin",
-    "check_executor",
-    "describe_executor",
     "executor_plugin",
     "executor_session",
+    "load_registry",
 ]
 
 #: The plugin name the built-in executors are registered under.
 BUILTIN_PLUGIN = "troef-executors"
-
-
-class ExecutorPlugin:
-    """Where a run's chunks of jobs are played.
-
-    ``settings`` maps each key of the config's ``[executor]`` table (besides
-    ``name``) to its accepted type and a description of what it takes; the
-    config checks them with its usual file:line:key errors, then
-    :meth:`check` sees the whole table.
-    """
-
-    name: ClassVar[str]
-    settings: ClassVar[Mapping[str, tuple[type, str]]] = {}
-    #: The most jobs the scheduler puts in a chunk unless the config's
-    #: ``chunk`` says (chunks shrink to at most 32 as the plan runs out):
-    #: more where sending a chunk costs more.
-    max_chunk: ClassVar[int] = 32
-    #: An SPRT's chunk size unless the config's ``chunk`` says: small, because
-    #: what a worker plays ahead of the plan-order verdict is played for
-    #: nothing; larger where a chunk shorter than a task's round trip would
-    #: leave the workers waiting.
-    sprt_chunk: ClassVar[int] = 2
-
-    @classmethod
-    def check(cls, settings: Mapping[str, Any]) -> tuple[str, str] | None:
-        """(key, problem) of the first bad setting, or None (types already checked)."""
-        return None
-
-    @classmethod
-    def missing(cls) -> str | None:
-        """What this executor needs that is not installed, and how to install
-        it; None when it can start. ``troef validate`` and ``troef run`` ask
-        before a database or lock file is made."""
-        return None
-
-    @classmethod
-    def start(
-        cls,
-        settings: Mapping[str, Any],
-        workers: int,
-        source: PluginSource,
-        *,
-        tmpdir: str | None = None,
-    ) -> tuple[concurrent.futures.Executor, Channel]:
-        """An executor for ``workers`` chunks at once and its result channel.
-
-        Its ``submit`` is called with
-        :func:`harness.tournament.executors.run_jobs` and a chunk's arguments;
-        its futures hold the chunk's (job id, Result) list,
-        a match per job played: its Result None where the match was already
-        streamed to the channel, so that the runner awaits it there. The
-        channel's ``stop`` is set when the run stops (Ctrl-C, SIGTERM, an
-        SPRT's verdict): from then on no chunk may start another match.
-        """
-        raise NotImplementedError
-
-    @classmethod
-    def session(
-        cls, settings: Mapping[str, Any], workers: int
-    ) -> contextlib.AbstractContextManager[None]:
-        """What the runs started inside may share (a ladder's rounds): by
-        default nothing; each :meth:`start` stands alone."""
-        return contextlib.nullcontext()
 
 
 class _LocalExecutorPlugin(ExecutorPlugin):
@@ -217,6 +153,24 @@ class DaskExecutorPlugin(ExecutorPlugin):
         return dask_session(settings.get("address"), workers)
 
 
+def load_registry(
+    *,
+    entry_points: bool = True,
+    modules: Iterable[str] = (),
+    files: Iterable[str | Path] = (),
+    blocked: Iterable[str] = (),
+) -> Registry:
+    """:func:`~harness.plugins.load_plugins` with the built-in executors in it:
+    the registry every tournament command uses."""
+    return load_plugins(
+        entry_points=entry_points,
+        modules=modules,
+        files=files,
+        blocked=blocked,
+        builtins=[(BUILTIN_PLUGIN, sys.modules[__name__])],
+    )
+
+
 def executor_session(
     kind: str,
     workers: int,
@@ -227,56 +181,8 @@ def executor_session(
     for a command that starts several runs, as ``troef ladder run`` does."""
     if kind in (InlineExecutorPlugin.name, ProcessExecutorPlugin.name):
         return contextlib.nullcontext()  # without loading the plugins again
-    from dataclasses import asdict
-
-    from harness.plugins import load_plugins
-
-    registry = load_plugins(**asdict(source))
+    registry = load_registry(**asdict(source))
     return registry.executor_class(kind).session(dict(settings), workers)
-
-
-def check_executor(config: TournamentConfig) -> None:
-    """Refuse ``config``'s executor if its packages are missing, naming the
-    config's file, line and key and the install command (``validate``, and
-    ``run`` before it makes a database or lock file).
-
-    :raises ConfigError: the executor cannot start here.
-    """
-    from harness.tournament.config import config_error
-
-    problem = executor_plugin(config.executor, config.plugin_source).missing()
-    if problem is not None:
-        table = isinstance(config.raw.get("executor"), dict)
-        raise config_error(
-            config,
-            "executor" if table else "",
-            "name" if table else "executor",
-            problem,
-        )
-
-
-def describe_executor(config: TournamentConfig) -> str:
-    """The executor of ``config`` for ``troef validate``: its kind and where
-    its workers are (unset workers: one per core of the machine that runs)."""
-    settings = dict(config.executor_settings)
-    workers = config.workers
-    count = "one worker per core" if workers is None else f"{workers} workers"
-    if config.executor == "dask":
-        address = settings.get("address")
-        if address is None:
-            return f"dask, a local cluster on the loopback interface of {count}"
-        if workers is None:
-            return (
-                f"dask, the cluster at {address} (chunks in play at once: one per "
-                "core here; set workers to the cluster's worker processes)"
-            )
-        return f"dask, the cluster at {address} ({workers} chunks in play at once)"
-    if config.executor == "process":
-        return f"process, a local pool of {count}"
-    if config.executor == "inline":
-        return "inline, every match in this process"
-    extra = "".join(f", {k} = {v!r}" for k, v in settings.items())
-    return f"{config.executor} ({count}{extra})"
 
 
 @hookimpl
@@ -290,8 +196,4 @@ def executor_plugin(kind: str, source: PluginSource) -> type[ExecutorPlugin]:
     for builtin in (InlineExecutorPlugin, ProcessExecutorPlugin, DaskExecutorPlugin):
         if kind == builtin.name:
             return builtin
-    from dataclasses import asdict
-
-    from harness.plugins import load_plugins
-
-    return load_plugins(**asdict(source)).executor_class(kind)
+    return load_registry(**asdict(source)).executor_class(kind)

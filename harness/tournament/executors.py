@@ -30,19 +30,14 @@ import signal
 import tempfile
 import threading
 import time
-import traceback
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from multiprocessing import util
 from types import FrameType
 from typing import Any, Protocol
 
-from harness.contracts.bot import Bot
-from harness.contracts.game import Game
-from harness.contracts.result import ForfeitReason, Result
-from harness.contracts.seeding import bot_seed
+from harness.contracts.result import Result
 from harness.isolation.botpool import default_pool
-from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
 from harness.isolation.reaper import (
     become_subreaper,
     die_with_parent,
@@ -50,8 +45,7 @@ from harness.isolation.reaper import (
     note_ended,
     set_watch,
 )
-from harness.match.referee import abandon_bots, forfeit_before_start, play_match
-from harness.plugins import PluginSource, Registry, load_plugins
+from harness.plugins import PluginSource
 from harness.tournament.plan import Job
 from harness.tournament.store import Encoded, encode
 from harness.tournament.workers import Worker
@@ -60,7 +54,6 @@ __all__ = [
     "Batches",
     "Channel",
     "InlineExecutor",
-    "make_executor",
     "run_jobs",
     "watch_path",
 ]
@@ -315,130 +308,6 @@ def run_jobs(
     return [(job_id, None) for job_id, _ in results]
 
 
-def play_chunk(
-    registry: Registry,
-    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
-    channel: Channel | None,
-    jobs: Sequence[Job],
-    keep_logs: bool,
-    in_flight: int = 4,
-    secret: bytes = b"",
-) -> list[tuple[str, Result]]:
-    """:func:`run_jobs` with its state given: the registry, a cache of built
-    games, and where to stream each result (None: nowhere)."""
-
-    def until_stopped() -> Iterator[MatchSpec]:
-        for job in jobs:
-            if channel is not None and channel.stop.is_set():
-                return
-            yield _spec(registry, job, keep_logs, games, secret)
-
-    def stream(index: int, result: Result) -> None:
-        if channel is not None:
-            channel.results.put((jobs[index].id, result))
-
-    if any(any(job.process) for job in jobs) and in_flight > 1:
-        results = play_matches_interleaved(
-            until_stopped(), in_flight=in_flight, on_result=stream
-        )
-    else:
-        results = []
-        for index, spec in enumerate(until_stopped()):
-            results.append(_play(spec))
-            stream(index, results[-1])
-    return list(zip((job.id for job in jobs), results, strict=False))
-
-
-def _game(
-    registry: Registry,
-    job: Job,
-    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
-) -> Game:
-    key = (job.game, job.options, job.max_actions)
-    game = games.get(key)
-    if game is None:
-        game = registry.game(job.game, dict(job.options))
-        game = games[key] = game.with_max_actions(job.max_actions)
-    return game
-
-
-def _spec(
-    registry: Registry,
-    job: Job,
-    keep_logs: bool,
-    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
-    secret: bytes = b"",
-) -> MatchSpec:
-    """The match of ``job`` with a factory per seat (bots are built when it starts)."""
-    game = _game(registry, job, games)
-    n_seats = len(job.bots)
-    factories: list[Callable[[], Bot]] = []
-    for seat, (name, options) in enumerate(job.bots):
-        seed = bot_seed(job.seed, seat, secret)
-        process = job.process[seat] if job.process else None
-        if process is not None:
-            factories.append(
-                functools.partial(
-                    process.bot,
-                    game,
-                    seat,
-                    seed,
-                    dict(options),
-                    bot_name=name,
-                    source=registry.source,
-                    n_seats=n_seats,
-                    tag=f"{job.id} {seat}",
-                    deal=job.seed,
-                )
-            )
-        else:
-            factories.append(
-                functools.partial(
-                    _plugin_bot, registry, name, game, seat, seed, dict(options)
-                )
-            )
-    clocks = job.time_controls if any(job.time_controls) else None
-    return MatchSpec(game, factories, job.seed, keep_logs, clocks)
-
-
-def _plugin_bot(
-    registry: Registry,
-    name: str,
-    game: Game,
-    seat: int,
-    seed: int,
-    options: dict[str, Any],
-) -> Bot:
-    return registry.bot_class(name, game.name)(game, seat, seed, options)
-
-
-def _play(spec: MatchSpec) -> Result:
-    bots = []
-    for seat, factory in enumerate(spec.bots):
-        try:
-            bots.append(factory())
-        except Exception:
-            # A bot that cannot even be built forfeits before the first move; the
-            # bots built so far give their processes back (as multiplex does).
-            abandon_bots(bots)
-            return forfeit_before_start(
-                spec.game,
-                len(spec.bots),
-                spec.seed,
-                seat,
-                ForfeitReason.EXCEPTION,
-                traceback.format_exc(limit=-8),
-                spec.keep_log,
-            )
-    return play_match(
-        spec.game,
-        bots,
-        spec.seed,
-        keep_log=spec.keep_log,
-        time_controls=spec.time_controls,
-    )
-
-
 class InlineExecutor(concurrent.futures.Executor):
     """Runs each submitted call at once, in this process (for tests and debugging)."""
 
@@ -459,26 +328,6 @@ class InlineExecutor(concurrent.futures.Executor):
         """End the bot processes kept for reuse: nothing of a run outlives it,
         even when it ran in this process."""
         default_pool.close()
-
-
-def make_executor(
-    kind: str,
-    workers: int,
-    source: PluginSource,
-    *,
-    tmpdir: str | None = None,
-    settings: Sequence[tuple[str, Any]] = (),
-) -> tuple[concurrent.futures.Executor, Channel]:
-    """An executor of ``kind`` (a registered executor plugin: ``process``,
-    ``inline``, ``dask`` or a plugin's) and the channel its workers stream to."""
-    if kind in ("inline", "process") and not settings:
-        # What their plugins' start() returns, without loading the plugins again
-        # each time a broken pool is rebuilt.
-        return local_executor(kind, workers, source, tmpdir=tmpdir)
-    registry = load_plugins(**asdict(source))
-    return registry.executor_class(kind).start(
-        dict(settings), workers, source, tmpdir=tmpdir
-    )
 
 
 def local_executor(

@@ -215,7 +215,7 @@ class Ladder:
 
         :raises Interrupted: on Ctrl-C or SIGTERM, after keeping what finished.
         """
-        from harness.isolation.botuser import check_entrants
+        from harness.tournament.botuser import check_entrants
 
         config = self.config
         check_entrants(config, self.entrants())  # each bot's user can run it

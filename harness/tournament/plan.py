@@ -22,14 +22,16 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.contracts.errors import ConfigError
 from harness.contracts.seeding import derive_seed
 from harness.contracts.teams import team_count
 from harness.isolation.botprocess import ProcessSettings
 from harness.match.referee import TimeControl
-from harness.tournament.config import TournamentConfig
+
+if TYPE_CHECKING:
+    from harness.tournament.config import TournamentConfig
 
 __all__ = ["Job", "compositions", "content_id", "plan", "seatings"]
 

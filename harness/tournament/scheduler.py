@@ -33,14 +33,13 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from harness.contracts.errors import TroefError
+from harness.contracts.errors import BotFault, TroefError
 from harness.contracts.result import Result
-from harness.isolation.protocol import BotFault
 from harness.plugins import PluginSource
 from harness.stats.standings import Standing, standings
-from harness.tournament.config import MAX_WORKERS, TournamentConfig
-from harness.tournament.executor_plugins import check_executor, executor_plugin
-from harness.tournament.executors import Channel, make_executor, run_jobs
+from harness.tournament.config import MAX_WORKERS, TournamentConfig, check_executor
+from harness.tournament.executor_plugins import executor_plugin
+from harness.tournament.executors import Channel, local_executor, run_jobs
 from harness.tournament.plan import Job, plan
 from harness.tournament.store import Encoded, Store, decode_log, run_lock
 
@@ -236,14 +235,14 @@ def probe_entrants(config: TournamentConfig, *, users_checked: bool = False) -> 
     bot started (even in a new session) before it leaves.
 
     :param users_checked: the caller ran
-        :func:`~harness.isolation.botuser.check_entrants`.
+        :func:`~harness.tournament.botuser.check_entrants`.
     :raises TroefError: naming the first entrant whose bot cannot start or
         does not answer ``ready`` (before any match is played).
     """
     if all(e.process is None for e in config.entrants):
         return
     if not users_checked:
-        from harness.isolation.botuser import check_entrants
+        from harness.tournament.botuser import check_entrants
 
         check_entrants(config)  # first: a user that cannot run the bot is named so
     context = multiprocessing.get_context("fork")
@@ -276,14 +275,14 @@ def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -
         die_with_parent,
         end_descendants,
     )
-    from harness.plugins import load_plugins
+    from harness.tournament.executor_plugins import load_registry
 
     die_with_parent(parent)
     become_subreaper()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     problem = None
     try:
-        registry = load_plugins(**dataclasses.asdict(config.plugin_source))
+        registry = load_registry(**dataclasses.asdict(config.plugin_source))
         game = registry.game(config.game, dict(config.options))
         pool = ProcessPool(max_idle=0)  # nothing kept: every probe ends its process
         for entrant in config.entrants:
@@ -586,6 +585,25 @@ def _ignore_interrupts() -> None:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def make_executor(
+    kind: str,
+    workers: int,
+    source: PluginSource,
+    *,
+    tmpdir: str | None = None,
+    settings: Sequence[tuple[str, Any]] = (),
+) -> tuple[concurrent.futures.Executor, Channel]:
+    """An executor of ``kind`` (a registered executor plugin: ``process``,
+    ``inline``, ``dask`` or a plugin's) and the channel its workers stream to."""
+    if kind in ("inline", "process") and not settings:
+        # What their plugins' start() returns, without loading the plugins again
+        # each time a broken pool is rebuilt.
+        return local_executor(kind, workers, source, tmpdir=tmpdir)
+    return executor_plugin(kind, source).start(
+        dict(settings), workers, source, tmpdir=tmpdir
+    )
 
 
 def _chunks(jobs: Sequence[Job], size: int) -> list[list[Job]]:
@@ -991,9 +1009,9 @@ def _blame(
         return []
     from harness.contracts.result import ForfeitReason
     from harness.match.referee import forfeit_before_start
-    from harness.plugins import load_plugins
+    from harness.tournament.executor_plugins import load_registry
 
-    registry = load_plugins(**dataclasses.asdict(source))
+    registry = load_registry(**dataclasses.asdict(source))
     results = []
     for job_id, (seat, code) in forfeits.items():
         killed = flight.jobs[job_id]

@@ -20,12 +20,14 @@ import time
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from harness.contracts.errors import ConfigError, TroefError
 from harness.contracts.result import Result
-from harness.tournament.config import TournamentConfig
 from harness.tournament.plan import Job
+
+if TYPE_CHECKING:
+    from harness.tournament.config import TournamentConfig
 
 __all__ = [
     "Encoded",

@@ -1,4 +1,6 @@
-"""A worker that owns its state: plugins loaded once, chunks of jobs played.
+"""A worker that owns its state: plugins loaded once, chunks of jobs played
+(:func:`play_chunk`: each match built from its job and played, one after the
+other or interleaved when bots run in their own process).
 
 A :class:`Worker` is built from a :class:`~harness.plugins.PluginSource` and
 the runner's :func:`fingerprint`; it pickles as those two alone, so it can be
@@ -10,27 +12,34 @@ refuses the work with :class:`WorkerMismatch` instead of producing other results
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import inspect
 import sys
-from collections.abc import Sequence
+import traceback
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness.contracts.bot import Bot
 from harness.contracts.errors import TroefError
 from harness.contracts.game import Game
-from harness.contracts.result import Result
+from harness.contracts.result import ForfeitReason, Result
+from harness.contracts.seeding import bot_seed
+from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
+from harness.match.referee import abandon_bots, forfeit_before_start, play_match
 from harness.plugins import PluginSource, Registry, load_plugins
 from harness.tournament.plan import Job
 
 if TYPE_CHECKING:
     from harness.tournament.executors import Channel
 
-__all__ = ["Worker", "WorkerMismatch", "fingerprint"]
+__all__ = ["Worker", "WorkerMismatch", "fingerprint", "play_chunk"]
 
-_HARNESS = Path(__file__).parent
+#: troef's engine: every module of ``harness/`` and its subpackages.
+_HARNESS = Path(__file__).parents[1]
 
 
 class WorkerMismatch(TroefError):
@@ -47,7 +56,7 @@ def _digest(paths: Sequence[Path]) -> str:
 
 #: The digest of troef's own sources as this process imported them: taken at
 #: import, so that files edited later do not pass for the code that runs.
-_HARNESS_DIGEST = _digest(list(_HARNESS.glob("*.py")))
+_HARNESS_DIGEST = _digest(list(_HARNESS.rglob("*.py")))
 
 
 def fingerprint(registry: Registry) -> dict[str, str]:
@@ -139,8 +148,130 @@ class Worker:
         """Play ``jobs``; return (job id, Result) for each, in order (plain data).
 
         ``secret`` keys the bot seeds (``harness.contracts.seeding.bot_seed``)."""
-        from harness.tournament.executors import play_chunk
-
         return play_chunk(
             self.load(), self._games, self.channel, jobs, keep_logs, in_flight, secret
         )
+
+
+def play_chunk(
+    registry: Registry,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+    channel: Channel | None,
+    jobs: Sequence[Job],
+    keep_logs: bool,
+    in_flight: int = 4,
+    secret: bytes = b"",
+) -> list[tuple[str, Result]]:
+    """:func:`run_jobs` with its state given: the registry, a cache of built
+    games, and where to stream each result (None: nowhere)."""
+
+    def until_stopped() -> Iterator[MatchSpec]:
+        for job in jobs:
+            if channel is not None and channel.stop.is_set():
+                return
+            yield _spec(registry, job, keep_logs, games, secret)
+
+    def stream(index: int, result: Result) -> None:
+        if channel is not None:
+            channel.results.put((jobs[index].id, result))
+
+    if any(any(job.process) for job in jobs) and in_flight > 1:
+        results = play_matches_interleaved(
+            until_stopped(), in_flight=in_flight, on_result=stream
+        )
+    else:
+        results = []
+        for index, spec in enumerate(until_stopped()):
+            results.append(_play(spec))
+            stream(index, results[-1])
+    return list(zip((job.id for job in jobs), results, strict=False))
+
+
+def _game(
+    registry: Registry,
+    job: Job,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+) -> Game:
+    key = (job.game, job.options, job.max_actions)
+    game = games.get(key)
+    if game is None:
+        game = registry.game(job.game, dict(job.options))
+        game = games[key] = game.with_max_actions(job.max_actions)
+    return game
+
+
+def _spec(
+    registry: Registry,
+    job: Job,
+    keep_logs: bool,
+    games: dict[tuple[str, tuple[tuple[str, Any], ...], int | None], Game],
+    secret: bytes = b"",
+) -> MatchSpec:
+    """The match of ``job`` with a factory per seat (bots are built when it starts)."""
+    game = _game(registry, job, games)
+    n_seats = len(job.bots)
+    factories: list[Callable[[], Bot]] = []
+    for seat, (name, options) in enumerate(job.bots):
+        seed = bot_seed(job.seed, seat, secret)
+        process = job.process[seat] if job.process else None
+        if process is not None:
+            factories.append(
+                functools.partial(
+                    process.bot,
+                    game,
+                    seat,
+                    seed,
+                    dict(options),
+                    bot_name=name,
+                    source=registry.source,
+                    n_seats=n_seats,
+                    tag=f"{job.id} {seat}",
+                    deal=job.seed,
+                )
+            )
+        else:
+            factories.append(
+                functools.partial(
+                    _plugin_bot, registry, name, game, seat, seed, dict(options)
+                )
+            )
+    clocks = job.time_controls if any(job.time_controls) else None
+    return MatchSpec(game, factories, job.seed, keep_logs, clocks)
+
+
+def _plugin_bot(
+    registry: Registry,
+    name: str,
+    game: Game,
+    seat: int,
+    seed: int,
+    options: dict[str, Any],
+) -> Bot:
+    return registry.bot_class(name, game.name)(game, seat, seed, options)
+
+
+def _play(spec: MatchSpec) -> Result:
+    bots = []
+    for seat, factory in enumerate(spec.bots):
+        try:
+            bots.append(factory())
+        except Exception:
+            # A bot that cannot even be built forfeits before the first move; the
+            # bots built so far give their processes back (as multiplex does).
+            abandon_bots(bots)
+            return forfeit_before_start(
+                spec.game,
+                len(spec.bots),
+                spec.seed,
+                seat,
+                ForfeitReason.EXCEPTION,
+                traceback.format_exc(limit=-8),
+                spec.keep_log,
+            )
+    return play_match(
+        spec.game,
+        bots,
+        spec.seed,
+        keep_log=spec.keep_log,
+        time_controls=spec.time_controls,
+    )

@@ -21,7 +21,7 @@ import pytest
 
 from harness.cli import main
 from harness.contracts.errors import ConfigError
-from harness.isolation.botuser import ENV_USER, unreachable
+from harness.tournament.botuser import ENV_USER, unreachable
 from harness.tournament.config import load_config
 from harness.tournament.scheduler import run_tournament
 from harness.tournament.store import Store

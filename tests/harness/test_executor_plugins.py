@@ -11,7 +11,7 @@ import pytest
 from harness.contracts.errors import ConfigError
 from harness.plugins import PluginSource, load_plugins
 from harness.tournament.config import load_config
-from harness.tournament.executor_plugins import BUILTIN_PLUGIN
+from harness.tournament.executor_plugins import BUILTIN_PLUGIN, load_registry
 from harness.tournament.plan import plan
 from harness.tournament.scheduler import run_tournament
 from harness.tournament.workers import Worker, WorkerMismatch, fingerprint
@@ -33,9 +33,14 @@ def write(tmp_path: Path, executor: str, name: str = "t") -> Path:
 
 
 def test_the_built_in_executors_are_registered_like_any_plugin() -> None:
-    registry = load_plugins(entry_points=False, files=[TOY_PLUGIN])
+    registry = load_registry(entry_points=False, files=[TOY_PLUGIN])
     assert {"inline", "process", "dask"} <= set(registry.executors)
     assert registry.provider[("executor", "dask")] == BUILTIN_PLUGIN
+    # Not blockable: every config needs one.
+    blocked = load_registry(files=[TOY_PLUGIN], blocked=[BUILTIN_PLUGIN])
+    assert {"inline", "process", "dask"} <= set(blocked.executors)
+    # The plugin layer knows nothing of tournaments: its registry has none.
+    assert not load_plugins(entry_points=False, files=[TOY_PLUGIN]).executors
 
 
 def test_a_plugins_executor_runs_with_its_settings(tmp_path: Path) -> None:

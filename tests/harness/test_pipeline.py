@@ -23,7 +23,7 @@ import pytest
 
 from bots.random_bot import RandomBot
 from harness import Bot
-from harness.contracts.errors import ConfigError
+from harness.contracts.errors import BotFault, ConfigError
 from harness.contracts.game import Game
 from harness.contracts.result import ForfeitReason
 from harness.contracts.seeding import bot_seed
@@ -33,7 +33,6 @@ from harness.isolation.botprocess import ProcessBot, ProcessSettings
 from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
 from harness.isolation.protocol import (
     PROTOCOL_FAULT,
-    BotFault,
     decode_answer,
     encode_start,
     encode_view_act,

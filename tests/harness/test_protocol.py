@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from harness import ForfeitReason, Result, View
+from harness.contracts.errors import BotFault
 from harness.isolation.bothost import Host, view_class
 from harness.isolation.protocol import (
     PROTOCOL_FAULT,
     PROTOCOL_VERSION,
-    BotFault,
     decode_reply,
     encode_act,
     encode_action,

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from harness import Bot, View, hookimpl
+from harness.contracts.executor import ExecutorPlugin
 from harness.plugins import PluginSource
-from harness.tournament.executor_plugins import ExecutorPlugin
 from harness.tournament.executors import Channel, local_executor
 
 

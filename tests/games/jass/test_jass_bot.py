@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bots.jass import PLAY_AT, JassBot, hand_strength
+from bots.jass import PLAY_AT, JassBot
+from bots.jass_hands import hand_strength
 from bots.random_bot import RandomBot
 from games.jass import Klapper, Klaverjassen
 from games.jass.klaverjassen import VARIANTS, KlaverjassenState

@@ -247,11 +247,11 @@ def entrant_command(
     assert settings is not None
     if settings.command:
         return [*settings.prefix, *settings.command], None, []
-    import harness
+    from harness.isolation import bothost
 
     command = settings.host_command(entrant.bot, config.plugin_source)
     files = settings.host_source(config.plugin_source).files
-    host = str(Path(harness.__file__).parent / "bothost.py")
+    host = str(Path(bothost.__file__))
     return [*settings.prefix, *command], sys.executable, [host, *files]
 
 
