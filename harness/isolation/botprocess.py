@@ -5,8 +5,8 @@ referee (``act(view) -> str``), but its decisions are made by a program in a
 separate process, in any language, that speaks the line-delimited JSON
 protocol of :mod:`harness.isolation.protocol` (``docs/PROTOCOL.md``). Python plugin bots
 run that way under :mod:`harness.isolation.bothost`. The program runs as a
-:class:`~harness.isolation.botpool.BotProcess` taken from a
-:class:`~harness.isolation.botpool.ProcessPool` (:mod:`harness.isolation.botpool`
+:class:`~harness.isolation.botprogram.BotProcess` taken from a
+:class:`~harness.isolation.botprogram.ProcessPool` (:mod:`harness.isolation.botprogram`
 has the boundary it starts behind; :mod:`harness.isolation.reaper` ends what a
 worker leaves).
 
@@ -46,7 +46,7 @@ from harness.contracts.bot import Bot
 from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
 from harness.isolation import reaper
-from harness.isolation.botpool import (
+from harness.isolation.botprogram import (
     BotProcess,
     Launch,
     ProcessFault,

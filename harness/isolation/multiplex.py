@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
-from harness.isolation.botpool import BotProcess, ProcessFault, ProcessUser
 from harness.isolation.botprocess import ProcessBot, opening
+from harness.isolation.botprogram import BotProcess, ProcessFault, ProcessUser
 from harness.match.referee import (
     TimeControls,
     _tail,

@@ -6,7 +6,7 @@ stdout; its stderr is captured (bounded) for the forfeit detail.
 ``docs/PROTOCOL.md`` documents the protocol for bot authors in any language;
 this module holds the message shapes, their limits and their encoders and
 decoders, for :mod:`harness.isolation.botprocess` and
-:mod:`harness.isolation.botpool` (the harness side) and
+:mod:`harness.isolation.botprogram` (the harness side) and
 :mod:`harness.isolation.bothost` (the Python bot side).
 
 The act request is built by string concatenation around ``View.to_json()``:

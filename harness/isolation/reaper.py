@@ -5,7 +5,7 @@ A worker process (of the local process pool, or the child that probes a
 config) asks to die with its parent (:func:`die_with_parent`) and adopts the
 orphans of its descendants (:func:`become_subreaper`); on its way out
 :func:`end_descendants` kills every bot program it started (each
-:class:`~harness.isolation.botpool.BotProcess` registers here when it starts), their
+:class:`~harness.isolation.botprogram.BotProcess` registers here when it starts), their
 process groups and every descendant left. Before it starts a bot, the harness
 process makes itself non-dumpable (``PR_SET_DUMPABLE``), so a bot running as
 the same non-root user cannot read its memory or environment through ``/proc``.
@@ -48,7 +48,7 @@ _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 
 class _Started(Protocol):
     """A bot program started by this process (a
-    :class:`~harness.isolation.botpool.BotProcess`): what :func:`end_descendants`
+    :class:`~harness.isolation.botprogram.BotProcess`): what :func:`end_descendants`
     needs to end it."""
 
     #: The process that started it (a fork inherits the set, not the bots).
