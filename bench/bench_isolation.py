@@ -57,8 +57,8 @@ sys.path.insert(0, str(ROOT))
 from bots.random_bot import RandomBot  # noqa: E402
 from harness.contracts.seeding import bot_seed, new_secret  # noqa: E402
 from harness.isolation.bothost import host_command  # noqa: E402
+from harness.isolation.botpool import ProcessPool  # noqa: E402
 from harness.isolation.botprocess import ProcessBot  # noqa: E402
-from harness.isolation.botprogram import ProcessPool  # noqa: E402
 from harness.isolation.multiplex import MatchSpec, play_matches_interleaved  # noqa: E402
 from harness.isolation.reaper import set_watch  # noqa: E402
 from harness.match.referee import make_bots, play_match  # noqa: E402

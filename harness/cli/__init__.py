@@ -524,7 +524,7 @@ def _cmd_bots(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
-    from harness.isolation.botprogram import ProcessPool
+    from harness.isolation.botpool import ProcessPool
     from harness.match.narration import Narrator, seat_labels
     from harness.match.referee import abandon_bots, play_match
     from harness.report.model import result_table

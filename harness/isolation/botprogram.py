@@ -1,5 +1,4 @@
-"""One running bot program (:class:`BotProcess`) and the pool that keeps them
-(:class:`ProcessPool`).
+"""One running bot program (:class:`BotProcess`): its pipes, buffers and end.
 
 A :class:`BotProcess` is the harness's end of one bot program: it starts the
 program, writes requests to its stdin and reads replies and stderr into bounded
@@ -9,28 +8,26 @@ referee's bot that talks through it.
 
 What the boundary gives (``docs/THREAT_MODEL.md`` has the whole story): a bot
 starts in a fresh empty working directory, with a scrubbed environment
-(:data:`KEPT_ENV`), no inherited file descriptors but its three pipes, in its
-own process group (a kill takes its children too), with a parent-death signal,
-optionally an address-space limit (``memory_mb``), another user (``user``) and
-a command prefix (``prefix``: a sandbox such as ``bwrap``, ``nsjail``,
-``setpriv``). The harness process is made non-dumpable first
-(:mod:`harness.isolation.reaper`, where each bot program is also registered so that a
-leaving worker ends it).
+(:data:`~harness.isolation.launch.KEPT_ENV`), no inherited file descriptors but
+its three pipes, in its own process group (a kill takes its children too), with
+a parent-death signal, optionally an address-space limit (``memory_mb``),
+another user (``user``) and a command prefix (``prefix``: a sandbox such as
+``bwrap``, ``nsjail``, ``setpriv``); :class:`~harness.isolation.launch.Launch`
+holds these settings. The harness process is made non-dumpable first
+(:mod:`harness.isolation.reaper`, where each bot program is also registered so
+that a leaving worker ends it).
 
-Processes are expensive to start, so a healthy process is kept after its match
-in a :class:`ProcessPool` (one per worker process, keyed by the launch and the
-bot options) and serves the next match that asks for the same bot. A process
-that declared room for several matches holds several at once: their bots
+A healthy process is kept after its match by
+:class:`~harness.isolation.botpool.ProcessPool` for the next one. A process that
+declared room for several matches holds several at once: their bots
 (:class:`ProcessUser`), their ids, and the requests in flight, in order.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import os
 import pwd
-import resource
 import select
 import shutil
 import signal
@@ -38,38 +35,21 @@ import subprocess
 import tempfile
 from collections import deque
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from time import perf_counter
 from typing import Any, Protocol
 
 from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
+from harness.isolation.launch import Launch, _bot_env, _ChildLimits
 from harness.isolation.protocol import (
-    MAX_REPLY_LINE,
     PROTOCOL_FAULT,
     decode_answer,
     encode_quit,
 )
-from harness.isolation.reaper import (
-    _PR_SET_PDEATHSIG,
-    _libc,
-    _protect_harness_process,
-    _started,
-)
+from harness.isolation.reaper import _protect_harness_process, _started
 
-__all__ = [
-    "BotProcess",
-    "Launch",
-    "ProcessFault",
-    "ProcessPool",
-    "ProcessUser",
-    "default_pool",
-]
+__all__ = ["BotProcess", "ProcessFault", "ProcessUser"]
 
-#: Environment variables a bot inherits from the harness; every other one is
-#: dropped (paths, tokens and a tournament's settings live in environments).
-#: ``TMPDIR`` is set to the bot's own private folder.
-KEPT_ENV = ("PATH", "LANG", "LC_ALL", "TZ")
 #: Bytes of a bot's stderr kept for the forfeit detail (the last ones).
 STDERR_LIMIT = 8 * 1024
 _DETAIL_STDERR = 1500
@@ -90,30 +70,6 @@ class ProcessUser(Protocol):
 
     def _detach(self, fault: BotFault) -> None:
         """Record ``fault`` for this seat; the bot no longer has a process."""
-
-
-@dataclass(frozen=True)
-class Launch:
-    """How to start one bot program; with the bot options, the key of the pool."""
-
-    #: The program and its arguments, e.g. ``("node", "examples/bots/random_bot.js")``.
-    command: tuple[str, ...]
-    #: Put in front of the command: a sandbox (``("bwrap", "--ro-bind", ...)``).
-    prefix: tuple[str, ...] = ()
-    #: Address-space limit (``RLIMIT_AS``) in MiB; ``None``: no limit.
-    memory_mb: int | None = None
-    #: Run the bot as this user (name or uid); needs a root harness.
-    #: ``None``: as the harness.
-    user: str | int | None = None
-    #: Environment variables set for the bot, beyond :data:`KEPT_ENV`.
-    env: tuple[tuple[str, str], ...] = ()
-    #: The longest reply line accepted, in bytes.
-    max_line: int = MAX_REPLY_LINE
-
-    @property
-    def argv(self) -> list[str]:
-        """The full command line: prefix, then command."""
-        return [*self.prefix, *self.command]
 
 
 class BotProcess:
@@ -583,138 +539,5 @@ class ProcessFault(BotFault):
         self.culprit = culprit
 
 
-class _ChildLimits:
-    """Runs in the child between fork and exec (after the user switch)."""
-
-    def __init__(self, memory_mb: int | None) -> None:
-        self.memory_mb = memory_mb
-
-    def __call__(self) -> None:
-        # Die with the harness: a worker killed by the scheduler must not leave bots.
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if self.memory_mb is not None:
-            size = self.memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
-
-
-def _bot_env(extra: tuple[tuple[str, str], ...]) -> dict[str, str]:
-    env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}
-    env.setdefault("PATH", os.defpath)
-    env.update(extra)
-    return env
-
-
 def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - perf_counter()
-
-
-class ProcessPool:
-    """Idle bot processes of one worker process, kept for the next match.
-
-    A process is handed out to one seat of one match at a time
-    (:meth:`acquire`), comes back healthy after the match (:meth:`release`), and
-    is killed after any fault. Pools do not cross ``fork``: a child process
-    forgets what it inherited.
-    """
-
-    def __init__(self, *, max_idle: int = 64) -> None:
-        self.max_idle = max_idle
-        self._idle: dict[tuple[Launch, str], list[BotProcess]] = {}
-        #: Processes serving matches that may take more (see ``botprocess.opening``).
-        self._busy: dict[tuple[Launch, str], list[BotProcess]] = {}
-        self._pid = os.getpid()
-        #: Processes started by this pool (for tests and benchmarks).
-        self.started = 0
-
-    def acquire(
-        self,
-        launch: Launch,
-        options_key: str,
-        deal: int | None = None,
-        match: Hashable | None = None,
-    ) -> BotProcess:
-        """A live process for ``launch`` and these options, or a new one.
-
-        :param deal: the match seed of the match it will serve; a process that
-            served a match of this seed is not handed out (it could remember
-            the cards), a new one starts instead. None: any process (trusted).
-        :param match: the key of the match (see
-            :func:`~harness.isolation.botprocess.opening`): a process that declared room
-            for more matches and serves no other seat of this one may be
-            shared. None: a process of its own.
-        """
-        self._forget_after_fork()
-        if match is not None:
-            busy = self._busy.setdefault((launch, options_key), [])
-            busy[:] = [p for p in busy if p.users and not p.closed and not p.retired]
-            for process in busy:
-                if process.can_share(match, deal):
-                    return process
-        process = self._take_idle(launch, options_key, deal)
-        if match is not None:
-            self._busy[(launch, options_key)].append(process)
-        return process
-
-    def _take_idle(
-        self, launch: Launch, options_key: str, deal: int | None
-    ) -> BotProcess:
-        idle = self._idle.get((launch, options_key))
-        for index in range(len(idle or ()) - 1, -1, -1):
-            assert idle is not None
-            process = idle[index]
-            if not process.is_alive() or process.out:
-                del idle[index]
-                process.kill()
-                continue
-            if deal is None or deal not in process.deals:
-                del idle[index]
-                process.pause(False)
-                return process
-        self.started += 1
-        return BotProcess(launch)
-
-    def release(self, process: BotProcess, options_key: str) -> None:
-        """Take back a process whose match ended cleanly."""
-        self._forget_after_fork()
-        idle = self._idle.setdefault((process.launch, options_key), [])
-        if process.is_alive() and len(idle) < self.max_idle:
-            # Stopped while idle: it can do nothing between its matches (no
-            # signal to the worker while another bot is awaited, no CPU taken
-            # from the bots that play).
-            process.pause(True)
-            idle.append(process)
-        else:
-            process.kill()
-
-    def close(self) -> None:
-        """Ask every idle process to quit; kill the ones that linger."""
-        if os.getpid() != self._pid:
-            self._idle.clear()
-            self._busy.clear()
-            return
-        processes = [p for idle in self._idle.values() for p in idle]
-        self._idle.clear()
-        self._busy.clear()
-        for process in processes:
-            process.pause(False)
-            process.ask_to_quit()
-        deadline = perf_counter() + _EXIT_GRACE
-        for process in processes:
-            process.quit(deadline)
-
-    def idle_count(self) -> int:
-        """How many idle processes the pool holds."""
-        return sum(len(v) for v in self._idle.values())
-
-    def _forget_after_fork(self) -> None:
-        if os.getpid() != self._pid:
-            # Inherited from the parent: its processes, not ours to talk to.
-            self._idle = {}
-            self._busy = {}
-            self._pid = os.getpid()
-
-
-#: The pool of this process; ``ProcessBot`` uses it unless given another.
-default_pool = ProcessPool()
-atexit.register(lambda: default_pool.close())

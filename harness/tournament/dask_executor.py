@@ -106,7 +106,7 @@ class TroefWorkerPlugin(WorkerPlugin):
 
     def teardown(self, worker: DaskWorker) -> None:
         # Bot processes kept for reuse end with the worker.
-        from harness.isolation.botprogram import default_pool
+        from harness.isolation.botpool import default_pool
 
         default_pool.close()
 

@@ -37,7 +37,7 @@ from types import FrameType
 from typing import Any, Protocol
 
 from harness.contracts.result import Result
-from harness.isolation.botprogram import default_pool
+from harness.isolation.botpool import default_pool
 from harness.isolation.reaper import (
     become_subreaper,
     die_with_parent,

@@ -269,7 +269,7 @@ def probe_entrants(config: TournamentConfig, *, users_checked: bool = False) -> 
 
 def _probe_in_child(config: TournamentConfig, writer: Connection, parent: int) -> None:
     from harness.contracts.seeding import new_master_seed
-    from harness.isolation.botprogram import ProcessPool
+    from harness.isolation.botpool import ProcessPool
     from harness.isolation.reaper import (
         become_subreaper,
         die_with_parent,

@@ -12,8 +12,8 @@ from bots.ismcts import MAX_ITERATIONS, ISMCTSBot
 from bots.pimc import MAX_WORLDS, PIMCBot
 from bots.random_bot import RandomBot
 from harness.isolation.bothost import host_command
+from harness.isolation.botpool import ProcessPool
 from harness.isolation.botprocess import ProcessBot
-from harness.isolation.botprogram import ProcessPool
 from harness.match.referee import TimeControl, play_match
 from harness.plugins import PluginSource, load_plugins
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from harness.contracts.game import Game
-from harness.isolation.botprogram import ProcessPool
+from harness.isolation.botpool import ProcessPool
 from harness.plugins import Registry
 
 

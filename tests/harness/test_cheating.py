@@ -28,8 +28,8 @@ from bots.random_bot import RandomBot
 from harness import Bot, Game
 from harness.contracts.seeding import bot_seed
 from harness.isolation.bothost import host_command
+from harness.isolation.botpool import ProcessPool
 from harness.isolation.botprocess import ProcessBot
-from harness.isolation.botprogram import ProcessPool
 from harness.match.referee import play_match
 from harness.plugins import PluginSource, Registry, load_plugins
 from tests.conftest import TOY_PLUGIN

@@ -21,8 +21,8 @@ from bots.random_bot import RandomBot
 from harness import ForfeitReason, Game, Result
 from harness.contracts.seeding import bot_seed
 from harness.isolation.bothost import host_command
+from harness.isolation.botpool import ProcessPool
 from harness.isolation.botprocess import ProcessBot
-from harness.isolation.botprogram import ProcessPool
 from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
 from harness.match.referee import TimeControl, play_match
 from harness.plugins import PluginSource, Registry

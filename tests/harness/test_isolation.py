@@ -21,8 +21,8 @@ from bots.random_bot import RandomBot
 from harness import Bot, OptionError, Result, View
 from harness.contracts.seeding import bot_seed
 from harness.isolation.bothost import host_command
+from harness.isolation.botpool import ProcessPool
 from harness.isolation.botprocess import ProcessBot
-from harness.isolation.botprogram import ProcessPool
 from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
 from harness.match.referee import Clock, TimeControl, make_bots, play_match
 from harness.plugins import PluginSource, Registry, load_plugins

@@ -28,8 +28,8 @@ from harness.contracts.game import Game
 from harness.contracts.result import ForfeitReason
 from harness.contracts.seeding import bot_seed
 from harness.isolation.bothost import Host, host_command
+from harness.isolation.botpool import ProcessPool
 from harness.isolation.botprocess import ProcessBot, ProcessSettings
-from harness.isolation.botprogram import ProcessPool
 from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
 from harness.isolation.protocol import (
     PROTOCOL_FAULT,

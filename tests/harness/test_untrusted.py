@@ -472,8 +472,8 @@ def _state(pid: int, wanted: str = "") -> str:
 def test_an_idle_bot_process_is_stopped_between_its_matches() -> None:
     from bots.random_bot import RandomBot
     from harness.isolation.bothost import host_command
+    from harness.isolation.botpool import ProcessPool
     from harness.isolation.botprocess import ProcessBot
-    from harness.isolation.botprogram import ProcessPool
     from harness.match.referee import play_match
     from harness.plugins import load_plugins
 
