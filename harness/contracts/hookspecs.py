@@ -10,12 +10,12 @@ Always call hooks with keyword arguments.
 
 Each registration hook returns a list (or tuple) of classes, never a bare
 class, and each class subclasses its contract (``harness.Game``,
-``harness.Bot``, ``harness.ExecutorPlugin``), implements its
-abstract methods and gives its metadata the documented types (``games`` a
-frozenset of names or None, ``seat_counts`` a frozenset of integers, ...).
-The registry checks all of this when it is built and raises a
-:class:`~harness.contracts.errors.PluginError` naming the file and line, the hook or
-class, what it found and what is accepted.
+``harness.Bot``, ``harness.ExecutorPlugin``), implements its abstract methods
+and gives its metadata the documented types (``games`` a frozenset of names or
+None, ``seat_counts`` a frozenset of integers, ...). The registry checks all of
+this when it is built and raises a
+:class:`~harness.contracts.errors.PluginError` naming the file and line, the
+hook or class, what it found and what is accepted.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ def troef_bots() -> Sequence[type[Bot]]:  # type: ignore[empty-body]
     """Return the bot classes this plugin provides.
 
     A bot's ``games`` must name only games that some plugin registers;
-    otherwise the registry raises a :class:`~harness.contracts.errors.PluginError`
-    naming the plugin.
+    otherwise the registry raises a
+    :class:`~harness.contracts.errors.PluginError` naming the plugin.
 
     Called in: the main process and every worker, once, when the registry
     is built. Must have no side effects.
@@ -72,14 +72,14 @@ def troef_bots() -> Sequence[type[Bot]]:  # type: ignore[empty-body]
 def troef_executors() -> Sequence[type[ExecutorPlugin]]:  # type: ignore[empty-body]
     """Return the executor classes this plugin provides (where chunks run).
 
-    Each is a :class:`~harness.ExecutorPlugin` subclass with
-    a unique ``name``, the keys its config table ``[executor]`` takes
-    (``settings``) and ``start``, which returns a ``concurrent.futures``
-    executor and the channel its workers stream results to; optionally
-    ``max_chunk`` (the most jobs in a chunk by default), ``sprt_chunk`` (an
-    SPRT's chunk by default) and ``session`` (what
-    the runs of one command share, e.g. a ladder's cluster). The built-in
-    ``inline``, ``process`` and ``dask`` are registered through this hook too.
+    Each is a :class:`~harness.ExecutorPlugin` subclass with a unique ``name``,
+    the keys its config table ``[executor]`` takes (``settings``) and
+    ``start``, which returns a ``concurrent.futures`` executor and the channel
+    its workers stream results to; optionally ``max_chunk`` (the most jobs in a
+    chunk by default), ``sprt_chunk`` (an SPRT's chunk by default) and
+    ``session`` (what the runs of one command share, e.g. a ladder's cluster).
+    The built-in ``inline``, ``process`` and ``dask`` are registered through
+    this hook too.
 
     Called in: the main process (when a config is checked and a run starts)
     and every worker, once, when the registry is built. Must have no side

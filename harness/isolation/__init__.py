@@ -1,3 +1,4 @@
-"""Bots in their own process: the protocol, process bots, the pool that keeps
-them, the Python host, interleaved matches, bot users and the reaper.
+"""Bots in their own process: the protocol, process bots, the running bot
+program, its launch settings, the pool that keeps programs, the Python host,
+interleaved matches and the reaper.
 """

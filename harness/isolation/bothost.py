@@ -54,8 +54,8 @@ def host_command(
 ) -> list[str]:
     """The command line that serves bot ``bot`` from the plugins of ``source``.
 
-    For :class:`~harness.isolation.botprocess.ProcessBot`'s ``command``. Files are made
-    absolute: the bot starts in an empty temporary directory.
+    For :class:`~harness.isolation.botprocess.ProcessBot`'s ``command``. Files
+    are made absolute: the bot starts in an empty temporary directory.
     """
     command = [python, "-I", "-m", "harness.isolation.bothost", "--bot", bot]
     if not source.entry_points:

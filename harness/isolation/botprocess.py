@@ -3,30 +3,31 @@
 A :class:`ProcessBot` is a :class:`~harness.Bot` like any other for the
 referee (``act(view) -> str``), but its decisions are made by a program in a
 separate process, in any language, that speaks the line-delimited JSON
-protocol of :mod:`harness.isolation.protocol` (``docs/PROTOCOL.md``). Python plugin bots
-run that way under :mod:`harness.isolation.bothost`. The program runs as a
-:class:`~harness.isolation.botpool.BotProcess` taken from a
-:class:`~harness.isolation.botpool.ProcessPool` (:mod:`harness.isolation.botpool`
-has the boundary it starts behind; :mod:`harness.isolation.reaper` ends what a
-worker leaves).
+protocol of :mod:`harness.isolation.protocol` (``docs/PROTOCOL.md``). Python
+plugin bots run that way under :mod:`harness.isolation.bothost`. The program
+runs as a :class:`~harness.isolation.botprogram.BotProcess` taken from a
+:class:`~harness.isolation.botpool.ProcessPool`
+(:mod:`harness.isolation.botprogram` has the boundary it starts behind,
+:mod:`harness.isolation.launch` its settings; :mod:`harness.isolation.reaper`
+ends what a worker leaves).
 
 What the bot is told and what its faults cost (``docs/THREAT_MODEL.md`` has
 the whole story):
 
 - the bot sees only the Views sent to it, its own seat, its bot seed (never the
   match seed) and the game's name and options;
-- every fault is a :class:`~harness.isolation.protocol.BotFault` with the forfeit reason
-  and a detail (what it sent, its exit code or signal, its stderr tail); the
-  process is then killed, and the next match gets a fresh one.
+- every fault is a :class:`~harness.contracts.errors.BotFault` with the forfeit
+  reason and a detail (what it sent, its exit code or signal, its stderr tail);
+  the process is then killed, and the next match gets a fresh one.
 
 A process that declares in ``ready`` that it holds several matches
 (``"matches": N``) may serve up to N matches at once, when the matches are
-opened by :mod:`harness.isolation.multiplex` (inside :func:`opening`): each request then
-carries the match's id, several are written before the first answer is read,
-and the answers, in request order, are handed to the :class:`ProcessBot` of
-their match. It never serves two seats of one match, nor (unless
-``reuse = "free"``) two matches of one match seed in its life. A crash, a
-protocol error or a timeout kills it and forfeits its seat in every match it
+opened by :mod:`harness.isolation.multiplex` (inside :func:`opening`): each
+request then carries the match's id, several are written before the first
+answer is read, and the answers, in request order, are handed to the
+:class:`ProcessBot` of their match. It never serves two seats of one match, nor
+(unless ``reuse = "free"``) two matches of one match seed in its life. A crash,
+a protocol error or a timeout kills it and forfeits its seat in every match it
 was serving (at that seat's next decision); an ``error`` reply, an illegal
 action or a non-string action forfeits only its match, and the process serves
 no new match after its open ones end.
@@ -46,13 +47,9 @@ from harness.contracts.bot import Bot
 from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
 from harness.isolation import reaper
-from harness.isolation.botpool import (
-    BotProcess,
-    Launch,
-    ProcessFault,
-    ProcessPool,
-    default_pool,
-)
+from harness.isolation.botpool import ProcessPool, default_pool
+from harness.isolation.botprogram import BotProcess, ProcessFault
+from harness.isolation.launch import Launch
 from harness.isolation.protocol import (
     MAX_REPLY_LINE,
     PROTOCOL_FAULT,
@@ -425,7 +422,8 @@ class ProcessSettings:
     memory_mb: int | None = None
     #: Run the bot as this user (root harness only). A config resolves it:
     #: under root an untrusted bot gets ``nobody`` unless it names another
-    #: (:func:`harness.tournament.botuser.default_user`); None runs it as the harness.
+    #: (:func:`harness.tournament.botuser.default_user`); None runs it as the
+    #: harness.
     user: str | None = None
     #: Seconds to answer ``start``.
     startup_timeout: float = 30.0

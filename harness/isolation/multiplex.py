@@ -5,15 +5,16 @@ each answer in turn leaves its core idle for the round trip, and the bot's
 core idle while the referee works. :func:`play_matches_interleaved` keeps up
 to ``in_flight`` matches going at once: it sends every match's pending request,
 then waits (``selectors``) for whichever bot answers first and advances that
-match. Each match is the same referee (:func:`harness.match.referee.referee_steps`)
-that :func:`~harness.match.referee.play_match` drives, so results are identical,
+match. Each match is the same referee
+(:func:`harness.match.referee.referee_steps`) that
+:func:`~harness.match.referee.play_match` drives, so results are identical,
 byte for byte, to playing the matches one after another.
 
 In-process bots in a multiplexed match act at once, as in ``play_match``.
 
-Process bots are built inside :func:`harness.isolation.botprocess.opening`, so a bot
-process that declares room for several matches serves one seat in several of
-them at once: its requests carry match ids, the driver reads its answers in
+Process bots are built inside :func:`harness.isolation.botprocess.opening`, so
+a bot process that declares room for several matches serves one seat in several
+of them at once: its requests carry match ids, the driver reads its answers in
 request order and hands each to its match, and the requests that follow are
 written after each wake-up in one batch per process, so one wake-up of the bot
 and one of this loop serve many decisions (``docs/PROTOCOL.md``).
@@ -36,8 +37,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
-from harness.isolation.botpool import BotProcess, ProcessFault, ProcessUser
 from harness.isolation.botprocess import ProcessBot, opening
+from harness.isolation.botprogram import BotProcess, ProcessFault, ProcessUser
 from harness.match.referee import (
     TimeControls,
     _tail,
@@ -465,8 +466,8 @@ def play_matches_interleaved(
     streams it on, so a killed worker loses only the matches still in play).
     ``specs`` is read lazily: an iterator that stops early starts no more.
 
-    The Results equal those of :func:`~harness.match.referee.play_match` on each spec
-    in turn (same bots, same seeds), forfeits included. Every bot hears its
+    The Results equal those of :func:`~harness.match.referee.play_match` on each
+    spec in turn (same bots, same seeds), forfeits included. Every bot hears its
     match's result (``match_over``), which hands its process back to the pool.
     """
     if in_flight < 1:

@@ -5,9 +5,9 @@ Every message is one JSON object on one line (UTF-8, ``\\n``-terminated), with a
 stdout; its stderr is captured (bounded) for the forfeit detail.
 ``docs/PROTOCOL.md`` documents the protocol for bot authors in any language;
 this module holds the message shapes, their limits and their encoders and
-decoders, for :mod:`harness.isolation.botprocess` and
-:mod:`harness.isolation.botpool` (the harness side) and
-:mod:`harness.isolation.bothost` (the Python bot side).
+decoders, for :mod:`harness.isolation.botprocess`,
+:mod:`harness.isolation.botprogram` and :mod:`harness.isolation.launch` (the
+harness side) and :mod:`harness.isolation.bothost` (the Python bot side).
 
 The act request is built by string concatenation around ``View.to_json()``:
 the view is already compact JSON, so it is never parsed or re-encoded here.

@@ -1,14 +1,15 @@
 """What makes a worker leave nothing behind, and lets its scheduler blame a bot
 that killed it (Linux: ``prctl`` and ``/proc``).
 
-A worker process (of the local process pool, or the child that probes a
-config) asks to die with its parent (:func:`die_with_parent`) and adopts the
-orphans of its descendants (:func:`become_subreaper`); on its way out
+A worker process (of the local process pool, or the child that probes a config)
+asks to die with its parent (:func:`die_with_parent`) and adopts the orphans of
+its descendants (:func:`become_subreaper`); on its way out
 :func:`end_descendants` kills every bot program it started (each
-:class:`~harness.isolation.botpool.BotProcess` registers here when it starts), their
-process groups and every descendant left. Before it starts a bot, the harness
-process makes itself non-dumpable (``PR_SET_DUMPABLE``), so a bot running as
-the same non-root user cannot read its memory or environment through ``/proc``.
+:class:`~harness.isolation.botprogram.BotProcess` registers here when it
+starts), their process groups and every descendant left. Before it starts a
+bot, the harness process makes itself non-dumpable (``PR_SET_DUMPABLE``), so a
+bot running as the same non-root user cannot read its memory or environment
+through ``/proc``.
 
 A bot that kills its worker (``os.kill(os.getppid(), 9)``) leaves the worker no
 chance to say anything: so a worker keeps a :class:`Watch` (:func:`set_watch`)
@@ -48,8 +49,8 @@ _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
 
 class _Started(Protocol):
     """A bot program started by this process (a
-    :class:`~harness.isolation.botpool.BotProcess`): what :func:`end_descendants`
-    needs to end it."""
+    :class:`~harness.isolation.botprogram.BotProcess`): what
+    :func:`end_descendants` needs to end it."""
 
     #: The process that started it (a fork inherits the set, not the bots).
     owner: int
