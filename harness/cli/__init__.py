@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from harness.cli import ladder, listing, play, reports, results, run
-from harness.cli.common import _warn
+from harness.cli.common import warn
 from harness.contracts.errors import TroefError
 from harness.contracts.options import show_renamed_options
 from harness.tournament.executor_plugins import load_registry
@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         registry = None
         if args.command in _NEEDS_REGISTRY:
             registry = load_registry(files=args.plugin, blocked=args.block)
-            _warn(registry.warnings)
+            warn(registry.warnings)
         return int(args.run(registry, args))
     except TroefError as exc:
         print(f"troef: error: {exc}", file=sys.stderr)

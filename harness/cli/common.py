@@ -17,19 +17,19 @@ if TYPE_CHECKING:
     from harness.tournament.config import TournamentConfig
 
 
-def _warn(warnings: Sequence[str]) -> None:
+def warn(warnings: Sequence[str]) -> None:
     for warning in warnings:
         print(f"troef: warning: {warning}", file=sys.stderr)
 
 
-def _config(args: argparse.Namespace) -> TournamentConfig:
+def command_config(args: argparse.Namespace) -> TournamentConfig:
     """The command's config, with the command line's --plugin and --block."""
     config = load_config(args.config, plugins=args.plugin, blocked=args.block)
-    _warn(config.warnings)
+    warn(config.warnings)
     return config
 
 
-def _format_argument(parser: argparse.ArgumentParser, more: str = "") -> None:
+def format_argument(parser: argparse.ArgumentParser, more: str = "") -> None:
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -38,7 +38,7 @@ def _format_argument(parser: argparse.ArgumentParser, more: str = "") -> None:
     )
 
 
-def _option_argument(parser: argparse.ArgumentParser, what: str) -> None:
+def option_argument(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "-o",
         "--option",
@@ -49,7 +49,7 @@ def _option_argument(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
@@ -62,7 +62,7 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
-def _format_arg(text: str) -> str:
+def format_arg(text: str) -> str:
     """``--format``: one of the report's formats (argparse reports the error)."""
     from harness.report.model import FORMATS
 
@@ -73,7 +73,7 @@ def _format_arg(text: str) -> str:
     return text
 
 
-def _workers_arg(text: str) -> int:
+def workers_arg(text: str) -> int:
     """``--workers``: an integer from 1 to MAX_WORKERS (argparse reports the error)."""
     try:
         value = int(text)

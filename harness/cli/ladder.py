@@ -8,11 +8,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from harness.cli.common import (
-    _config,
-    _format_argument,
-    _option_argument,
-    _parse_options,
-    _workers_arg,
+    command_config,
+    format_argument,
+    option_argument,
+    parse_options,
+    workers_arg,
 )
 from harness.contracts.errors import ConfigError
 from harness.report.tables import format_table
@@ -41,7 +41,7 @@ def add_parsers(
         default="",
         help="bot name (see 'troef bots'); none with --command",
     )
-    _option_argument(ladd, "a bot option")
+    option_argument(ladd, "a bot option")
     ladd.add_argument(
         "--file",
         metavar="PLUGIN.py",
@@ -64,12 +64,12 @@ def add_parsers(
     lrun.add_argument(
         "--rounds", type=int, default=1, help="rounds to play (default 1)"
     )
-    lrun.add_argument("--workers", type=_workers_arg, help="worker processes")
+    lrun.add_argument("--workers", type=workers_arg, help="worker processes")
     lrun.add_argument("--quiet", action="store_true", help="no progress lines")
     lrun.set_defaults(run=_cmd_ladder_run)
     lstand = lsub.add_parser("standings", help="online Elo standings")
     lstand.add_argument("config", help="ladder config (TOML)")
-    _format_argument(lstand)
+    format_argument(lstand)
     lstand.set_defaults(run=_cmd_ladder_standings)
     return list(lsub.choices.values())
 
@@ -77,7 +77,7 @@ def add_parsers(
 def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.ladder import Ladder
 
-    with Ladder(_config(args)) as ladder:
+    with Ladder(command_config(args)) as ladder:
         if not args.bot and not args.program:
             raise ConfigError(
                 "ladder add: give a bot name, or a program with --command"
@@ -85,7 +85,7 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
         entrant = ladder.add(
             args.label,
             args.bot,
-            _parse_options(args.option),
+            parse_options(args.option),
             plugin=args.file,
             command=shlex.split(args.program) if args.program else (),
             isolation=args.isolation,
@@ -101,7 +101,7 @@ def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.ladder import Ladder
     from harness.tournament.scheduler import Interrupted, Progress
 
-    with Ladder(_config(args)) as ladder:
+    with Ladder(command_config(args)) as ladder:
         try:
             rounds = ladder.run(
                 args.rounds,
@@ -121,7 +121,7 @@ def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
 def _cmd_ladder_standings(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.ladder import Ladder
 
-    with Ladder(_config(args)) as ladder:
+    with Ladder(command_config(args)) as ladder:
         _print_ladder(ladder, args.format)
     return 0
 

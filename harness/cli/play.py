@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.cli.common import _option_argument, _parse_options
+from harness.cli.common import option_argument, parse_options
 from harness.contracts.errors import ConfigError
 from harness.match.conformance import DEFAULT_BUDGET, check_game
 from harness.tournament.config import resolve_command
@@ -46,7 +46,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="stop the match as a draw after N actions (at most the game's own "
         "max_actions, the default)",
     )
-    _option_argument(play, "a game option, e.g. -o target=500")
+    option_argument(play, "a game option, e.g. -o target=500")
     play.add_argument(
         "--quiet", action="store_true", help="print only the result, not every move"
     )
@@ -88,7 +88,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="N",
         help=f"actions after which a short match is cut (default {DEFAULT_BUDGET})",
     )
-    _option_argument(check, "a game option (over the check options unless --full)")
+    option_argument(check, "a game option (over the check options unless --full)")
     check.add_argument(
         "--quiet", action="store_true", help="no progress lines, only the summary"
     )
@@ -101,7 +101,7 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
     from harness.match.referee import abandon_bots, play_match
     from harness.report.model import result_table
 
-    game = registry.game(args.game, _parse_options(args.option))
+    game = registry.game(args.game, parse_options(args.option))
     game = game.with_max_actions(args.max_actions)
     if args.bots is None and args.human is None:
         raise ConfigError("play: give --bots (one per seat), or --human SEAT")
@@ -219,7 +219,7 @@ def _play_bots(
             continue
         name, _, rest = spec.partition(":")
         cls = registry.bot_class(name, game.name)
-        options = _parse_options(rest.split(":") if rest else [])
+        options = parse_options(rest.split(":") if rest else [])
         bots.append(make_bot(game, cls, seat, seed, options))
     return bots
 
@@ -231,7 +231,7 @@ def _progress_line(line: str) -> None:
 def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
     report = check_game(
         registry.game_class(args.game),
-        options=_parse_options(args.option),
+        options=parse_options(args.option),
         full=args.full,
         budget=args.budget,
         matches=args.matches,

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.cli.common import _format_arg, _format_argument
+from harness.cli.common import format_arg, format_argument
 from harness.contracts.errors import ConfigError, TroefError, close_names
 from harness.report.tables import format_table, notes
 from harness.tournament.config import RATING_MODELS
@@ -34,7 +34,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     report.add_argument("database", help="a tournament's SQLite file")
     report.add_argument(
         "--format",
-        type=_format_arg,
+        type=format_arg,
         default="text",
         help="text (default), markdown, json or csv",
     )
@@ -107,7 +107,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="OLD=NEW",
         help="treat entrant NEW of the later databases as OLD (a new version of a bot)",
     )
-    _format_argument(compare)
+    format_argument(compare)
     compare.add_argument(
         "--any-game",
         action="store_true",
@@ -139,7 +139,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--bootstrap", type=int, default=0, metavar="N", help="also N bootstrap rounds"
     )
     rate.add_argument("--seed", type=int, default=1, help="bootstrap seed")
-    _format_argument(rate, "with csv: the ratings table")
+    format_argument(rate, "with csv: the ratings table")
     rate.set_defaults(run=_cmd_rate)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.cli.common import _format_arg, _format_argument
+from harness.cli.common import format_arg, format_argument
 from harness.contracts.errors import ConfigError, TroefError, close_names
 from harness.report.tables import forfeit_table, format_table, thinking_table
 from harness.tournament.executor_plugins import load_registry
@@ -29,7 +29,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "status", help="progress and standings of a results database"
     )
     status.add_argument("database", help="a tournament's SQLite file")
-    _format_argument(status, "with csv: the standings table")
+    format_argument(status, "with csv: the standings table")
     status.set_defaults(run=_cmd_status)
 
     replay_cmd = sub.add_parser(
@@ -61,7 +61,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     matches.add_argument(
         "--format",
-        type=_format_arg,
+        type=format_arg,
         default="text",
         help="text (default), markdown, json or csv",
     )
@@ -239,7 +239,7 @@ def _standings_rows(
     return standings_rows(rows, raw=raw)
 
 
-def _print_standings(database: str | Path) -> None:
+def print_standings(database: str | Path) -> None:
     headers, rows = _standings_rows(database)
     print(format_table(headers, rows, colalign=_STANDINGS_ALIGN))
 

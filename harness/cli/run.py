@@ -9,8 +9,8 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from harness.cli.common import _config, _workers_arg
-from harness.cli.results import _print_standings
+from harness.cli.common import command_config, workers_arg
+from harness.cli.results import print_standings
 from harness.contracts.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     run.add_argument("config", help="tournament config (TOML)")
     run.add_argument(
         "--workers",
-        type=_workers_arg,
+        type=workers_arg,
         help="worker processes (default: the config's, else all cores)",
     )
     run.add_argument(
@@ -58,7 +58,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.config import check_executor
     from harness.tournament.scheduler import Interrupted, Progress, run_tournament
 
-    config = _config(args)
+    config = command_config(args)
     if config.ladder is not None:
         raise ConfigError(
             f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
@@ -102,7 +102,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             f"({summary.already_done} were already recorded; "
             f"{summary.forfeits} forfeits)"
         )
-    _print_standings(config.database)
+    print_standings(config.database)
     if monitor is not None:
         print()
         print(monitor.verdict().describe())
@@ -119,7 +119,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.plan import MAX_PLANNED, plan, planned_count, planned_groups
     from harness.tournament.scheduler import probe_entrants
 
-    config = _config(args)
+    config = command_config(args)
     # Counted, not built: validate answers at once whatever the size.
     planned = planned_count(config)
     if planned > MAX_PLANNED:
