@@ -1,0 +1,296 @@
+"""``troef status``, ``troef matches`` and ``troef replay``: what a results
+database holds, from its quick standings to one match told again."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness.cli.common import format_arg, format_argument
+from harness.contracts.errors import ConfigError, TroefError, close_names
+from harness.report.tables import forfeit_table, format_table, thinking_table
+from harness.tournament.executor_plugins import load_registry
+
+if TYPE_CHECKING:
+    from harness.contracts.game import Game
+    from harness.contracts.result import Result
+    from harness.plugins import Registry
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``status``, ``replay`` and ``matches`` commands."""
+    status = sub.add_parser(
+        "status", help="progress and standings of a results database"
+    )
+    status.add_argument("database", help="a tournament's SQLite file")
+    format_argument(status, "with csv: the standings table")
+    status.set_defaults(run=_cmd_status)
+
+    replay_cmd = sub.add_parser(
+        "replay",
+        help="tell a recorded match move by move",
+        description="Replay a recorded match from its seed and stored action log and "
+        "tell it as 'troef play' does.",
+    )
+    replay_cmd.add_argument("database", help="a tournament's SQLite file")
+    replay_cmd.add_argument("match", help="job id (or a unique prefix) or plan index")
+    replay_cmd.set_defaults(run=_cmd_replay)
+
+    matches = sub.add_parser(
+        "matches",
+        help="list the recorded matches of a database",
+        description="One line per recorded match in plan order: its plan index "
+        "and job id (what 'troef replay' takes), the seating, scores and ranks, "
+        "and the forfeit if there was one.",
+    )
+    matches.add_argument("database", help="a tournament's SQLite file")
+    matches.add_argument(
+        "--entrant", metavar="LABEL", help="only the matches this entrant played"
+    )
+    matches.add_argument(
+        "--forfeits",
+        action="store_true",
+        help="only the matches lost by forfeit, each with its detail (the bot's "
+        "traceback or stderr tail) below the table; in JSON always",
+    )
+    matches.add_argument(
+        "--format",
+        type=format_arg,
+        default="text",
+        help="text (default), markdown, json or csv",
+    )
+    matches.set_defaults(run=_cmd_matches)
+
+
+def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.tournament.sprt import SprtMonitor
+    from harness.tournament.store import Store
+
+    with Store.existing(args.database) as store:
+        done, planned = store.counts()
+        monitor = SprtMonitor.from_store(store)
+        if monitor is not None and monitor.done():
+            # A decided SPRT plays no more: its plan is a bound, not a target.
+            planned = done
+        name = store.meta("name")
+        forfeit_count = store.forfeit_count()
+        forfeits = store.forfeits()
+        thinking = store.thinking()
+    fmt = args.format
+    headers, rows = _standings_rows(args.database, raw=fmt in ("json", "csv"))
+    if fmt == "json":
+        print(
+            json.dumps(
+                {
+                    "name": name,
+                    "recorded": done,
+                    "planned": planned,
+                    "forfeits": forfeit_count,
+                    "standings": [dict(zip(headers, r, strict=True)) for r in rows],
+                    "sprt": None
+                    if monitor is None
+                    else dataclasses.asdict(monitor.verdict()),
+                    "forfeits_by_reason": json.loads(forfeit_table(forfeits, fmt)),
+                    "thinking": json.loads(thinking_table(thinking, fmt)),
+                },
+                default=str,
+            )
+        )
+        return 0
+    if fmt == "csv":
+        print(format_table(headers, rows, fmt))
+        return 0
+    print(f"{name}: {done} of {planned} matches recorded, {forfeit_count} forfeits")
+    print(format_table(headers, rows, fmt, colalign=_STANDINGS_ALIGN))
+    if monitor is not None:
+        print()
+        print(monitor.verdict().describe())
+    if forfeits:
+        print()
+        print(forfeit_table(forfeits, fmt))
+    if thinking:
+        print()
+        print(thinking_table(thinking, fmt))
+    return 0
+
+
+def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
+    """``troef matches``: one row per recorded match, typed in JSON.
+
+    Ruling: JSON carries numbers as numbers and lists as lists, and a forfeit
+    as an object with its detail (the traceback or stderr tail the store
+    keeps, what ``troef replay`` tells); text and Markdown with ``--forfeits``
+    add each forfeit's detail below the table, since that is what the
+    forfeit hint of ``status`` and ``report`` sends a reader to see; CSV keeps
+    its one flat row per match.
+    """
+    from harness.tournament.store import Store
+
+    with Store.existing(args.database) as store:
+        entrants = list(store.config_snapshot().get("entrants", {}))
+        if args.entrant is not None and args.entrant not in entrants:
+            raise ConfigError(
+                f"--entrant {args.entrant!r}: no such entrant; "
+                f"{close_names(args.entrant, entrants)}"
+            )
+        selected = [
+            (match.job, match.result)
+            for match in store.matches()
+            if (args.entrant is None or args.entrant in match.job["seating"])
+            and (not args.forfeits or match.result.forfeit is not None)
+        ]
+    if args.format == "json":
+        print(json.dumps([_match_record(job, result) for job, result in selected]))
+        return 0
+    headers = ["index", "job id", "seating", "scores", "ranks", "forfeit"]
+    rows = [
+        [
+            job["index"],
+            job["id"],
+            " ".join(job["seating"]),
+            " ".join(map(str, result.scores)),
+            " ".join(map(str, result.ranks)),
+            _forfeit_cell(job["seating"], result),
+        ]
+        for job, result in selected
+    ]
+    if not rows and args.format == "text":
+        print("no recorded match is selected")
+        return 0
+    print(format_table(headers, rows, args.format))
+    if args.forfeits and args.format in ("text", "markdown"):
+        for line in _forfeit_details(selected, markdown=args.format == "markdown"):
+            print(line)
+    return 0
+
+
+def _forfeit_cell(seating: Sequence[str], result: Result) -> str:
+    """``raiser: exception``, or empty when nobody forfeited."""
+    f = result.forfeit
+    return "" if f is None else f"{seating[f.seat]}: {f.reason.value}"
+
+
+def _match_record(job: dict[str, Any], result: Result) -> dict[str, Any]:
+    """One match of ``troef matches --format json``: typed, the forfeit whole."""
+    seating = job["seating"]
+    forfeit = result.forfeit
+    return {
+        "index": job["index"],
+        "job id": job["id"],
+        "seating": list(seating),
+        "scores": list(result.scores),
+        "ranks": list(result.ranks),
+        "forfeit": None
+        if forfeit is None
+        else {
+            "entrant": seating[forfeit.seat],
+            "seat": forfeit.seat,
+            "reason": forfeit.reason.value,
+            "detail": forfeit.detail,
+        },
+    }
+
+
+def _forfeit_details(
+    selected: Sequence[tuple[dict[str, Any], Result]], *, markdown: bool
+) -> list[str]:
+    """Each forfeit's detail under a line naming its match (``--forfeits``)."""
+    heading = "## " if markdown else ""
+    lines = ["", f"{heading}Forfeit details (what 'troef replay' tells)"]
+    for job, result in selected:
+        forfeit = result.forfeit
+        if forfeit is None:
+            continue
+        who = job["seating"][forfeit.seat]
+        title = (
+            f"match {job['index']} ({job['id']}): {who} in seat {forfeit.seat} "
+            f"forfeits ({forfeit.reason.value})"
+        )
+        detail = forfeit.detail.rstrip() or "(no detail recorded)"
+        if markdown:
+            lines += ["", f"### {title}", "", "```", detail, "```"]
+        else:
+            lines += ["", title, textwrap.indent(detail, "    ")]
+    return lines if len(lines) > 2 else []
+
+
+_STANDINGS_ALIGN = ("right", "left", *["right"] * 6)
+
+
+def _standings_rows(
+    database: str | Path, *, raw: bool = False
+) -> tuple[list[str], list[list[Any]]]:
+    """The quick standings of a database: counted, not fitted (see report)."""
+    from harness.report.model import standings_rows
+    from harness.stats.standings import standings
+    from harness.tournament.store import Store
+
+    with Store.existing(database) as store:
+        entrants = list(store.config_snapshot()["entrants"])
+        rows = standings(
+            entrants, ((m.job["seating"], m.result) for m in store.matches())
+        )
+    return standings_rows(rows, raw=raw)
+
+
+def print_standings(database: str | Path) -> None:
+    headers, rows = _standings_rows(database)
+    print(format_table(headers, rows, colalign=_STANDINGS_ALIGN))
+
+
+def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.match.referee import replay
+    from harness.report.model import result_table
+    from harness.tournament.store import Store
+
+    with Store.existing(args.database) as store:
+        snapshot = store.config_snapshot()
+        match = store.match(args.match)
+    if match.result.log is None:
+        raise TroefError(
+            f"match {match.job['id']} was recorded without its log (keep_logs = false)"
+        )
+    plugins = snapshot.get("plugins", [])
+    reg = load_registry(
+        files=[p for p in plugins if p.endswith(".py")],
+        modules=[p for p in plugins if not p.endswith(".py")],
+    )
+    game = reg.game(match.job["game"], match.job["options"])
+    seating = match.job["seating"]
+    for line in account(game, seating, match.job["seed"], match.result):
+        print(line)
+    again = replay(
+        game,
+        len(seating),
+        match.job["seed"],
+        match.result.log,
+        forfeit=match.result.forfeit,
+    )
+    if again != match.result:
+        print(
+            "warning: replaying the log gives another result than the recorded one",
+            file=sys.stderr,
+        )
+    print()
+    print(result_table(match.result, seating))
+    return 0
+
+
+def account(game: Game, labels: Sequence[str], seed: int, result: Result) -> list[str]:
+    """The match told move by move, replayed from its seed and log."""
+    from harness.match.narration import Narrator
+
+    assert result.log is not None
+    narrator = Narrator(game, seed, labels)
+    lines = narrator.start()
+    for action in result.log:
+        lines.extend(narrator.tell(action))
+    if result.forfeit is not None:
+        lines.append(narrator.forfeit(result.forfeit))
+    return lines

@@ -1,0 +1,252 @@
+"""``troef run`` (play a tournament, resume it) and ``troef validate`` (check a
+config and show its plan, with what each entrant's isolation protects)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from typing import TYPE_CHECKING
+
+from harness.cli.common import command_config, workers_arg
+from harness.cli.results import print_standings
+from harness.contracts.errors import ConfigError
+
+if TYPE_CHECKING:
+    from harness.plugins import Registry
+    from harness.tournament.config import Entrant, TournamentConfig
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``run`` and ``validate`` commands."""
+    run = sub.add_parser(
+        "run",
+        help="play a tournament from a config file",
+        description="Play every planned match of the tournament that its database "
+        "lacks, on a pool of worker processes, and print the standings. Killed or "
+        "interrupted, run it again to resume.",
+    )
+    run.add_argument("config", help="tournament config (TOML)")
+    run.add_argument(
+        "--workers",
+        type=workers_arg,
+        help="worker processes (default: the config's, else all cores)",
+    )
+    run.add_argument(
+        "--fresh", action="store_true", help="delete the database and start afresh"
+    )
+    run.add_argument("--quiet", action="store_true", help="no progress lines")
+    run.set_defaults(run=_cmd_run)
+
+    validate = sub.add_parser(
+        "validate",
+        help="check a tournament config and show its plan",
+        description="Validate a tournament config without playing: every error names "
+        "the file, line and key.",
+    )
+    validate.add_argument("config", help="tournament config (TOML)")
+    validate.add_argument(
+        "--probe",
+        action="store_true",
+        help="also start every process bot once and check its handshake",
+    )
+    validate.set_defaults(run=_cmd_validate)
+
+
+def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.tournament.config import check_executor
+    from harness.tournament.scheduler import Interrupted, Progress, run_tournament
+
+    config = command_config(args)
+    if config.ladder is not None:
+        raise ConfigError(
+            f"{config.path} is a ladder; play it with 'troef ladder run {config.path}'"
+        )
+    progress = None if args.quiet else Progress()
+    # Before the folder, the database or the lock file is made (run_tournament
+    # checks it again for callers of its own).
+    check_executor(config)
+    if not config.database.parent.exists():
+        # Ruling: a missing folder is made (owner-only), and said, not refused.
+        print(f"troef: creating the folder {config.database.parent} for the database")
+    try:
+        summary = run_tournament(
+            config,
+            workers=args.workers,
+            fresh=args.fresh,
+            progress=progress,
+        )
+    except Interrupted as exc:
+        # Leaving: a further Ctrl-C must not turn the exit into a traceback.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        print(f"troef: {exc}", file=sys.stderr)
+        return 130
+    from harness.tournament.sprt import SprtMonitor
+
+    monitor = summary.monitor if isinstance(summary.monitor, SprtMonitor) else None
+    if summary.played == 0:
+        print(
+            f"nothing left to play: {summary.already_done} matches are recorded in "
+            f"{config.database}"
+            + (
+                " and the SPRT has decided"
+                if monitor is not None and monitor.done()
+                else ""
+            )
+        )
+    else:
+        print(
+            f"played {summary.played} matches in {summary.seconds:.1f}s "
+            f"({summary.already_done} were already recorded; "
+            f"{summary.forfeits} forfeits)"
+        )
+    print_standings(config.database)
+    if monitor is not None:
+        print()
+        print(monitor.verdict().describe())
+    print(
+        "\nratings with intervals and significance tests: "
+        f"troef report {config.database}"
+    )
+    return 0
+
+
+def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.tournament.botuser import check_entrants
+    from harness.tournament.config import check_executor, describe_executor
+    from harness.tournament.plan import MAX_PLANNED, plan, planned_count, planned_groups
+    from harness.tournament.scheduler import probe_entrants
+
+    config = command_config(args)
+    # Counted, not built: validate answers at once whatever the size.
+    planned = planned_count(config)
+    if planned > MAX_PLANNED:
+        plan(config)  # raises the error that names the bound
+    groups = planned_groups(config)
+    # Before "valid": a bot its user cannot run is an error naming the path,
+    # an executor whose package is missing one naming the key and the install.
+    check_entrants(config)
+    check_executor(config)
+    users = ", ".join(
+        f"{e.label} as {e.process.user}"
+        for e in config.entrants
+        if e.process is not None and e.process.user is not None
+    )
+    print(f"{config.path}: valid")
+    print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")
+    print(
+        f"  format     {config.format}, {config.matches} match seeds, "
+        f"{'duplicate deals' if config.duplicate else 'independent seeds'}"
+    )
+    for e in config.entrants:
+        what = e.bot or " ".join(e.process.command if e.process else ())
+        clock = ""
+        if e.time_control is not None:
+            parts = [
+                f"{k} {v:g}s" for k, v in vars(e.time_control).items() if v is not None
+            ]
+            clock = ", time " + " ".join(parts)
+        print(f"  entrant    {e.label}: {what} ({e.isolation}{clock})")
+    if config.candidates:
+        print(f"  candidates {', '.join(config.candidates)}")
+    print(f"  plan       {planned} matches in {groups} groups")
+    print(f"  database   {config.database}")
+    print(f"  executor   {describe_executor(config)}")
+    print(f"  seed       {_seed_note(config)}")
+    for line in isolation_notes(config):
+        print(f"  isolation  {line}")
+    if users:
+        print(f"  users      each can run its bot: {users}")
+    if args.probe:
+        probe_entrants(config, users_checked=True)
+        probed = sum(e.process is not None for e in config.entrants)
+        print(f"  probe      {probed} process bots started and answered 'ready'")
+    return 0
+
+
+def _seed_note(config: TournamentConfig) -> str:
+    if not config.seed_given:
+        return "random (63 bits, drawn when the database is created and kept in it)"
+    return str(config.seed)
+
+
+def isolation_notes(config: TournamentConfig) -> list[str]:
+    """Per entrant: the user its bot runs as and what that protects (``validate``)."""
+    root = os.geteuid() == 0
+    notes = []
+    for e in config.entrants:
+        if e.process is None:
+            notes.append(
+                f"{e.label}: in-process: trusted code; it can read the referee's "
+                "State, the seeds and every file the harness can"
+            )
+            continue
+        p = e.process
+        if p.user is None:
+            parts = [
+                f"{e.label}: own process as the harness's user ({_my_name()})",
+                _SAME_USER,
+            ]
+        else:
+            parts = [f"{e.label}: own process as {p.user} ({_user_origin(config, e)})"]
+            if root and p.user == "root":
+                parts.append(
+                    "AS ROOT: it can read the harness's memory and files through "
+                    "/proc, every file and signal every process; give it another "
+                    'user (e.g. user = "nobody")'
+                )
+            elif _same_user(p.user):
+                parts.append(_SAME_USER)
+            else:
+                parts.append(
+                    "another user: it cannot signal or trace the harness, nor read "
+                    "its owner-only files (the database; the config if chmod 600); "
+                    "it reads what is world-readable"
+                )
+        parts.append(
+            "sandbox prefix: "
+            + (" ".join(p.prefix[:3]) + " ..." if p.prefix else "none")
+        )
+        notes.append("; ".join(parts))
+    return notes
+
+
+def _user_origin(config: TournamentConfig, entrant: Entrant) -> str:
+    """Where an entrant's user comes from, for ``validate``."""
+    from harness.tournament.botuser import ENV_USER
+
+    spec = config.raw.get("entrants", {}).get(entrant.label, {})
+    if isinstance(spec, dict) and "user" in spec:
+        return f"its user = {spec['user']!r}"
+    if "user" in config.raw:
+        return f"the config's user = {config.raw['user']!r}"
+    if os.environ.get(ENV_USER):
+        return f"${ENV_USER}"
+    return "the default for untrusted bots under root"
+
+
+_SAME_USER = (
+    "same user: it cannot read the harness's memory (non-dumpable), but it can "
+    "signal the harness and read every file of the user, the owner-only config "
+    "and database included"
+)
+
+
+def _same_user(user: str) -> bool:
+    import pwd
+
+    try:
+        return pwd.getpwnam(user).pw_uid == os.geteuid()
+    except KeyError:
+        return False
+
+
+def _my_name() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return f"uid {os.geteuid()}"
