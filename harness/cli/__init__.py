@@ -527,7 +527,7 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
     from harness.isolation.botpool import ProcessPool
     from harness.match.narration import Narrator, seat_labels
     from harness.match.referee import abandon_bots, play_match
-    from harness.report.model import result_table
+    from harness.report.tables import result_table
 
     game = registry.game(args.game, _parse_options(args.option))
     game = game.with_max_actions(args.max_actions)
@@ -672,7 +672,7 @@ def _progress_line(line: str) -> None:
 
 def _format_arg(text: str) -> str:
     """``--format``: one of the report's formats (argparse reports the error)."""
-    from harness.report.model import FORMATS
+    from harness.report.render import FORMATS
 
     if text not in FORMATS:
         raise argparse.ArgumentTypeError(
@@ -683,7 +683,7 @@ def _format_arg(text: str) -> str:
 
 def _table_arg(text: str) -> str:
     """``--table``: one of the report's tables (argparse reports the error)."""
-    from harness.report.model import TABLES
+    from harness.report.render import TABLES
 
     if text not in TABLES:
         raise argparse.ArgumentTypeError(
@@ -1077,7 +1077,7 @@ def _standings_rows(
     database: str | Path, *, raw: bool = False
 ) -> tuple[list[str], list[list[Any]]]:
     """The quick standings of a database: counted, not fitted (see report)."""
-    from harness.report.model import standings_rows
+    from harness.report.tables import standings_rows
     from harness.stats.standings import standings
     from harness.tournament.store import Store
 
@@ -1096,7 +1096,7 @@ def _print_standings(database: str | Path) -> None:
 
 def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.match.referee import replay
-    from harness.report.model import result_table
+    from harness.report.tables import result_table
     from harness.tournament.store import Store
 
     with Store.existing(args.database) as store:
@@ -1137,7 +1137,8 @@ def _stored_matches(store: Store) -> list[tuple[list[str], Result, str | None]]:
 
 
 def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.report.model import RunFacts, build_report, render
+    from harness.report.model import RunFacts, build_report
+    from harness.report.render import render
     from harness.tournament.sprt import SprtMonitor
     from harness.tournament.store import Store
 
@@ -1215,7 +1216,7 @@ def _write_html(
 
 
 def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.report.model import comparison_table
+    from harness.report.compare import comparison_table
     from harness.stats import ratings as rt
     from harness.tournament.store import Store
 

@@ -33,14 +33,8 @@ from typing import Any
 from harness.contracts.errors import TroefError
 from harness.contracts.game import Game
 from harness.match.narration import Narrator
-from harness.report.model import (
-    Report,
-    ReportModel,
-    pair_details_display,
-    pairs_display,
-    report_model,
-    standings_display,
-)
+from harness.report.model import Report, ReportModel, report_model
+from harness.report.text import pair_details_display, pairs_display, standings_display
 from harness.stats.elo import OnlineElo
 from harness.tournament.store import StoredMatch
 
