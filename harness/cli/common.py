@@ -64,7 +64,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 def format_arg(text: str) -> str:
     """``--format``: one of the report's formats (argparse reports the error)."""
-    from harness.report.model import FORMATS
+    from harness.report.render import FORMATS
 
     if text not in FORMATS:
         raise argparse.ArgumentTypeError(

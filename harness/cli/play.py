@@ -99,7 +99,7 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
     from harness.isolation.botpool import ProcessPool
     from harness.match.narration import Narrator, seat_labels
     from harness.match.referee import abandon_bots, play_match
-    from harness.report.model import result_table
+    from harness.report.tables import result_table
 
     game = registry.game(args.game, parse_options(args.option))
     game = game.with_max_actions(args.max_actions)

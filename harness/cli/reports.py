@@ -145,7 +145,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 def _table_arg(text: str) -> str:
     """``--table``: one of the report's tables (argparse reports the error)."""
-    from harness.report.model import TABLES
+    from harness.report.render import TABLES
 
     if text not in TABLES:
         raise argparse.ArgumentTypeError(
@@ -159,7 +159,8 @@ def _stored_matches(store: Store) -> list[tuple[list[str], Result, str | None]]:
 
 
 def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.report.model import RunFacts, build_report, render
+    from harness.report.model import RunFacts, build_report
+    from harness.report.render import render
     from harness.tournament.sprt import SprtMonitor
     from harness.tournament.store import Store
 
@@ -237,7 +238,7 @@ def _write_html(
 
 
 def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.report.model import comparison_table
+    from harness.report.compare import comparison_table
     from harness.stats import ratings as rt
     from harness.tournament.store import Store
 

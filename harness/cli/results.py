@@ -227,7 +227,7 @@ def _standings_rows(
     database: str | Path, *, raw: bool = False
 ) -> tuple[list[str], list[list[Any]]]:
     """The quick standings of a database: counted, not fitted (see report)."""
-    from harness.report.model import standings_rows
+    from harness.report.tables import standings_rows
     from harness.stats.standings import standings
     from harness.tournament.store import Store
 
@@ -246,7 +246,7 @@ def print_standings(database: str | Path) -> None:
 
 def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.match.referee import replay
-    from harness.report.model import result_table
+    from harness.report.tables import result_table
     from harness.tournament.store import Store
 
     with Store.existing(args.database) as store:

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from harness.contracts.bot import Bot
     from harness.contracts.game import Game
     from harness.contracts.options import Option
+    from harness.contracts.result import Result
+    from harness.stats.standings import Standing
 
 __all__ = [
     "FORMATS",
@@ -40,7 +42,10 @@ __all__ = [
     "game_detail",
     "games_table",
     "notes",
+    "result_table",
     "seat_ranges",
+    "standings_rows",
+    "standings_table",
     "terminal_width",
     "thinking_table",
 ]
@@ -118,6 +123,75 @@ def thinking_table(
     headers = ["entrant", "moves", "mean per move", "longest move", "total"]
     table = format_table(headers, rows, fmt)
     return _titled("Thinking time, as the referee measured it", table, fmt)
+
+
+def standings_rows(
+    rows: Sequence[Standing], *, raw: bool = False
+) -> tuple[list[str], list[list[Any]]]:
+    """Rank, entrant, matches, pairwise score %, wins, mean score and utility, forfeits.
+
+    The mean score is the game's own count (fewer may be better); the mean
+    utility is higher-is-better in every game. ``raw``: numbers as they are
+    (for JSON and CSV), not rounded for a person.
+    """
+    if raw:
+        headers = ["rank", "entrant", "matches", "score", "wins", "mean_score"]
+        headers += ["mean_utility", "forfeits"]
+        return headers, [
+            [
+                *(i, s.entrant, s.matches, s.score, s.wins),
+                *(s.mean_score, s.mean_utility, s.forfeits),
+            ]
+            for i, s in enumerate(rows, 1)
+        ]
+    body: list[list[Any]] = [
+        [
+            i,
+            s.entrant,
+            s.matches,
+            f"{100 * s.score:.1f}",
+            s.wins,
+            f"{s.mean_score:.1f}",
+            f"{s.mean_utility:+.2f}",
+            s.forfeits,
+        ]
+        for i, s in enumerate(rows, 1)
+    ]
+    headers = [
+        "#",
+        "entrant",
+        "matches",
+        "score %",
+        "wins",
+        "mean score",
+        "mean utility",
+        "forfeits",
+    ]
+    return headers, body
+
+
+def standings_table(rows: Sequence[Standing], fmt: str = "text") -> str:
+    """:func:`standings_rows` as a table."""
+    headers, body = standings_rows(rows)
+    return format_table(headers, body, fmt, colalign=("right", "left", *["right"] * 6))
+
+
+def result_table(result: Result, names: Sequence[str]) -> str:
+    """One match's result per seat: team, score, rank and utility."""
+    rows = [
+        [
+            seat,
+            names[seat],
+            result.teams[seat],
+            result.scores[seat],
+            result.ranks[seat],
+            f"{result.utilities[seat]:+g}",
+        ]
+        for seat in range(len(names))
+    ]
+    return tabulate(
+        rows, headers=["seat", "player", "team", "score", "rank", "utility"]
+    )
 
 
 def duration(seconds: float) -> str:

@@ -295,7 +295,7 @@ def test_the_viewer_rebuilds_every_step_of_a_compact_replay(
     """The replay files hold changes from step to step; the page's rebuilt
     steps are replay_frames' full ones, every View and card place."""
     from harness.plugins import load_plugins
-    from harness.report.html import replay_frames
+    from harness.report.replay import replay_frames
     from harness.tournament.store import Store
 
     with Store.existing(report_index.parent.parent / "results.sqlite") as store:

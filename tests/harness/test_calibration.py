@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from harness.report.model import compare_fits
+from harness.report.compare import compare_fits
 from harness.stats.ratings import PairResult, bootstrap_ratings, fit_ratings
 from harness.stats.significance import (
     NELO_PER_T,

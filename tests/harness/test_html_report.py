@@ -15,12 +15,9 @@ import pytest
 
 from harness.cli import main
 from harness.plugins import load_plugins
-from harness.report.html import (
-    _ladder_history,
-    compact_replay,
-    replay_frames,
-    shown_config,
-)
+from harness.report.html import shown_config
+from harness.report.plots import _ladder_history
+from harness.report.replay import compact_replay, replay_frames
 from harness.stats.elo import OnlineElo
 from harness.stats.standings import pairwise_outcomes
 from harness.tournament.store import Store, StoredMatch

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from harness.contracts.result import Result
-from harness.report.model import TABLES, RunFacts, build_report, render
+from harness.report.model import RunFacts, build_report
+from harness.report.render import TABLES, render
 from tests.textmatch import mismatch
 
 PINS = Path(__file__).parent / "report_pins"
@@ -95,7 +96,8 @@ def test_every_format_matches_its_pin(case: str) -> None:
 
 
 def test_a_new_format_is_one_more_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.report.model import RENDERERS, ReportModel
+    from harness.report.model import ReportModel
+    from harness.report.render import RENDERERS
 
     def names(model: ReportModel, table: str | None) -> str:
         return " ".join(r["entrant"] for r in model.standings)
