@@ -722,7 +722,8 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.config import check_executor
-    from harness.tournament.scheduler import Interrupted, Progress, run_tournament
+    from harness.tournament.progress import Progress
+    from harness.tournament.scheduler import Interrupted, run_tournament
 
     config = _config(args)
     if config.ladder is not None:
@@ -783,7 +784,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.botuser import check_entrants
     from harness.tournament.config import check_executor, describe_executor
     from harness.tournament.plan import MAX_PLANNED, plan, planned_count, planned_groups
-    from harness.tournament.scheduler import probe_entrants
+    from harness.tournament.probe import probe_entrants
 
     config = _config(args)
     # Counted, not built: validate answers at once whatever the size.
@@ -1377,7 +1378,8 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.ladder import Ladder
-    from harness.tournament.scheduler import Interrupted, Progress
+    from harness.tournament.progress import Progress
+    from harness.tournament.scheduler import Interrupted
 
     with Ladder(_config(args)) as ladder:
         try:
