@@ -99,7 +99,8 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.ladder import Ladder
-    from harness.tournament.scheduler import Interrupted, Progress
+    from harness.tournament.progress import Progress
+    from harness.tournament.scheduler import Interrupted
 
     with Ladder(command_config(args)) as ladder:
         try:

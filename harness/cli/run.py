@@ -56,7 +56,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.config import check_executor
-    from harness.tournament.scheduler import Interrupted, Progress, run_tournament
+    from harness.tournament.progress import Progress
+    from harness.tournament.scheduler import Interrupted, run_tournament
 
     config = command_config(args)
     if config.ladder is not None:
@@ -117,7 +118,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.botuser import check_entrants
     from harness.tournament.config import check_executor, describe_executor
     from harness.tournament.plan import MAX_PLANNED, plan, planned_count, planned_groups
-    from harness.tournament.scheduler import probe_entrants
+    from harness.tournament.probe import probe_entrants
 
     config = command_config(args)
     # Counted, not built: validate answers at once whatever the size.

@@ -31,15 +31,12 @@ from harness.tournament.config import (
     resolve_command,
 )
 from harness.tournament.executor_plugins import executor_session
+from harness.tournament.flight import _sigterm_as_interrupt
 from harness.tournament.plan import Job, content_id, seatings
-from harness.tournament.scheduler import (
-    Interrupted,
-    Progress,
-    _sigterm_as_interrupt,
-    _Tracker,
-    execute,
-)
+from harness.tournament.progress import Progress
+from harness.tournament.scheduler import Interrupted, execute
 from harness.tournament.store import Store
+from harness.tournament.tracker import _Tracker
 
 __all__ = ["Ladder", "LadderRound"]
 

@@ -26,7 +26,8 @@ import pytest
 
 from harness.contracts.errors import TroefError
 from harness.tournament.config import load_config
-from harness.tournament.scheduler import GRACE, run_tournament
+from harness.tournament.flight import GRACE
+from harness.tournament.scheduler import run_tournament
 from harness.tournament.store import Store
 from tests.harness.test_scheduler import (
     _cli,

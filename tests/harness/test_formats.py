@@ -11,8 +11,9 @@ from harness.contracts.errors import ConfigError
 from harness.tournament.config import TournamentConfig, load_config
 from harness.tournament.ladder import Ladder
 from harness.tournament.plan import plan
-from harness.tournament.scheduler import RunSummary, run_tournament
+from harness.tournament.scheduler import run_tournament
 from harness.tournament.sprt import SprtMonitor, SprtVerdict
+from harness.tournament.tracker import RunSummary
 from tests.conftest import TOY_PLUGIN
 
 
@@ -197,7 +198,7 @@ def test_the_progress_line_of_an_sprt_shows_the_llr_and_its_bounds(
 ) -> None:
     import io
 
-    from harness.tournament.scheduler import Progress
+    from harness.tournament.progress import Progress
 
     config = sprt_config(tmp_path, "live", 'executor = "inline"\n')
     stream = io.StringIO()

@@ -26,7 +26,8 @@ from harness.stats.standings import standings
 from harness.tournament.config import load_config
 from harness.tournament.executors import STREAM_INTERVAL, Batches
 from harness.tournament.plan import Job, plan
-from harness.tournament.scheduler import Progress, run_tournament
+from harness.tournament.progress import Progress
+from harness.tournament.scheduler import run_tournament
 from harness.tournament.store import Store, encode
 from tests.harness.test_scheduler import stored, write_config
 

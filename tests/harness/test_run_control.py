@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.tournament.scheduler import GRACE
+from harness.tournament.flight import GRACE
 from harness.tournament.store import Store, run_lock
 from tests.conftest import TOY_PLUGIN
 from tests.harness.test_scheduler import (

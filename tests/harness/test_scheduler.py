@@ -291,7 +291,7 @@ def test_worker_logs_reach_the_parents_handlers(tmp_path: Path) -> None:
 def test_progress_lines_on_a_terminal_and_elsewhere() -> None:
     import io
 
-    from harness.tournament.scheduler import Progress
+    from harness.tournament.progress import Progress
 
     plain = io.StringIO()
     progress = Progress(stream=plain, live=False, interval=0.0)
@@ -315,7 +315,7 @@ def test_progress_lines_on_a_terminal_and_elsewhere() -> None:
 def test_the_eta_waits_for_results_after_the_first_and_leaves_start_up_out() -> None:
     """Issue #25: a 17-second run's first line said ETA 0:06:49. Synthetic
     times: 3 s of start-up, then 8 matches a second for 136 matches."""
-    from harness.tournament.scheduler import Eta
+    from harness.tournament.progress import Eta
 
     eta = Eta(min_results=8, min_seconds=2.0)
     eta.start(0)
@@ -335,7 +335,7 @@ def test_the_eta_waits_for_results_after_the_first_and_leaves_start_up_out() -> 
 
 
 def test_the_eta_of_a_resumed_run_counts_only_this_runs_results() -> None:
-    from harness.tournament.scheduler import Eta
+    from harness.tournament.progress import Eta
 
     eta = Eta(min_results=4, min_seconds=1.0)
     eta.start(100)  # 100 recorded by an earlier run
@@ -350,7 +350,7 @@ def test_the_eta_of_a_resumed_run_counts_only_this_runs_results() -> None:
 def test_the_progress_line_says_eta_unknown_until_the_estimate_is_ready() -> None:
     import io
 
-    from harness.tournament.scheduler import Progress
+    from harness.tournament.progress import Progress
 
     times = iter([0.0, 0.0, 3.0, 5.0, 6.0])  # made, started, then one per update
     stream = io.StringIO()
