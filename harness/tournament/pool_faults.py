@@ -137,20 +137,30 @@ def _requeue(
     queue: list[list[Job]],
     breaks: dict[str, int],
     suspects: set[str] | None = None,
+    *,
+    pinned: bool = False,
 ) -> list[list[Job]]:
     """Put lost jobs back first; a job that keeps breaking the pool goes alone,
     as does one whose bot was awaited by a worker that died (``suspects``).
 
-    One that breaks it still more often fails the run.
+    One that breaks it still more often fails the run. ``pinned``: the death
+    was pinned on a bot, which forfeits: the other lost jobs were ended with the
+    pool through no fault of their own and are not counted (on a loaded machine
+    two killer bots' races could otherwise charge one job seven deaths and stop
+    the run), except the suspects, whose second catch must be seen.
     """
+    suspects = suspects or set()
     for job in lost:
+        if pinned and job.id not in suspects:
+            continue
         breaks[job.id] = breaks.get(job.id, 0) + 1
         if breaks[job.id] > 2 * MAX_BREAKS:
             raise TroefError(
                 f"job {job.id} (seed {job.seed}, seats {', '.join(job.seating)}) "
                 f"killed its worker process {breaks[job.id]} times; stopping"
             )
-    suspects = suspects or set()
-    alone = [job for job in lost if breaks[job.id] > MAX_BREAKS or job.id in suspects]
+    alone = [
+        job for job in lost if breaks.get(job.id, 0) > MAX_BREAKS or job.id in suspects
+    ]
     others = [job for job in lost if job not in alone]
     return [[job] for job in alone] + ([others] if others else []) + queue

@@ -367,20 +367,19 @@ def _run_queue(
             flight.record(channel.drain(), now=True)
             suspects: set[str] = set()
             done = tracker.store.done_ids()
+            blamed: list[tuple[str, Result]] = []
             if tmpdir is not None:
-                flight.record(
-                    now=True,
-                    results=_blame(
-                        pool, tmpdir, flight, breaks, source, keep_logs, suspects, done
-                    ),
+                blamed = _blame(
+                    pool, tmpdir, flight, breaks, source, keep_logs, suspects, done
                 )
+                flight.record(now=True, results=blamed)
                 done = tracker.store.done_ids()
             lost = [job for chunk in flight.chunks.values() for job in chunk]
             lost = [job for job in lost + flight.lost if job.id not in done]
             log.warning(
                 "a worker process died; %d unfinished jobs run again", len(lost)
             )
-            queue = _requeue(lost, queue, breaks, suspects)
+            queue = _requeue(lost, queue, breaks, suspects, pinned=bool(blamed))
         finally:
             # Whatever ended the pool, what arrived is written before it goes.
             flight.commit(now=True)
