@@ -37,7 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.stats.ratings import PairResult, aggregate, bootstrap_ratings, fit_ratings
+from harness.stats.ratings import PairResult, aggregate
+from harness.stats.ratings_bootstrap import bootstrap_ratings
+from harness.stats.ratings_pairwise import fit_ratings
 
 
 def make_results(entrants: int, count: int, seed: int) -> list[PairResult]:

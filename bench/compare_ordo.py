@@ -5,7 +5,7 @@ For a few seeded result sets (written as PGN into a temporary folder) it fits:
 - troef: ``fit_ratings(results)`` (pool mean anchored at 0);
 - MM: Hunter's (2004) minorization-maximization algorithm for the same
   Bradley-Terry model, written here from the paper (no Newton step, no shared
-  code with harness.stats.ratings), anchored the same way;
+  code with harness.stats.ratings_pairwise), anchored the same way;
 - Ordo, when an ``ordo`` binary is found (``--ordo PATH`` or on PATH), run as
   ``ordo -a 0 -z 200.2409 -p FILE -c OUT.csv``. ``-a 0`` fixes the pool average
   at 0, as troef's default; ``-z`` sets the rating of a 76 % expectancy, and
@@ -34,7 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.stats.ratings import PairResult, fit_ratings
+from harness.stats.ratings import PairResult
+from harness.stats.ratings_pairwise import fit_ratings
 
 #: Rating difference at a 76 % expected score on the logistic Elo scale.
 LOGISTIC_Z = 400 * math.log10(0.76 / 0.24)

@@ -240,6 +240,7 @@ def _write_html(
 def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.report.compare import comparison_table
     from harness.stats import ratings as rt
+    from harness.stats.ratings_pairwise import fit_ratings
     from harness.tournament.store import Store
 
     if len(args.databases) < 2:
@@ -263,7 +264,7 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
                 for seating, result, group in _stored_matches(store)
             ]
         fits.append(
-            (Path(path).stem, rt.fit_ratings(rt.pair_results_from_matches(matches)))
+            (Path(path).stem, fit_ratings(rt.pair_results_from_matches(matches)))
         )
     if len(set(games.values())) > 1 and not args.any_game:
         played = "; ".join(f"{path}: {game}" for path, game in games.items())
@@ -283,17 +284,18 @@ def _cmd_compare(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_rate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.report.results_io import read_results
-    from harness.stats import ratings as rt
+    from harness.stats.ratings_bootstrap import bootstrap_ratings
+    from harness.stats.ratings_pairwise import fit_ratings
 
     data = read_results(args.file, groups=args.bootstrap > 0)
-    fit = rt.fit_ratings(
+    fit = fit_ratings(
         data.table(),
         anchor=args.anchor,
         anchor_rating=args.anchor_rating,
         seat_advantage=args.seat_advantage,
     )
     boot = (
-        rt.bootstrap_ratings(
+        bootstrap_ratings(
             data.results,
             rounds=args.bootstrap,
             seed=args.seed,

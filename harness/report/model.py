@@ -23,6 +23,13 @@ from harness.contracts.result import Result
 from harness.report.numbers import _p
 from harness.stats import ratings as rt
 from harness.stats import significance as stats
+from harness.stats.ratings_bootstrap import (
+    BootstrapFit,
+    bootstrap_plackett_luce,
+    bootstrap_ratings,
+)
+from harness.stats.ratings_pairwise import fit_ratings
+from harness.stats.ratings_plackett_luce import fit_plackett_luce, rankings_from_matches
 
 __all__ = [
     "Report",
@@ -58,7 +65,7 @@ class Report:
     los_next: dict[str, float | None]
     duplicate: bool
     #: Percentile intervals resampling whole duplicate sets, when asked for.
-    bootstrap: rt.BootstrapFit | None = None
+    bootstrap: BootstrapFit | None = None
     #: What the run itself recorded beside the results: forfeits, time, SPRT.
     run: RunFacts = field(default_factory=RunFacts)
 
@@ -88,16 +95,16 @@ def build_report(
         raise ValueError(f"model {model!r} unknown; accepted: {', '.join(rt.MODELS)}")
     matches = list(matches)
     results = rt.pair_results_from_matches(matches)
-    rankings = rt.rankings_from_matches(matches) if model == "plackett-luce" else []
+    rankings = rankings_from_matches(matches) if model == "plackett-luce" else []
     if model == "plackett-luce":
         if seat_advantage:
             raise ValueError(
                 "the Plackett-Luce model does not fit a seat advantage; "
                 "use the pairwise model for it"
             )
-        fit = rt.fit_plackett_luce(rankings, anchor=anchor, entrants=entrants)
+        fit = fit_plackett_luce(rankings, anchor=anchor, entrants=entrants)
     else:
-        fit = rt.fit_ratings(
+        fit = fit_ratings(
             results, anchor=anchor, entrants=entrants, seat_advantage=seat_advantage
         )
     paired = stats.paired_differences(matches) if duplicate else None
@@ -109,7 +116,7 @@ def build_report(
         los_next[here] = None if below is None else _los(fit, here, below)
     boot = None
     if bootstrap and model == "plackett-luce":
-        boot = rt.bootstrap_plackett_luce(
+        boot = bootstrap_plackett_luce(
             rankings,
             rounds=bootstrap,
             seed=seed,
@@ -117,7 +124,7 @@ def build_report(
             entrants=entrants,
         )
     elif bootstrap:
-        boot = rt.bootstrap_ratings(
+        boot = bootstrap_ratings(
             results,
             rounds=bootstrap,
             seed=seed,

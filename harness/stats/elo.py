@@ -1,8 +1,8 @@
 """Online Elo: the incremental rating a ladder updates after every result.
 
-Unlike the maximum-likelihood fit of :mod:`harness.stats.ratings`, it depends on the
-order of the results; the ladder replays them in plan order, so it is
-deterministic whatever the number of workers.
+Unlike the maximum-likelihood fit of :mod:`harness.stats.ratings_pairwise`, it
+depends on the order of the results; the ladder replays them in plan order, so
+it is deterministic whatever the number of workers.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from harness.contracts.result import Result
-from harness.stats import significance as stats
+from harness.stats.sprt import SPRT
 from harness.stats.standings import pairwise_outcomes
 from harness.tournament.config import SprtSettings, TournamentConfig
 from harness.tournament.plan import Job
@@ -121,7 +121,7 @@ class SprtMonitor:
         self.order = list(groups.values())
         self.scores: dict[str, float] = {}
         self.cursor = 0
-        self.sprt = stats.SPRT(
+        self.sprt = SPRT(
             self.settings.elo0,
             self.settings.elo1,
             self.settings.alpha,

@@ -18,13 +18,11 @@ import pytest
 from scipy.optimize import brentq
 
 from harness.report.compare import compare_fits
-from harness.stats.ratings import PairResult, bootstrap_ratings, fit_ratings
-from harness.stats.significance import (
-    NELO_PER_T,
-    llr_batch,
-    score_from_elo,
-    sprt_bounds,
-)
+from harness.stats.ratings import PairResult
+from harness.stats.ratings_bootstrap import bootstrap_ratings
+from harness.stats.ratings_pairwise import fit_ratings
+from harness.stats.significance import NELO_PER_T, score_from_elo
+from harness.stats.sprt import llr_batch, sprt_bounds
 
 TRUE = {
     "p0": -150.0,

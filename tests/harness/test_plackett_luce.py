@@ -20,12 +20,14 @@ from harness.contracts.result import Result
 from harness.stats.ratings import (
     ELO_TO_NATURAL,
     PairResult,
-    Ranking,
     RatingFlag,
-    bootstrap_plackett_luce,
-    fit_plackett_luce,
-    fit_ratings,
     pair_results_from_matches,
+)
+from harness.stats.ratings_bootstrap import bootstrap_plackett_luce
+from harness.stats.ratings_pairwise import fit_ratings
+from harness.stats.ratings_plackett_luce import (
+    Ranking,
+    fit_plackett_luce,
     rankings_from_matches,
 )
 from harness.tournament.config import load_config

@@ -23,11 +23,11 @@ from harness.stats.ratings import (
     PairResult,
     RatingFlag,
     aggregate,
-    bootstrap_ratings,
-    fit_ratings,
     pair_results_from_matches,
     pair_results_from_stored,
 )
+from harness.stats.ratings_bootstrap import bootstrap_ratings
+from harness.stats.ratings_pairwise import fit_ratings
 
 LOG3 = 400 * math.log10(3)  # 190.848...
 
@@ -45,7 +45,7 @@ def games(
 def mm_fit(results: list[PairResult]) -> dict[str, float]:
     """Hunter (2004) MM algorithm for Bradley-Terry, eq. (3), draws half points; mean 0.
 
-    Independent of harness.stats.ratings: no Newton step, no aggregation table.
+    Independent of harness.stats.ratings_pairwise: no Newton step, no aggregation table.
     """
     names = sorted({r.a for r in results} | {r.b for r in results})
     idx = {n: k for k, n in enumerate(names)}

@@ -9,7 +9,8 @@ import pytest
 
 from harness.report import results_io
 from harness.report.results_io import ResultsFileError, read_csv, read_pgn, read_results
-from harness.stats.ratings import PairResult, PairTable, aggregate, fit_ratings
+from harness.stats.ratings import PairResult, PairTable, aggregate
+from harness.stats.ratings_pairwise import fit_ratings
 
 PGN = r"""[Event "Test"]
 [Site "?"]

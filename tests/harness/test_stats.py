@@ -20,24 +20,19 @@ from harness.contracts.result import Result
 from harness.stats.ratings import PairResult
 from harness.stats.significance import (
     NELO_PER_T,
-    SPRT,
     elo_estimate,
     elo_from_samples,
     elo_from_score,
     holm,
-    llr,
-    llr_approx,
-    llr_batch,
     los,
     pair_statistics,
     paired_differences,
     score_from_elo,
     score_interval,
     significance,
-    sprt_bounds,
-    sprt_elo,
     tiers,
 )
+from harness.stats.sprt import SPRT, llr, llr_approx, llr_batch, sprt_bounds, sprt_elo
 
 # -- Elo, score, LOS ------------------------------------------------------------------
 
