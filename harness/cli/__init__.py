@@ -26,19 +26,17 @@ from harness.report.tables import (
     notes,
     thinking_table,
 )
-from harness.tournament.config import (
-    MAX_WORKERS,
-    RATING_MODELS,
-    load_config,
-    resolve_command,
-)
+from harness.tournament.config import RATING_MODELS, load_config
+from harness.tournament.entrants import resolve_command
+from harness.tournament.executor_config import MAX_WORKERS
 from harness.tournament.executor_plugins import load_registry
 
 if TYPE_CHECKING:
     from harness.contracts.bot import Bot
     from harness.contracts.game import Game
     from harness.contracts.result import Result
-    from harness.tournament.config import Entrant, TournamentConfig
+    from harness.tournament.config import TournamentConfig
+    from harness.tournament.entrants import Entrant
     from harness.tournament.ladder import Ladder
     from harness.tournament.store import Store
 
@@ -721,7 +719,7 @@ def _cmd_check(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.tournament.config import check_executor
+    from harness.tournament.executor_config import check_executor
     from harness.tournament.scheduler import Interrupted, Progress, run_tournament
 
     config = _config(args)
@@ -781,7 +779,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.botuser import check_entrants
-    from harness.tournament.config import check_executor, describe_executor
+    from harness.tournament.executor_config import check_executor, describe_executor
     from harness.tournament.plan import MAX_PLANNED, plan, planned_count, planned_groups
     from harness.tournament.scheduler import probe_entrants
 

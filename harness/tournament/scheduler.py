@@ -37,7 +37,8 @@ from harness.contracts.errors import BotFault, TroefError
 from harness.contracts.result import Result
 from harness.plugins import PluginSource
 from harness.stats.standings import Standing, standings
-from harness.tournament.config import MAX_WORKERS, TournamentConfig, check_executor
+from harness.tournament.config import TournamentConfig
+from harness.tournament.executor_config import MAX_WORKERS, check_executor
 from harness.tournament.executor_plugins import executor_plugin
 from harness.tournament.executors import Channel, local_executor, run_jobs
 from harness.tournament.plan import Job, plan
@@ -554,7 +555,7 @@ def _with_log(result: Result, stored: Encoded | None) -> Result:
 
 def _workers(asked: int | None, jobs: int) -> int:
     """Worker processes for ``jobs`` jobs: as asked (else one per core), never
-    more than the jobs nor :data:`~harness.tournament.config.MAX_WORKERS`."""
+    more than the jobs nor :data:`~harness.tournament.executor_config.MAX_WORKERS`."""
     if asked is not None and asked < 1:
         raise TroefError(f"workers is {asked}; it takes an integer >= 1")
     return max(1, min(asked or os.cpu_count() or 1, jobs, MAX_WORKERS))
