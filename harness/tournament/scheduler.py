@@ -38,11 +38,12 @@ from harness.contracts.result import Result
 from harness.plugins import PluginSource
 from harness.stats.standings import Standing, standings
 from harness.tournament.config import TournamentConfig
+from harness.tournament.database_file import run_lock
 from harness.tournament.executor_config import MAX_WORKERS, check_executor
 from harness.tournament.executor_plugins import executor_plugin
 from harness.tournament.executors import Channel, local_executor, run_jobs
 from harness.tournament.plan import Job, plan
-from harness.tournament.store import Encoded, Store, decode_log, run_lock
+from harness.tournament.store import Encoded, Store, decode_log
 
 __all__ = [
     "Eta",
