@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from harness.contracts.errors import ConfigError
 from harness.report.tables import FORMATS
-from harness.tournament.config import MAX_WORKERS, load_config
+from harness.tournament.config import load_config
+from harness.tournament.executor_config import MAX_WORKERS
 
 if TYPE_CHECKING:
     from harness.tournament.config import TournamentConfig

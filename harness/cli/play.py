@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from harness.cli.common import option_argument, parse_options
 from harness.contracts.errors import ConfigError
 from harness.match.conformance import DEFAULT_BUDGET, check_game
-from harness.tournament.config import resolve_command
+from harness.tournament.entrants import resolve_command
 
 if TYPE_CHECKING:
     from harness.contracts.bot import Bot

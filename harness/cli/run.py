@@ -15,7 +15,8 @@ from harness.contracts.errors import ConfigError
 
 if TYPE_CHECKING:
     from harness.plugins import Registry
-    from harness.tournament.config import Entrant, TournamentConfig
+    from harness.tournament.config import TournamentConfig
+    from harness.tournament.entrants import Entrant
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,7 +56,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.tournament.config import check_executor
+    from harness.tournament.executor_config import check_executor
     from harness.tournament.progress import Progress
     from harness.tournament.scheduler import Interrupted, run_tournament
 
@@ -116,7 +117,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
 
 def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.botuser import check_entrants
-    from harness.tournament.config import check_executor, describe_executor
+    from harness.tournament.executor_config import check_executor, describe_executor
     from harness.tournament.plan import MAX_PLANNED, plan, planned_count, planned_groups
     from harness.tournament.probe import probe_entrants
 

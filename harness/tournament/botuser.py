@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 from harness.contracts.errors import ConfigError
 
 if TYPE_CHECKING:
-    from harness.tournament.config import Entrant, TournamentConfig
+    from harness.tournament.config import TournamentConfig
+    from harness.tournament.entrants import Entrant
 
 __all__ = [
     "DEFAULT_USER",

@@ -24,12 +24,8 @@ from typing import Any
 from harness.contracts.errors import ConfigError, UnknownNameError
 from harness.contracts.seeding import derive_seed
 from harness.stats.elo import OnlineElo
-from harness.tournament.config import (
-    Entrant,
-    TournamentConfig,
-    make_entrant,
-    resolve_command,
-)
+from harness.tournament.config import TournamentConfig
+from harness.tournament.entrants import Entrant, make_entrant, resolve_command
 from harness.tournament.executor_plugins import executor_session
 from harness.tournament.flight import _sigterm_as_interrupt
 from harness.tournament.plan import Job, content_id, seatings

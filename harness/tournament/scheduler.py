@@ -37,7 +37,9 @@ from typing import Any
 from harness.contracts.errors import TroefError
 from harness.contracts.result import Result
 from harness.plugins import PluginSource
-from harness.tournament.config import MAX_WORKERS, TournamentConfig, check_executor
+from harness.tournament.config import TournamentConfig
+from harness.tournament.database_file import run_lock
+from harness.tournament.executor_config import MAX_WORKERS, check_executor
 from harness.tournament.executor_plugins import executor_plugin
 from harness.tournament.executors import Channel, local_executor, run_jobs
 from harness.tournament.flight import _POLL, _Flight, _sigterm_as_interrupt
@@ -45,7 +47,7 @@ from harness.tournament.plan import Job, plan
 from harness.tournament.pool_faults import _abandon, _blame, _requeue
 from harness.tournament.probe import probe_entrants
 from harness.tournament.progress import Progress
-from harness.tournament.store import Store, run_lock
+from harness.tournament.store import Store
 from harness.tournament.tracker import Monitor, RunSummary, _Tracker
 
 __all__ = ["Interrupted", "execute", "run_tournament"]

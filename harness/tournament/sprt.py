@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from harness.contracts.result import Result
 from harness.stats.sprt import SPRT
 from harness.stats.standings import pairwise_outcomes
-from harness.tournament.config import SprtSettings, TournamentConfig
+from harness.tournament.config import TournamentConfig
+from harness.tournament.format_settings import SprtSettings
 from harness.tournament.plan import Job
 
 if TYPE_CHECKING:

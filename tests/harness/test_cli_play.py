@@ -16,7 +16,8 @@ import pytest
 from harness.cli import main
 from harness.match.referee import make_bots, play_match
 from harness.plugins import load_plugins
-from harness.tournament.config import load_config, resolve_command
+from harness.tournament.config import load_config
+from harness.tournament.entrants import resolve_command
 from tests.conftest import TOY_PLUGIN
 
 TOY = ["--plugin", str(TOY_PLUGIN)]

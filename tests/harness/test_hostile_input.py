@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.contracts.errors import TroefError
-from harness.tournament.config import MAX_WORKERS, load_config
+from harness.tournament.config import load_config
+from harness.tournament.executor_config import MAX_WORKERS
 from harness.tournament.plan import MAX_PLANNED, planned_count
 from harness.tournament.scheduler import _workers
 from tests.conftest import TOY_PLUGIN

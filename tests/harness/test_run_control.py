@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.tournament.database_file import run_lock
 from harness.tournament.flight import GRACE
-from harness.tournament.store import Store, run_lock
+from harness.tournament.store import Store
 from tests.conftest import TOY_PLUGIN
 from tests.harness.test_scheduler import (
     TEST_BOTS,
