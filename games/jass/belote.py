@@ -247,7 +247,12 @@ class BeloteState(DeclaresInHand):
             return SUIT_ACTIONS
         if phase == "smous":
             return (ACCEPT, REDEAL)
-        return (DIX, KEEP)  # phase "dix"
+        # phase "dix" (B6): every seat that may hold the seven is asked; only
+        # its holder may exchange it.
+        seat = self.to_act
+        assert seat is not None
+        seven = 1 << _INDEX["7" + SUITS[self.trump]]
+        return (DIX, KEEP) if self.hands[seat] & seven else (KEEP,)
 
     def _apply_other(self, action: str) -> None:
         if self._over:
@@ -268,7 +273,13 @@ class BeloteState(DeclaresInHand):
                 self.hands[seat] ^= 1 << seven | 1 << self._on_table
                 self._on_table = seven
                 self._set_table()
-            self._deal_rest()
+                self._deal_rest()
+            else:
+                after = self._dix_seat((seat - voorhand) % n + 1)
+                if after < 0:
+                    self._deal_rest()
+                else:
+                    self.to_act = after
         elif phase == "smous":
             if action == ACCEPT:
                 self._make(1 - seat, self._smous)
@@ -296,16 +307,31 @@ class BeloteState(DeclaresInHand):
         """``maker`` plays with ``trump``: offer the Dix (B6), else deal on."""
         self.player = maker
         self.trump = trump
-        if trump == PIQUET.suit_of(self._turned):
-            seven = 1 << _INDEX["7" + SUITS[trump]]
-            for seat in range(self.n_seats):
-                if self.hands[seat] & seven and not (
-                    self.n_seats == 4 and seat == maker
-                ):
-                    self._phase = "dix"
-                    self.to_act = seat
-                    return
+        # B6: the Dix is offered when the turned suit is trump and the turned
+        # card is not its seven, to every seat that may hold the seven, whether
+        # or not it does: who holds it, or that nobody does, stays hidden.
+        if (
+            trump == PIQUET.suit_of(self._turned)
+            and self._turned != _INDEX["7" + SUITS[trump]]
+        ):
+            first = self._dix_seat(0)
+            if first >= 0:
+                self._phase = "dix"
+                self.to_act = first
+                return
         self._deal_rest()
+
+    def _dix_seat(self, first: int) -> int:
+        """The seat asked about the Dix ``first`` or more places after voorhand
+        (voorhand first, clockwise, each once; at four seats not the maker),
+        or -1 when every seat has been asked."""
+        n = self.n_seats
+        voorhand = self.deal % n
+        for k in range(first, n):
+            seat = (voorhand + k) % n
+            if not (n == 4 and seat == self.player):
+                return seat
+        return -1
 
     def _deal_rest(self) -> None:
         """B7: three more cards each and the Fille (two or three seats), or the
@@ -713,7 +739,7 @@ def _bid_line(seat: int | None, action: str, state: BeloteState) -> str:
     if action == DIX:
         return f"seat {seat} exchanges the seven of trump for the turned card (Dix)"
     if action == KEEP:
-        return f"seat {seat} keeps the seven of trump"
+        return f"seat {seat} does not exchange (no Dix)"
     return f"seat {seat} names {action}"
 
 
@@ -724,9 +750,9 @@ def _trick_line(record: TrickRecord, number: int) -> str:
 class BeloteSampler(Sampler):
     """States consistent with one seat's view (B16): the unseen cards dealt
     uniformly to the other hands and the stock, respecting voids shown by the
-    play, the turned card taken by the Dix or the maker of four, the trump
-    seven kept, the stuk and every declared card still unplayed (an announced
-    run in a suit drawn among those it can be in, until its cards are shown)."""
+    play, the turned card taken by the Dix or the maker of four, the stuk and
+    every declared card still unplayed (an announced run in a suit drawn among
+    those it can be in, until its cards are shown)."""
 
     def __init__(self, game: Belote, view: BeloteView) -> None:
         n = len(view.scores)
@@ -774,12 +800,9 @@ class BeloteSampler(Sampler):
         forbidden = public.forbidden
         trump = view.trump
         for seat, action in view.bids:
-            if action == DIX:  # the Dix took the turned card
+            # The Dix took the turned card; "keep" tells nothing (B6).
+            if action == DIX:
                 known[seat] |= 1 << state._turned
-            elif action == KEEP and trump is not None:
-                known[seat] |= 1 << _INDEX["7" + trump]
-        if view.phase == "dix" and trump is not None and view.to_act is not None:
-            known[view.to_act] |= 1 << _INDEX["7" + trump]
         if playing and n == 4:  # the maker took the turned card or the Dix
             known[state.player] |= 1 << (state._turned if trump is None else (
                 _INDEX["7" + trump] if any(a == DIX for _, a in view.bids)

@@ -144,7 +144,7 @@ def test_dix_exchanges_the_trump_seven_for_the_turned_card() -> None:
     view = bview(state, 0)
     assert "TH" in view.hand and "7H" not in view.hand
     assert view.table == ("7H", "AS")  # the Dix and the Fille (line 75)
-    kept = apply(deal3(), "take keep")
+    kept = apply(deal3(), "take keep keep keep")
     assert "7H" in bview(kept, 0).hand and bview(kept, 0).table == ("TH", "AS")
     # Another suit made: no Dix.
     assert apply(deal3(), "pass pass pass clubs")._phase == "play"
@@ -474,3 +474,97 @@ def test_jass_bot_declares_only_what_can_win() -> None:
     seat2 = JassBot(GAME, 2, 0, None)
     assert "roem" in state.legal_actions()
     assert seat2.act(state.view(2)) != "roem"
+
+
+#: Issue 27's example: seat 0 takes the turned QH; the 7H lies with seat 1,
+#: with seat 2 or in the undealt stock (after the three cards each).
+DIX_DEALS = {
+    "seat 1": (
+        ["8C 9C TC JC QC KC", "7H 8D 9D TD JD QD", "KD AD 8H 9H TH JH"],
+        "7C AC 7D  KH AH 7S  8S 9S TS  JS QS KS AS",
+    ),
+    "seat 2": (
+        ["8C 9C TC JC QC KC", "JH 8D 9D TD JD QD", "KD AD 8H 9H TH 7H"],
+        "7C AC 7D  KH AH 7S  8S 9S TS  JS QS KS AS",
+    ),
+    "stock": (
+        ["8C 9C TC JC QC KC", "JS 8D 9D TD JD QD", "KD AD 8H 9H TH JH"],
+        "7C AC 7D  KH AH 7S  8S 9S TS  7H QS KS AS",
+    ),
+}
+
+
+def _dix_views(where: str, seat: int) -> list[BeloteView]:
+    """``seat``'s view after each decision from the first bid to the first
+    card: seat 0 takes, every seat asked about the Dix keeps."""
+    hands, stock = DIX_DEALS[where]
+    state = BeloteState.from_deal(GAME, hands, "QH", stock)
+    views = [bview(state, seat)]
+    state.apply("take")
+    views.append(bview(state, seat))
+    while state._phase == "dix":
+        state.apply("keep")
+        views.append(bview(state, seat))
+    assert state._phase == "play"
+    return views
+
+
+def test_the_dix_does_not_tell_who_holds_the_trump_seven() -> None:
+    """Seed 002 line 76 and B6: the holder of the trump 7 *mag ruilen*; keeping
+    it is not public. Every seat is asked in turn from voorhand, so seat 0's
+    views are the same whether the 7H is with seat 1, with seat 2 or in the
+    stock (issue 27 item 2); and seat 2's whether it is with seat 1 or in the
+    stock."""
+    views = {where: _dix_views(where, 0) for where in DIX_DEALS}
+    assert views["seat 1"] == views["seat 2"] == views["stock"]
+    asked = [(v.phase, v.to_act) for v in views["stock"]]
+    assert asked == [("bid", 0), ("dix", 0), ("dix", 1), ("dix", 2), ("play", 0)]
+    assert views["stock"][-1].bids == (
+        (0, "take"),
+        (0, "keep"),
+        (1, "keep"),
+        (2, "keep"),
+    )
+    assert _dix_views("seat 1", 2) == _dix_views("stock", 2)
+    # Only the holder may exchange: seat 1 with the 7H, not seat 1 without.
+    for where, legal in (("seat 1", ("dix", "keep")), ("stock", ("keep",))):
+        hands, stock = DIX_DEALS[where]
+        state = apply(BeloteState.from_deal(GAME, hands, "QH", stock), "take keep")
+        assert state.to_act == 1 and state.legal_actions() == legal
+
+
+def test_the_dix_asks_every_seat_but_the_maker_at_four() -> None:
+    """B6 at four seats: the maker is not asked (he takes the turned card, B7);
+    the three others are, in turn from voorhand, whoever holds the seven; a
+    turned seven is exchanged by nobody."""
+    state = GAME.new_match(4, 0)
+    state.apply("pass")
+    state.apply("take")  # seat 1 makes the turned suit
+    asked = []
+    while state._phase == "dix":
+        asked.append(state.to_act)
+        state.apply("keep")
+    assert asked == [0, 2, 3]
+    hands = ["8C 9C TC JC QC", "KC AC 8D 9D TD", "JD QD KD AD 8H", "9H TH JH QH KH"]
+    stock = "AH 8S 9S  TS JS QS  KS AS 7C  7D 7S"
+    turned = apply(BeloteState.from_deal(GAME, hands, "7H", stock), "take")
+    assert turned._phase == "play"
+
+
+def test_samples_place_the_trump_seven_anywhere_it_can_be() -> None:
+    """B6, B16: neither being asked about the Dix nor keeping tells where the
+    trump 7 is: seat 0's worlds put it with seat 1, with seat 2 and in the
+    stock."""
+    hands, stock = DIX_DEALS["seat 1"]
+    state = apply(BeloteState.from_deal(GAME, hands, "QH", stock), "take keep keep")
+    sampler = GAME.sampler(bview(state, 0))
+    seven = 1 << PIQUET.index["7H"]
+    rng = random.Random(5)
+    places = set()
+    for _ in range(200):
+        world = sampler.sample(rng)
+        assert isinstance(world, BeloteState)
+        holders = [s for s in range(3) if world.hands[s] & seven]
+        places.add(holders[0] if holders else "stock")
+        assert world.view(0) == bview(state, 0)
+    assert places == {1, 2, "stock"}
