@@ -339,7 +339,10 @@ class GinRummyState(State):
             return self.out_top  # as it was when he went out
         if self.by_upcard:
             return self.upcard
-        return self.pile[-1] if self.pile else -1
+        # The top face-up card: a knock discard on the pile lies face down
+        # (line 516, ruling 19) and tells nothing, even after the hand.
+        visible = len(self.pile) - (self.face_down >= 0)
+        return self.pile[visible - 1] if visible > 0 else -1
 
     # -- the State contract ------------------------------------------------
 

@@ -891,3 +891,62 @@ def test_the_knock_discard_lies_face_down_and_no_opponent_view_names_it() -> Non
     assert state.card_locations()["face-down:0"] == ("KD",)
     assert "face-down:0" in state.hidden_from(1)
     assert "face-down:0" not in state.hidden_from(0)
+
+
+def _knock_when_possible(seed: int, choices: int) -> GinRummyState:
+    """A ``target=1`` match (one hand) of ``seed``: the first knock offered is
+    taken, every other decision drawn by ``random.Random(choices)``."""
+    state = GinRummy(target=1).new_match(2, seed)
+    rng = random.Random(choices)
+    while not state.is_over():
+        legal = state.legal_actions()
+        knocks = [a for a in legal if a.startswith("knock:")]
+        state.apply(knocks[0] if knocks else rng.choice(legal))
+    return state
+
+
+def _card_names(view: Any) -> set[str]:
+    """Every card a gin view names, in any field."""
+    names = {*view.hand, *view.opponent_known, *view.discard_pile}
+    names |= {view.upcard} if view.upcard else set()
+    for entry in (*view.history, *view.last_history):
+        names |= set(entry.split(":"))
+    return names
+
+
+def test_the_last_view_keeps_the_knock_discard_face_down() -> None:
+    """Line 516 and ruling 19 (issue 27 item 5): the knock discard lies face
+    down, also once the match is over. ``target=1``, seed 1, knocking when
+    possible: seat 0 knocks with the TC; every view's knock limit and doubling
+    come from the visible top, the 5H (not 10 from the TC), and the defender's
+    view names no TC."""
+    state = _knock_when_possible(1, 1)
+    assert state.out_seat == 0 and FULL52.cards[state.face_down] == "TC"
+    for seat in (0, 1):
+        view = state.view(seat)
+        assert view.phase == "over" and view.discard_pile[-1] == "5H"
+        assert (view.knock_limit, view.spades_double) == (5, False)
+    assert "TC" not in _card_names(state.view(1))
+
+
+def test_no_view_of_the_defender_shows_the_face_down_discard() -> None:
+    """Ruling 19: in every match ended by a knock, the defender's last view has
+    the knock discard neither on the pile nor in its history (``0:knock``),
+    and its knock limit and doubling are those of the top card it sees."""
+    knocks = 0
+    for seed in range(12):
+        state = _knock_when_possible(seed, seed)
+        if state.face_down < 0:  # ended by gin
+            continue
+        knocks += 1
+        knocker = state.out_seat
+        view = state.view(1 - knocker)
+        card = FULL52.cards[state.face_down]
+        assert card not in view.discard_pile
+        assert f"{knocker}:knock" in view.last_history
+        assert f"{knocker}:knock:{card}" not in view.last_history
+        assert f"{knocker}:knock:{card}" in state.view(knocker).last_history
+        top = view.discard_pile[-1] if view.discard_pile else None
+        assert view.knock_limit == (melds.VALUE[FULL52.index[top]] if top else 0)
+        assert view.spades_double == (top is not None and top.endswith("S"))
+    assert knocks >= 6
