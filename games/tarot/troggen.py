@@ -5,7 +5,7 @@ The card play, the excuse's exchange and sampling are the family's
 (:mod:`games.tarot.common`); the red suits rank K Q N J 1 2 ... 10 (line 157).
 
 The dealer gets 28 cards and discards three, one decision each (``discard
-5H``), never a king, a trump or the excuse (line 149); voorhand leads. A deal
+5H``), never a king, a trump or the excuse (line 151); voorhand leads. A deal
 scores the cards each seat won, counted by threes (line 173): each group of three
 cards is worth its cards' values (21T, 1T, kings 5; queens 4; knights and the
 excuse 3; valets 2; a blank 1) less 2. The text's easier count (line 177) gives
@@ -15,6 +15,7 @@ deals, one for each dealer; the highest total wins.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -41,10 +42,10 @@ __all__ = [
 ]
 
 THREES, SETS = "threes", "sets"
-#: The dealer's hand before the discard, the others' hands (line 149).
+#: The dealer's hand before the discard, the others' hands (line 151).
 DEALER_SIZE, HAND_SIZE, DISCARD = 28, 25, 3
 KINGS: CardMask = TAROT.mask(["KC", "KD", "KH", "KS"])
-#: Cards the dealer may never discard (line 149): kings, trumps, the excuse.
+#: Cards the dealer may never discard (line 151): kings, trumps, the excuse.
 KEEP: CardMask = KINGS | TAROT.suit_masks[TRUMPS] | EXCUSE
 #: The text's values when counting by threes (line 163-171); a blank is 1 here.
 THREE_VALUES: tuple[int, ...] = tuple(
@@ -113,6 +114,8 @@ class TroggenState(TarotState):
         self.tiers = (TRUMPS,)
         self.discard: CardMask = 0
         self._discarded = 0  # the view's count, in a sampler's template
+        #: A sampler's template only: the view proves TR2's rare hand (TR7).
+        self._kings_discarded = False
         self._deals: int = 3 * self.game.options["rounds"]
         self._count = (
             count_by_threes
@@ -130,7 +133,7 @@ class TroggenState(TarotState):
         self.to_act = self.dealer
         self._legal = None
 
-    # -- the discard (line 149) --------------------------------------------------
+    # -- the discard (line 151) --------------------------------------------------
 
     def _discardable(self) -> CardMask:
         """TR2: no king, trump or excuse; kings only when fewer other cards remain
@@ -211,14 +214,43 @@ class TroggenState(TarotState):
 
     def _hidden_extras(self, view: TarotView) -> list[tuple[int, CardMask]]:
         """TR7: another seat's view hides the discard, which holds no king,
-        trump or excuse (kings only in the rare hand of TR2: allowed then)."""
+        trump or excuse (line 151); kings only when no world without one fits
+        the view (TR2's rare hand, see :meth:`MaisonTroggen.sampler`)."""
         if view.seat == self.dealer:
             return []
-        return [(self._discarded, KEEP & ~KINGS)]
+        return [(self._discarded, KEEP & ~KINGS if self._kings_discarded else KEEP)]
 
     def _set_extras(self, masks: Sequence[CardMask]) -> None:
         if masks:
             self.discard = masks[0]
+
+    def validate(self) -> None:
+        """Raise ValueError unless the discard is one the rules allow (line 151,
+        TR2): no trump and no excuse, and a king only when the dealer's 28
+        cards held fewer other cards than the three to discard."""
+        discard = self.discard
+        if discard & (KEEP & ~KINGS):
+            raise ValueError(
+                f"the discard {' '.join(TAROT.names(discard))} holds a trump or "
+                "the excuse (line 151)"
+            )
+        if not discard & KINGS:
+            return
+        dealer, n = self.dealer, self.n_seats
+        dealt = self.hands[dealer] | discard
+        for leader, cards, *_ in self._tricks:
+            dealt |= TAROT.mask(
+                cards[(dealer - leader) % n : (dealer - leader) % n + 1]
+            )
+        for i, card in enumerate(self._trick):
+            if (self._leader + i) % n == dealer:
+                dealt |= 1 << card
+        if (dealt & ~KEEP).bit_count() >= DISCARD:
+            raise ValueError(
+                f"the discard {' '.join(TAROT.names(discard))} holds a king while "
+                f"the dealer had {(dealt & ~KEEP).bit_count()} other cards to "
+                "discard (line 151, TR2)"
+            )
 
     # -- narration -------------------------------------------------------------------
 
@@ -303,7 +335,35 @@ class MaisonTroggen(Game):
             raise TypeError(f"{self.name} samples from a TroggenView, not {view!r}")
         state = object.__new__(TroggenState)
         state._blank(self, len(view.scores), 0)
-        return TarotSampler(state, view)
+        try:
+            return TarotSampler(state, view)
+        except ValueError:
+            # TR7: no world without a king in the discard fits the view, so
+            # the dealer's 28 cards were TR2's rare hand: kings allowed.
+            state = object.__new__(TroggenState)
+            state._blank(self, len(view.scores), 0)
+            state._kings_discarded = True
+            return _RareHandSampler(state, view)
+
+
+class _RareHandSampler(TarotSampler):
+    """TR7's worlds with kings in the discard: drawn as any discard of no trump
+    or excuse, kept only when :meth:`TroggenState.validate` allows them."""
+
+    #: Draws tried for one world before the last one is returned as it is.
+    tries = 1000
+
+    def sample(self, rng: random.Random) -> TarotState:
+        world = super().sample(rng)
+        for _ in range(self.tries):
+            assert isinstance(world, TroggenState)
+            try:
+                world.validate()
+            except ValueError:
+                world = super().sample(rng)
+            else:
+                break
+        return world
 
 
 assert FULL.bit_count() == 2 * HAND_SIZE + DEALER_SIZE

@@ -73,7 +73,7 @@ def test_bot_plays_whole_matches_legally_in_both_games() -> None:
 
 
 def test_bot_discards_blanks_from_its_shortest_suit_in_troggen() -> None:
-    """Maison Troggen (seed 000 line 149): the dealer's discard is his; the bot
+    """Maison Troggen (seed 000 line 151): the dealer's discard is his; the bot
     throws blanks (no points lost, TR3), shortest suit first to make a void."""
     game = MaisonTroggen()
     state = game.new_match(3, 4)

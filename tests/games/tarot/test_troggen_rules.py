@@ -52,7 +52,7 @@ def names(mask: int) -> set[str]:
 
 
 def test_tr1_dealer_gets_28_the_others_25_and_the_dealer_discards_first() -> None:
-    """Seed 000 line 149, TR1: 25 to each opponent, 28 to the dealer, nothing
+    """Seed 000 line 151, TR1: 25 to each opponent, 28 to the dealer, nothing
     undealt; the dealer (seat 2 in deal 0) discards before voorhand leads."""
     state = GAME.new_match(3, 4)
     assert [h.bit_count() for h in state.hands] == [25, 25, 28]
@@ -67,7 +67,7 @@ def test_tr1_dealer_gets_28_the_others_25_and_the_dealer_discards_first() -> Non
 
 
 def test_tr2_no_king_trump_or_excuse_may_be_discarded() -> None:
-    """Seed 000 line 149: 'dit mogen echter geen heren, troeven of het excuus zijn'."""
+    """Seed 000 line 151: 'dit mogen echter geen heren, troeven of het excuus zijn'."""
     state = GAME.new_match(3, 9)
     legal = {a[8:] for a in state.legal_actions()}
     assert legal and not TAROT.mask(legal) & KEEP
@@ -255,3 +255,73 @@ def test_tr7_samples_hide_the_discard_from_the_others_only() -> None:
         assert isinstance(own, TroggenState)
         assert own.discard == state.discard
     assert moved
+
+
+def test_tr7_no_sampled_discard_holds_a_king() -> None:
+    """Seed 000 line 151 ("dit mogen echter geen heren, troeven of het excuus
+    zijn") and TR7 (issue 27 item 6): over many worlds drawn for a non-dealer,
+    from the first lead and in the middle of the dealer's discarding, no
+    discard holds a king, a trump or the excuse, and every world validates."""
+    match = GAME.new_match(3, 11)
+    views = []
+    while match.discard.bit_count() < 3:
+        views.append(match.view(0))
+        match.apply(match.legal_actions()[0])
+    views.append(match.view(1))
+    rng = random.Random(27)
+    kings_in_pool = 0
+    for view in views:
+        sampler = GAME.sampler(view)
+        for _ in range(300):
+            world = sampler.sample(rng)
+            assert isinstance(world, TroggenState)
+            assert world.view(view.seat) == view
+            assert not world.discard & KEEP
+            world.validate()
+        kings_in_pool += bool(KINGS & ~TAROT.mask(view.hand))
+    assert kings_in_pool  # kings were there to be drawn into the discard
+
+
+def test_validate_checks_the_discard() -> None:
+    """TR2 and line 151: validate() refuses a discard with a trump or the
+    excuse, or with a king while the dealer had three other cards to discard;
+    a king is allowed in TR2's rare hand (26 trumps, excuse and kings among
+    28 cards)."""
+    position().validate()
+    hands = [h.split() for h in HANDS]
+    for card in ("KS", "21T", "EX"):  # swap it with the JS of the discard
+        dealer = [c if c != card else "JS" for c in hands[2]]
+        discard = " ".join(card if c == "JS" else c for c in DISCARD.split())
+        state = TroggenState.from_hands(
+            GAME, [" ".join(h) for h in (hands[0], hands[1], dealer)], discard=discard
+        )
+        with pytest.raises(ValueError, match="line 151"):
+            state.validate()
+    trumps = " ".join(f"{k}T" for k in range(1, 22))
+    others = [c for c in TAROT.cards if c not in KEEP_NAMES]
+    rare = TroggenState.from_hands(
+        GAME,
+        [" ".join(others[:25]), " ".join(others[25:50]), f"{trumps} EX KC KD KH"],
+        discard=f"{others[50]} {others[51]} KS",
+    )
+    rare.validate()
+    # Played out, every view of a non-dealer draws only worlds that validate;
+    # before the last card, seat 1's view proves a king in the discard.
+    rng = random.Random(4)
+    kings = 0
+    while rare.deal == 0:
+        for seat in (0, 1):
+            sampler = GAME.sampler(rare.view(seat))
+            for _ in range(8):
+                world = sampler.sample(rng)
+                assert isinstance(world, TroggenState)
+                assert world.view(seat) == rare.view(seat)
+                world.validate()
+                kings += bool(world.discard & KINGS)
+        rare.apply(rng.choice(rare.legal_actions()))
+        if rare.deal == 0:
+            rare.validate()
+    assert kings
+
+
+KEEP_NAMES = set(TAROT.names(KEEP))
