@@ -289,8 +289,9 @@ class FildinskiState(FamilyState):
         sevens = self.hands[seat] & self._sevens
         if sevens and self._stock and self._stock[0] >> 1 != self._seven:
             options[DIX] = ((sevens & -sevens).bit_length() - 1,)
-        if options:  # a turn of declarations begins or goes on: notes change
-            self._stale |= 1 << seat
+        # A turn of declarations begins or goes on, with options or without
+        # (F3): its notes change in every seat's view alike.
+        self._stale |= 1 << seat
         return options
 
     def _kinds_of(self, new: CardMask) -> int:
