@@ -35,7 +35,7 @@ def test_the_view_of_the_seat_not_to_act_shows_no_declarable_combination(
     game: FamilyGame,
 ) -> None:
     """F3 (issue 27 item 4): after ``7C 8C`` seat 1 has won the trick; holding
-    KD+QD (a marias, seed 000 lines 120, 240, 282, 47) or KD+QC (nothing), it
+    KD+QD (a marias, seed 000 lines 120, 242, 284, 72) or KD+QC (nothing), it
     decides, ``pass`` perhaps its only move: seat 0's view is the same in both
     twins (phase, hand sizes, to_act ...), before the decision and after it."""
     twins = []
@@ -88,8 +88,9 @@ def test_several_declarations_go_on_until_pass() -> None:
 
 
 def test_fildinski_the_turned_card_and_its_hidden_twin_are_two_moves() -> None:
-    """R11 (issue 27 item 3, seed 000 lines 32, 57): seat 0 takes the turned
-    TS with the last draw (everyone saw it) and holds the other TS hidden.
+    """R11 (issue 27 item 3; seed 000 line 32, the last draw; lines 57, 107,
+    any card): seat 0 takes the turned TS with the last draw (everyone saw
+    it) and holds the other TS hidden.
     Under follow and beat (void in hearts, it must trump) both are legal,
     apart: ``TS*`` plays the open one, ``TS`` the hidden one, which leaves the
     turned TS known in seat 0's hand."""
