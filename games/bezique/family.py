@@ -19,11 +19,12 @@ A card is an index in the game's deck (``face * copies + copy``, face ``suit *
 whose index 0 is drawn last (the turned card, in the games that turn one) and
 whose end is the next card to draw. After a trick the winner may declare
 (``meld:KIND``), exchange the trump 7 for the turned card (``dix``) or
-``pass``; with :attr:`FamilyState.SEVERAL` the winner goes on declaring until
-``pass`` or until nothing is left to declare. Then both draw, the winner
-first. Seat ``s``'s *shown* cards are those of its hand that everyone knows:
-laid open by a declaration, or the turned card taken by the dix or the last
-draw.
+``pass``, even with nothing to declare (RULES.md F3); with
+:attr:`FamilyState.SEVERAL` the winner goes on declaring until ``pass``. Then
+both draw, the winner first. In a pack with copies a copy lying open is the
+move ``QS*``, a hidden one ``QS`` (R11). Seat ``s``'s *shown* cards are
+those of its hand that everyone knows: laid open by a declaration, or the
+turned card taken by the dix or the last draw.
 """
 
 from __future__ import annotations
