@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from games.bezique.family import DIX, MELD, PASS, FamilyGame, FamilyView
+from games.bezique.family import DIX, MELD, OPEN, PASS, FamilyGame, FamilyView
 from games.bezique.fildinski import FildinskiView
 from games.bezique.melds import Kind, face
 from games.cards import SUITS
@@ -103,7 +103,10 @@ class BeziqueBot(Bot):
         return keep
 
     def _stock(self, view: FamilyView, legal: Sequence[str], trump: str) -> str:
-        keep = self._keeper(view, trump)
+        # ``QS*`` (the open copy, RULES.md R11) is worth what ``QS`` is; on a
+        # tie the hidden copy, listed first, goes and the declared one stays.
+        by_card = self._keeper(view, trump)
+        keep = {c: by_card[c.removesuffix(OPEN)] for c in legal}
         if not view.trick:
             return min(legal, key=lambda c: keep[c])
         led = view.trick[0][1]

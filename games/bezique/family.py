@@ -19,11 +19,12 @@ A card is an index in the game's deck (``face * copies + copy``, face ``suit *
 whose index 0 is drawn last (the turned card, in the games that turn one) and
 whose end is the next card to draw. After a trick the winner may declare
 (``meld:KIND``), exchange the trump 7 for the turned card (``dix``) or
-``pass``; with :attr:`FamilyState.SEVERAL` the winner goes on declaring until
-``pass`` or until nothing is left to declare. Then both draw, the winner
-first. Seat ``s``'s *shown* cards are those of its hand that everyone knows:
-laid open by a declaration, or the turned card taken by the dix or the last
-draw.
+``pass``, even with nothing to declare (RULES.md F3); with
+:attr:`FamilyState.SEVERAL` the winner goes on declaring until ``pass``. Then
+both draw, the winner first. In a pack with copies a copy lying open is the
+move ``QS*``, a hidden one ``QS`` (R11). Seat ``s``'s *shown* cards are
+those of its hand that everyone knows: laid open by a declaration, or the
+turned card taken by the dix or the last draw.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from harness.match.narration import match_over_line
 __all__ = [
     "DIX",
     "MELD",
+    "OPEN",
     "PASS",
     "PIQUET_RULES",
     "FamilyGame",
@@ -71,6 +73,8 @@ __all__ = [
 
 PASS, DIX = "pass", "dix"
 MELD = "meld:"
+#: After a card's name: the copy of it that lies open (R11), ``QS*``.
+OPEN = "*"
 #: The view's ``shown`` while no card lies open.
 _NONE_SHOWN: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ((), ())
 
@@ -405,17 +409,14 @@ class FamilyState(TrickState):
                 totals[0] + points[0] >= target or totals[1] + points[1] >= target
             ) and self._reached():
                 return
-        stock = self._stock
-        if stock or (self.MELDS_IN_FINAL and self.hands[winner]):
+        if self._stock or (self.MELDS_IN_FINAL and self.hands[winner]):
+            # F3: the winner always decides, ``pass`` perhaps its only move,
+            # so no other seat learns whether it held a combination.
             self._turn_cards = 0
-            options = self._meld_options(winner)
-            if options:
-                self._options = options
-                self._melding = True
-                self._playing = False
-                self._legal = None
-            elif stock:
-                self._draw(winner)
+            self._options = self._meld_options(winner)
+            self._melding = True
+            self._playing = False
+            self._legal = None
         elif not self.hands[winner]:
             self._finish_deal()
 
@@ -444,6 +445,65 @@ class FamilyState(TrickState):
                 options[DIX] = ((sevens & -sevens).bit_length() - 1,)
         return options
 
+    # -- copies of a card: the open one and the hidden one (R11) -----------------
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """The engine's legal actions; in a pack with copies, a copy lying open
+        before the seat to act is its own move, the card's name and ``*``
+        (``QS*``), apart from the hidden copies (``QS``) (R11)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        legal = TrickState.legal_actions(self)
+        if self._playing and self._multi_copy:
+            mask = self._legal_mask
+            open_ = self._shown[self.to_act] & mask  # type: ignore[index]
+            if open_:
+                legal = self._legal = self._split_copies(mask, open_)
+        return legal
+
+    def _split_copies(self, mask: CardMask, open_: CardMask) -> tuple[str, ...]:
+        """The names of the cards of ``mask``, in deck order: a face's hidden
+        copies as ``QS``, then its copies in ``open_`` as ``QS*``."""
+        deck = self._deck
+        faces, names = deck.face_masks, deck.cards
+        copies = self._copies
+        moves: list[str] = []
+        while mask:
+            card = (mask & -mask).bit_length() - 1
+            copies_of = faces[card // copies]
+            mask &= ~copies_of
+            name = names[card]
+            if self._legal_mask & copies_of & ~open_:
+                moves.append(name)
+            if open_ & copies_of:
+                moves.append(name + OPEN)
+        return tuple(moves)
+
+    def apply(self, action: str) -> None:
+        """Play ``action``; with copies, ``QS*`` plays an open copy of ``QS``
+        and ``QS`` a hidden one (R11)."""
+        play = action
+        if self._playing and self._multi_copy and isinstance(action, str):
+            seat: int = self.to_act  # type: ignore[assignment]
+            shown = self._shown[seat]
+            if shown or action.endswith(OPEN):
+                name = action.removesuffix(OPEN)
+                card = self._card_index.get(name)
+                if card is not None:
+                    legal = self.legal_actions()
+                    if action not in legal:
+                        raise IllegalActionError(
+                            f"seat {seat} may not play {action!r} now; legal: "
+                            f"{', '.join(legal)}"
+                        )
+                    copies_of = self._deck.face_masks[card // self._copies]
+                    want = shown if name != action else ~shown
+                    # The engine plays the lowest legal copy: leave it only these.
+                    self._legal_mask &= copies_of & want
+                    play = name
+        TrickState.apply(self, play)
+
     def _other_actions(self) -> tuple[str, ...]:
         if self._over:
             return ()
@@ -468,10 +528,9 @@ class FamilyState(TrickState):
         if action != PASS and self.ENDS_AT_ONCE and self._reached():
             return
         if self.SEVERAL and action != PASS:
-            options = self._meld_options(seat)
-            if options:
-                self._options = options
-                return
+            # F3: the turn goes on until ``pass``, whatever is left to declare.
+            self._options = self._meld_options(seat)
+            return
         self._options = {}
         self._melding = False
         self._playing = True
@@ -498,7 +557,11 @@ class FamilyState(TrickState):
         reject_action(
             self,
             action,
-            lambda a: a in self._deck.index or a in self._known_actions(),
+            lambda a: (
+                a in self._deck.index
+                or (self._copies > 1 and a.removesuffix(OPEN) in self._deck.index)
+                or a in self._known_actions()
+            ),
             f"a {self.game.name} action: a card such as 'AS' or 'TH', 'pass'{dix} "
             "or 'meld:' and a combination ('meld:stuk')",
         )
@@ -641,7 +704,11 @@ class FamilyState(TrickState):
                 legal = self.legal_actions()
             # Any card may go and the hand holds no two copies of a card: the
             # hand's names are the legal actions (a call saved).
-            if hand == self._legal_mask and len(legal) == hand.bit_count():
+            if (
+                hand == self._legal_mask
+                and len(legal) == hand.bit_count()
+                and not (self._multi_copy and hand & self._shown[seat])
+            ):
                 hand_names = legal
             else:
                 hand_names = self._hand_names(hand)
@@ -740,17 +807,21 @@ class FamilyState(TrickState):
         if melding:
             lines += self._tell_meld(seat, action, n_melds)
         else:
-            lines.append(f"seat {seat} plays {action}")
+            # R11: ``QS*`` is told as the card, and which copy it was.
+            told = action.removesuffix(OPEN)
+            if told != action:
+                told += ", the open copy"
+            lines.append(f"seat {seat} plays {told}")
             if new_deal or len(self._tricks) > n_tricks:
                 record = self._final_trick if new_deal else self._tricks[-1]
                 _, cards, winner, pts, _ = record
-                line = f"seat {seat} plays {action}: trick to seat {winner} " + (
+                line = f"seat {seat} plays {told}: trick to seat {winner} " + (
                     f"({' '.join(cards)})"
                 )
                 if pts:
                     line += f": {pts} points"
                 if self.SEVEN_PLAYED:
-                    for who, card in (*trick, (seat, action)):
+                    for who, card in (*trick, (seat, action.removesuffix(OPEN))):
                         if card == seven:
                             line += f"; trump 7 by seat {who}: {self.SEVEN_PLAYED}"
                 lines[-1] = line

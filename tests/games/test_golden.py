@@ -12,7 +12,7 @@ import difflib
 import pytest
 
 from harness.plugins import load_plugins
-from tests.golden import golden_path, playthrough, write_command
+from tests.golden import golden_path, max_lines, playthrough, write_command
 
 REGISTRY = load_plugins()
 
@@ -48,4 +48,6 @@ def test_the_golden_match_is_short_and_crosses_deals(name: str) -> None:
     text = playthrough(REGISTRY, name)
     deals = text.split("\ndeal points\n")[1].splitlines()
     assert len(deals) >= 2, f"the golden match of {name} has one deal"
-    assert text.count("\n") <= 400, "pick a shorter seed in tests/golden SEEDS"
+    assert text.count("\n") <= max_lines(name), (
+        "pick a shorter seed in tests/golden SEEDS"
+    )

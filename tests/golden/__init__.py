@@ -36,7 +36,15 @@ from harness.contracts.view import View
 from harness.match.referee import make_bots, play_match
 from harness.plugins import Registry, load_plugins
 
-__all__ = ["DEFAULT_SEED", "SEEDS", "GoldenBot", "golden_path", "main", "playthrough"]
+__all__ = [
+    "DEFAULT_SEED",
+    "SEEDS",
+    "GoldenBot",
+    "golden_path",
+    "main",
+    "max_lines",
+    "playthrough",
+]
 
 GOLDEN_DIR = Path(__file__).parent
 #: The match seed of a game's playthrough unless :data:`SEEDS` names another.
@@ -47,14 +55,23 @@ DEFAULT_SEED = 1
 #: chooses his layout (RULES.md ruling 8).
 SEEDS: dict[str, int] = {
     "gin-rummy": 346,
-    "bezique": 7,
-    "rubicon": 9,
-    "fildinski": 4,
+    "bezique": 13,
+    "rubicon": 170,
     "maison-tarot": 2,
     "la-rigueur": 2,
 }
 #: Files longer than this are hard to read; ``--write`` says so.
 MAX_LINES = 400
+#: Games none of whose matches of two deals fits :data:`MAX_LINES`: Rubicon's
+#: deal is 64 tricks, each won in the stock phase followed by its winner's
+#: decision (RULES.md F3), so two deals take about 410 lines (seed 170: 416,
+#: the shortest of seeds 0-199 at its check target of 700).
+LONGER: dict[str, int] = {"rubicon": 420}
+
+
+def max_lines(name: str) -> int:
+    """How many lines game ``name``'s golden file may hold."""
+    return LONGER.get(name, MAX_LINES)
 
 
 class GoldenBot(Bot):
@@ -171,9 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         path.write_text(text)
         count = text.count("\n")
         print(f"wrote {path.relative_to(GOLDEN_DIR.parent.parent)} ({count} lines)")
-        if count > MAX_LINES:
+        if count > max_lines(name):
             print(
-                f"  longer than {MAX_LINES} lines: pick a seed for {name!r} in "
+                f"  longer than {max_lines(name)} lines: pick a seed for {name!r} in "
                 "tests/golden/__init__.py SEEDS that plays a shorter match"
             )
     return 0

@@ -12,6 +12,7 @@ from bots.bezique import BeziqueBot
 from games.bezique import Bezique
 from games.bezique.bezique import BeziqueState
 from harness.match.referee import make_bots, play_match
+from tests.games.bezique.playing import play
 
 GAME = Bezique()
 
@@ -87,3 +88,15 @@ def test_it_plays_whole_matches_without_forfeit() -> None:
         bots = make_bots(GAME, [BeziqueBot, BeziqueBot], seed)
         result = play_match(GAME, bots, seed)
         assert result.forfeit is None and max(result.scores) >= 1000
+
+
+def test_it_plays_the_hidden_copy_and_keeps_the_declared_one_open() -> None:
+    """R11: with one QS declared in a bezique and the other hidden, both worth
+    the same to the heuristic, it plays the hidden ``QS``, not ``QS*``: the
+    declared queen stays open for a double bezique (seed 000 line 122)."""
+    state = BeziqueState.from_cards(
+        GAME, ["JD QS QS AC", "7D 8D 9D 8S"], "AH 7S KH 8S TH".split()
+    )
+    play(state, "AC 7D meld:bezique JD* 8D")
+    assert state.legal_actions() == ("KH", "AH", "QS", "QS*")
+    assert bot(0).act(state.view(0)) == "QS"

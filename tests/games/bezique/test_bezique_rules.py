@@ -16,7 +16,7 @@ import pytest
 from games.bezique import Bezique, troef_games
 from games.bezique.bezique import BeziqueState
 from harness import IllegalActionError, InvalidActionError, OptionError
-from tests.games.playing import play
+from tests.games.bezique.playing import play
 
 GAME = Bezique()
 
@@ -75,7 +75,8 @@ def test_final_phase_follow_and_beat_in_every_suit_else_trump() -> None:
         "AH 7H",
     )
     play(state, "9C")  # spades trump; seat 1 has no club
-    assert state.legal_actions() == ("9S", "TS", "JS")
+    # R11: the TS taken with the last draw lies open: it is TS*.
+    assert state.legal_actions() == ("9S", "TS*", "JS")
 
 
 def test_a_trump_7_scores_10_for_its_player_even_when_it_loses() -> None:
@@ -216,7 +217,7 @@ def test_the_dix_exchanges_the_trump_7_and_takes_the_place_of_a_meld() -> None:
     assert view.turned == "7H" and view.points == (20, 0)
     assert view.shown[0] == (("TH", ()),)
     assert view.melds == ((0, "dix", ("7H", "TH"), 10),)
-    assert "dix" not in state.legal_actions() and "TH" in state.legal_actions()
+    assert "dix" not in state.legal_actions() and "TH*" in state.legal_actions()
     # R6: with the 7 lying there, the other trump 7 makes no dix.
     state = position("7H AC AC 9C 7C 8D 9D 8S", SPADES, "KD KD 8D 7H")
     play(state, "AC 7S")
@@ -244,7 +245,8 @@ def test_no_melds_after_the_last_draw_and_the_deal_adds_up() -> None:
     )
     while state.deal == 0:
         legal = state.legal_actions()
-        assert all(len(a) == 2 for a in legal)  # cards only
+        # cards only (R11: TS* is the open copy of TS)
+        assert all(a.removesuffix("*") in GAME.STATE.RULES.deck.index for a in legal)
         state.apply(legal[0])
     # aces and tens in the example: AH, TD, TS; 10 for the last trick.
     assert sum(state.view(0).deal_scores[0]) == 30 + 10

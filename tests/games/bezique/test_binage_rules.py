@@ -17,7 +17,7 @@ from games.bezique import Bezique, Binage, troef_games
 from games.bezique.bezique import BeziqueState
 from games.bezique.binage import BinageState
 from harness import IllegalActionError, InvalidActionError
-from tests.games.playing import play
+from tests.games.bezique.playing import play
 
 GAME = Binage()
 #: Seat 1's hand in the meld examples: no spade (trump), nothing to declare.

@@ -17,7 +17,7 @@ from games.bezique import Fildinski, troef_games
 from games.bezique.fildinski import FildinskiState, FildinskiView, fildinski_kinds
 from games.cards import BEZIQUE
 from harness import IllegalActionError, OptionError
-from tests.games.playing import play
+from tests.games.bezique.playing import play
 
 GAME = Fildinski()
 
@@ -303,8 +303,8 @@ def test_brisques_sevens_and_the_last_trick() -> None:
     v = view(state)
     assert v.phase == "final" and v.shown[1] == (("9C", ()),)
     play(state, "7C")
-    assert state.legal_actions() == ("9C",)  # follow clubs and beat
-    play(state, "9C")
+    assert state.legal_actions() == ("9C*",)  # follow clubs and beat (R11: open)
+    play(state, "9C*")
     assert view(state).points == (20, 0)  # the trump 7 played scores
     play(state, "8D")
     assert set(state.legal_actions()) == {"TH", "KH", "QH", "8H"}  # no trump

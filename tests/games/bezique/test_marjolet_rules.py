@@ -16,7 +16,7 @@ import pytest
 from games.bezique import Marjolet, troef_games
 from games.bezique.marjolet import MarjoletState
 from harness import IllegalActionError, InvalidActionError, OptionError
-from tests.games.playing import play
+from tests.games.bezique.playing import play
 
 GAME = Marjolet()
 #: Seat 1's hand in the meld examples: no trump (spades), nothing to declare,
@@ -253,11 +253,13 @@ def test_both_reaching_the_target_in_one_trick_is_decided_by_the_totals() -> Non
 def test_narration_tells_the_bonuses() -> None:
     """Lines 249, 251: a player can follow the last-card and all-six bonuses."""
     state = play(position("9S AS TS KS AC AD", stock="9H 8S"), "9S")
-    lines = state.narrate("7C")
+    lines = state.narrate("7C") + state.narrate("pass")  # F3: the winner passes
     assert "seat 1 scores 10 for the last card of the stock" in lines
     lines = []
     for card in "AS 8S TS 8C KS 7H AD 7D AC 8H 9H 8D".split():
         lines += state.narrate(card)
+        if state.legal_actions() == ("pass",):  # F3: the winner's decision
+            lines += state.narrate("pass")
     assert "seat 0 took all six last tricks: 40 more" in lines
     assert any(line.startswith("deal 0 scores 90-10") for line in lines)
 

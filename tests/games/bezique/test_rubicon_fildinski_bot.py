@@ -47,7 +47,8 @@ def test_fildinski_takes_a_trick_that_completes_its_won_cards() -> None:
         ["KH AH 8D 9D 7S 8S 9S 7D", "9H QH JS JC TC AD AS 8H"],
         "7H 8C QS 9D JH TH JD KD 8H 9C".split(),
     )
-    for card in "KH 9H 7S AS".split():  # seat 0 wins K♥; seat 1 the A♠
+    # seat 0 wins K♥ and passes (F3); seat 1 the A♠ and passes
+    for card in "KH 9H pass 7S AS pass".split():
         state.apply(card)
     view = state.view(0)
     assert isinstance(view, FildinskiView)

@@ -23,7 +23,7 @@ from games.bezique.rubicon import (
 )
 from games.cards import RUBICON
 from harness import IllegalActionError, InvalidActionError, OptionError
-from tests.games.playing import play
+from tests.games.bezique.playing import play
 
 GAME = Rubicon()
 QUEEN = Rubicon(variant="trump-queen")
@@ -209,7 +209,7 @@ def test_a_played_combination_is_refilled_and_scores_again() -> None:
     )
     play(state, "9C 7D meld:kings")
     assert "KC" in state.view(0).hand  # seat 0 drew the second KC
-    play(state, "KC 8D")  # the declared king goes
+    play(state, "KC* 8D")  # the declared king goes (R11: the open copy)
     assert state.legal_actions() == ("meld:kings", "pass")
     play(state, "meld:kings")
     view = state.view(0)
@@ -252,7 +252,7 @@ def test_carte_blanche_is_a_hand_without_court_cards() -> None:
     )
     assert view.phase == "stock"  # nothing new to show in the same turn
     # Seat 0 drew the 7 of hearts: after the next trick won, again 50.
-    play(state, "AC 7D")
+    play(state, "AC* 7D")  # R11: the AC lies open
     assert state.legal_actions() == ("meld:carte-blanche", "pass")
     # A court card in the hand: no carte blanche.
     state = position("AC TC 9C 8C 7C AD TD 9H JH", LOW, "7H 8S 9H 9H")
