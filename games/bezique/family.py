@@ -53,7 +53,7 @@ from harness import (
     Sampler,
     View,
 )
-from harness.contracts.game import reject_action
+from harness.contracts.game import Aside, reject_action
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view
 from harness.match.narration import match_over_line
@@ -778,7 +778,10 @@ class FamilyState(TrickState):
         """The lines that tell a declaration (or a pass) just applied."""
         if action == PASS:
             more = " more" if self._turn_cards else ""
-            return [f"seat {seat} declares nothing{more}"]
+            # A pass is the winner's secret: the other seat is not told that
+            # he was asked, which would show that he held a combination.
+            assert seat is not None
+            return [Aside(f"seat {seat} declares nothing{more}", {seat})]
         _, kind, cards, pts = self._melds[n_melds]
         if kind == DIX:
             line = (

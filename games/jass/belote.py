@@ -43,7 +43,7 @@ from harness import (
     Sampler,
     View,
 )
-from harness.contracts.game import reject_action
+from harness.contracts.game import Aside, reject_action
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
@@ -713,7 +713,9 @@ def _bid_line(seat: int | None, action: str, state: BeloteState) -> str:
     if action == DIX:
         return f"seat {seat} exchanges the seven of trump for the turned card (Dix)"
     if action == KEEP:
-        return f"seat {seat} keeps the seven of trump"
+        # 002:76: the holder *may* exchange; keeping it, nothing public happens.
+        assert seat is not None
+        return Aside(f"seat {seat} keeps the seven of trump", {seat})
     return f"seat {seat} names {action}"
 
 
