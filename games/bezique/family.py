@@ -181,6 +181,15 @@ class FamilyView(View):
     scores: tuple[int, int]
 
 
+def _told_with(line: str, more: str) -> str:
+    """``line`` and then ``more``, which every seat hears: an Aside stays one,
+    told to the others as its public text and ``more``, or ``more`` alone."""
+    if not isinstance(line, Aside):
+        return line + more
+    public = more.removeprefix("; ") if line.public is None else line.public + more
+    return Aside(line + more, line.seats, public)
+
+
 class FamilyState(TrickState):
     """The referee's truth of one match of a Bezique-family game.
 
@@ -768,7 +777,9 @@ class FamilyState(TrickState):
             return lines
         if stock_before > len(self._stock):
             if self._stock:
-                lines[-1] += f"; both draw, {len(self._stock)} left in the stock"
+                lines[-1] = _told_with(
+                    lines[-1], f"; both draw, {len(self._stock)} left in the stock"
+                )
             else:
                 lines.append(self._final_line())
         # What the winner may declare is not told: it would show his cards.
