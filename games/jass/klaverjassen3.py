@@ -413,7 +413,7 @@ class Klaverjassen3State(SkartState):
         if phase == TRUMP:
             return [f"seat {seat} names {action} trump"]
         if phase == DISCARD:
-            # The skart lies face down: only the one who lays it knows the card.
+            # The skart lies face down (D4): only the one who lays it knows the card.
             return [
                 Aside(
                     f"seat {seat} lays {action} in the skart",
