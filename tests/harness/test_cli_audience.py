@@ -98,6 +98,34 @@ def test_replay_seat_tells_that_seats_account(
         assert told == expected
 
 
+def test_replay_seat_does_not_tell_the_other_seats_pass(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 27 item 1: in bezique, ``declares nothing`` told the other seat
+    that the trick's winner had a combination he kept to himself."""
+    path = tmp_path / "bezique.toml"
+    path.write_text(
+        'game = "bezique"\nmatches = 1\nseed = 4\nexecutor = "inline"\n'
+        "duplicate = false\n[options]\ntarget = 500\n"
+        '[entrants.r1]\nbot = "random"\n[entrants.r2]\nbot = "random"\n'
+    )
+    assert main(["run", str(path), "--quiet"]) == 0
+    database = str(tmp_path / "bezique.sqlite")
+    code, referee, _ = run(capsys, "replay", database, "0")
+    assert code == 0
+    passes = re.findall(r"^(r[12]) declares nothing", referee, re.MULTILINE)
+    assert passes  # the referee's account tells every pass
+    for seat in (0, 1):
+        code, told, _ = run(capsys, "replay", database, "0", "--seat", str(seat))
+        assert code == 0
+        me = re.search(rf"(\w+) \(seat {seat}\)", told)
+        assert me is not None
+        heard = set(re.findall(r"^(r[12]) declares nothing", told, re.MULTILINE))
+        assert heard <= {me[1]}
+        assert heard == {me[1]} & set(passes)
+        assert "may declare" not in told
+
+
 def test_replay_refuses_a_seat_outside_the_table(
     capsys: pytest.CaptureFixture[str], gin_database: Path
 ) -> None:
