@@ -54,7 +54,7 @@ from harness import (
     Sampler,
     View,
 )
-from harness.contracts.game import reject_action
+from harness.contracts.game import Aside, reject_action
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view
 from harness.match.narration import match_over_line
@@ -183,6 +183,15 @@ class FamilyView(View):
     deal_scores: tuple[tuple[int, int], ...]
     #: The match totals per seat.
     scores: tuple[int, int]
+
+
+def _told_with(line: str, more: str) -> str:
+    """``line`` and then ``more``, which every seat hears: an Aside stays one,
+    told to the others as its public text and ``more``, or ``more`` alone."""
+    if not isinstance(line, Aside):
+        return line + more
+    public = more.removeprefix("; ") if line.public is None else line.public + more
+    return Aside(line + more, line.seats, public)
 
 
 class FamilyState(TrickState):
@@ -839,7 +848,9 @@ class FamilyState(TrickState):
             return lines
         if stock_before > len(self._stock):
             if self._stock:
-                lines[-1] += f"; both draw, {len(self._stock)} left in the stock"
+                lines[-1] = _told_with(
+                    lines[-1], f"; both draw, {len(self._stock)} left in the stock"
+                )
             else:
                 lines.append(self._final_line())
         # What the winner may declare is not told: it would show his cards.
@@ -849,7 +860,10 @@ class FamilyState(TrickState):
         """The lines that tell a declaration (or a pass) just applied."""
         if action == PASS:
             more = " more" if self._turn_cards else ""
-            return [f"seat {seat} declares nothing{more}"]
+            # A pass is the winner's secret: the other seat is not told that
+            # he was asked, which would show that he held a combination.
+            assert seat is not None
+            return [Aside(f"seat {seat} declares nothing{more}", {seat})]
         _, kind, cards, pts = self._melds[n_melds]
         if kind == DIX:
             line = (

@@ -48,7 +48,7 @@ from harness import (
     Sampler,
     View,
 )
-from harness.contracts.game import reject_action
+from harness.contracts.game import Aside, reject_action
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
@@ -413,7 +413,14 @@ class Klaverjassen3State(SkartState):
         if phase == TRUMP:
             return [f"seat {seat} names {action} trump"]
         if phase == DISCARD:
-            return [f"seat {seat} lays {action} in the skart"]
+            # The skart lies face down (D4): only the one who lays it knows the card.
+            return [
+                Aside(
+                    f"seat {seat} lays {action} in the skart",
+                    () if seat is None else {seat},
+                    f"seat {seat} lays a card in the skart",
+                )
+            ]
         if phase == CLAIM:
             lines = [
                 f"seat {seat} claims roem {roem}"

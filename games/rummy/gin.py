@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, Self
 from games.cards import FULL52, CardMask, field_names, iter_bits
 from games.rummy import melds
 from harness.contracts.errors import IllegalActionError, InvalidActionError
-from harness.contracts.game import Action, Game, Sampler, Seat, State
+from harness.contracts.game import Action, Aside, Game, Sampler, Seat, State
 from harness.contracts.options import Option
 from harness.contracts.result import Result
 from harness.contracts.seeding import deal_rng
@@ -669,7 +669,14 @@ class GinRummyState(State):
             n = len(self.legal_actions())
             lines.append(f"seat {seat} chooses one of {n} ways to lay down his cards")
         if kind == _STOCK:
-            lines.append(f"seat {seat} draws {CARDS[drawn]} from the stock")
+            # Only the drawer sees the card (000:508); the other hears the draw.
+            lines.append(
+                Aside(
+                    f"seat {seat} draws {CARDS[drawn]} from the stock",
+                    () if seat is None else {seat},
+                    f"seat {seat} draws from the stock",
+                )
+            )
         elif kind == _PILE:
             lines.append(f"seat {seat} takes {CARDS[self.taken]} from the discard pile")
         elif kind == _DISCARD and opening:
@@ -692,7 +699,11 @@ class GinRummyState(State):
     def _going_out_line(self, seat: Seat | None, kind: int, card: int) -> str:
         verb = {_KNOCK: "knocks", _GIN: "goes gin", _GROTE: "has grote gin"}
         discard = f", discarding {CARDS[card]}" if card >= 0 else ""
-        return f"seat {seat} {verb[kind]}{discard}"
+        line = f"seat {seat} {verb[kind]}{discard}"
+        if kind == _KNOCK and card >= 0 and seat is not None:
+            # The knock discard lies face down (000:516): only the knocker knows it.
+            return Aside(line, {seat}, f"seat {seat} knocks, discarding face down")
+        return line
 
     def _narrate_ending(
         self, seat: Seat | None, kind: int, card: int, draws: int, *, told: bool

@@ -128,20 +128,11 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
         from harness.match.human import HumanBot
 
         bots[human] = HumanBot(game, human, args.seed, labels=labels)
-    narrator = Narrator(game, args.seed, labels, show_hands=args.show_hands)
-    deck = frozenset(narrator.state.deck())
+    # A person at the table hears the seat's account, the others the referee's.
+    narrator = Narrator(game, args.seed, labels, show_hands=args.show_hands, seat=human)
 
     def tell(action: str) -> None:
-        if human is None:
-            lines = narrator.tell(action)
-        else:  # only what the person at the table saw
-            from harness.match.human import redact, visible_cards
-
-            before = visible_cards(narrator.state, human)
-            lines = narrator.tell(action)
-            after = visible_cards(narrator.state, human)
-            lines = redact(lines, before, after, deck)
-        for line in lines:
+        for line in narrator.tell(action):
             print(line, flush=True)
 
     if not args.quiet:

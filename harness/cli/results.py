@@ -36,10 +36,18 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "replay",
         help="tell a recorded match move by move",
         description="Replay a recorded match from its seed and stored action log and "
-        "tell it as 'troef play' does.",
+        "tell it as 'troef play' does: the referee's account, or with --seat N what "
+        "seat N may hear of it.",
     )
     replay_cmd.add_argument("database", help="a tournament's SQLite file")
     replay_cmd.add_argument("match", help="job id (or a unique prefix) or plan index")
+    replay_cmd.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="tell seat N's account (counted from 0): no card or choice that seat "
+        "could not know; default the referee's, every line",
+    )
     replay_cmd.set_defaults(run=_cmd_replay)
 
     matches = sub.add_parser(
@@ -263,7 +271,13 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     )
     game = reg.game(match.job["game"], match.job["options"])
     seating = match.job["seating"]
-    for line in account(game, seating, match.job["seed"], match.result):
+    if args.seat is not None and not 0 <= args.seat < len(seating):
+        raise ConfigError(
+            f"--seat {args.seat}: no such seat at a table of {len(seating)}; "
+            f"expected 0 to {len(seating) - 1}"
+        )
+    told = account(game, seating, match.job["seed"], match.result, seat=args.seat)
+    for line in told:
         print(line)
     again = replay(
         game,
@@ -282,12 +296,20 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     return 0
 
 
-def account(game: Game, labels: Sequence[str], seed: int, result: Result) -> list[str]:
-    """The match told move by move, replayed from its seed and log."""
+def account(
+    game: Game,
+    labels: Sequence[str],
+    seed: int,
+    result: Result,
+    *,
+    seat: int | None = None,
+) -> list[str]:
+    """The match told move by move, replayed from its seed and log: the
+    referee's account, or what ``seat`` may hear of it."""
     from harness.match.narration import Narrator
 
     assert result.log is not None
-    narrator = Narrator(game, seed, labels)
+    narrator = Narrator(game, seed, labels, seat=seat)
     lines = narrator.start()
     for action in result.log:
         lines.extend(narrator.tell(action))

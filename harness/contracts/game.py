@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeAlias
 
 from harness.contracts.errors import (
@@ -30,7 +30,16 @@ if TYPE_CHECKING:
     from harness.contracts.result import Result
     from harness.contracts.view import View
 
-__all__ = ["Action", "Game", "Sampler", "Seat", "State", "reject_action"]
+__all__ = [
+    "Action",
+    "Aside",
+    "Game",
+    "Sampler",
+    "Seat",
+    "State",
+    "heard_by",
+    "reject_action",
+]
 
 #: A position 0..n-1 in playing order.
 Seat: TypeAlias = int
@@ -341,7 +350,8 @@ class State(ABC):
         A game's :meth:`narrate` introduces each later deal with the action that
         ends the one before; nothing comes before deal 0, so this says the same
         for it: the deal number, the dealer, the trump when it is known, who
-        leads or must bid. Only what every seat knows (a human seat reads it).
+        leads or must bid. What not every seat knows is an :class:`Aside`, as
+        in :meth:`narrate` (a human seat reads its own account).
         It never changes the match (a game may note what it has told, so that
         :meth:`narrate` does not tell it again). The default says nothing.
         """
@@ -352,10 +362,52 @@ class State(ABC):
 
         Games override this to tell tricks, melds and deal scores. It is not
         used in the hot loop; the referee calls :meth:`apply`.
+
+        The lines are the referee's account; a plain ``str`` line is public,
+        every seat may hear it. A line that tells what only some seats may
+        know (a card drawn from the stock, a discard to the skart, a meld a
+        seat chose not to declare) is an :class:`Aside`: its ``seats`` hear it
+        as it is, every other seat hears its ``public`` text, or nothing.
+        :func:`heard_by` gives one seat's account.
         """
         seat = self.to_act
         self.apply(action)
         return [f"seat {seat}: {action}"]
+
+
+class Aside(str):
+    """A narration line that only some seats may hear.
+
+    Its text is the referee's account; ``seats`` hear it as it is; every other
+    seat hears ``public`` instead, or nothing when that is None:
+    ``Aside("seat 1 draws 2D from the stock", {1}, "seat 1 draws from the stock")``.
+    """
+
+    seats: frozenset[int]
+    public: str | None
+
+    def __new__(
+        cls, text: str, seats: Iterable[int], public: str | None = None
+    ) -> Aside:
+        line = super().__new__(cls, text)
+        line.seats = frozenset(seats)
+        line.public = public
+        return line
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Aside, (str(self), self.seats, self.public))
+
+
+def heard_by(lines: Iterable[str], seat: int | None) -> list[str]:
+    """What ``seat`` hears of narration ``lines`` (None: the referee, who hears
+    every line as it is)."""
+    heard = []
+    for line in lines:
+        if seat is None or not isinstance(line, Aside) or seat in line.seats:
+            heard.append(str(line))
+        elif line.public is not None:
+            heard.append(line.public)
+    return heard
 
 
 def reject_action(

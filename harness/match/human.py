@@ -25,13 +25,15 @@ players behave alike):
 - A decision with one legal move is not asked: the move is played and the
   person is told ("only legal move: AH").
 
-The narration of the other seats' moves is redacted to the person's
-knowledge by :func:`redact`.
+The narration the person reads is the seat's account
+(``Narrator(..., seat=SEAT)``, :func:`~harness.contracts.game.heard_by`): a
+line the game marks as an :class:`~harness.contracts.game.Aside` for other
+seats (a card drawn from the stock, a discard to the skart) is told by its
+public text, or not at all.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -50,7 +52,6 @@ __all__ = [
     "describe_view",
     "legal_lines",
     "match_move",
-    "redact",
     "visible_cards",
 ]
 
@@ -444,9 +445,6 @@ class HumanBot(Bot):
             self._say("  " + "  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1)))
 
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
-
-
 def visible_cards(state: State, seat: int) -> Counter[str]:
     """The cards ``seat`` can see now, counted (double decks hold two of some)."""
     hidden = state.hidden_from(seat)
@@ -455,28 +453,3 @@ def visible_cards(state: State, seat: int) -> Counter[str]:
         if place not in hidden:
             seen.update(cards)
     return seen
-
-
-def redact(
-    lines: Sequence[str],
-    before: Mapping[str, int],
-    after: Mapping[str, int],
-    deck: frozenset[str],
-) -> list[str]:
-    """Narration lines with the cards ``seat`` did not see replaced by 'a card'.
-
-    ``before`` and ``after`` count the cards the seat could see before and
-    after the action. A card named in a line is shown when a copy came into or
-    went out of the seat's sight with this action (played to the trick, taken
-    from the open discard pile, drawn into its own hand, turned up), or when it
-    stayed in sight; it is hidden when it moved only between places the seat
-    cannot see (the stock to another hand).
-    """
-
-    def word(match: re.Match[str]) -> str:
-        card = match.group(0)
-        if card not in deck or before.get(card, 0) != after.get(card, 0):
-            return card
-        return card if after.get(card, 0) > 0 else "a card"
-
-    return [_TOKEN.sub(word, line) for line in lines]

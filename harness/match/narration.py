@@ -4,6 +4,12 @@ The :class:`Narrator` keeps its own State of the match and advances it with
 ``State.narrate`` as each action comes, so ``troef play`` can print every move
 the moment it is made (the referee calls it back), and ``troef replay`` tells a
 stored log the same way. Seats are called by the labels of their bots.
+
+A narrator tells one audience's account: the referee's (``seat=None``, every
+line as the game said it) or one seat's (``heard_by``: an
+:class:`~harness.contracts.game.Aside` that seat may not hear is told by its
+public text, or not at all), so a person at the table or a seat's replay
+learns only what that seat may know.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from harness.contracts.game import Game
+from harness.contracts.game import Game, heard_by
 from harness.contracts.result import Forfeit, Result
 
 __all__ = ["Narrator", "match_over_line", "score_list", "seat_labels"]
@@ -76,7 +82,11 @@ def match_over_line(result: Result, *, what: str = "scores", why: str = "") -> s
 
 
 class Narrator:
-    """Tells one match move by move, from its seed, as a person would follow it."""
+    """Tells one match move by move, from its seed, as a person would follow it.
+
+    ``seat`` is the audience: None tells the referee's account, a seat tells
+    what that seat may hear of it.
+    """
 
     def __init__(
         self,
@@ -85,11 +95,13 @@ class Narrator:
         labels: Sequence[str],
         *,
         show_hands: bool = False,
+        seat: int | None = None,
     ) -> None:
         self.game = game
         self.seed = seed
         self.labels = list(labels)
         self.show_hands = show_hands
+        self.seat = seat
         self.state = game.new_match(len(labels), seed)
         self._deal = -1
 
@@ -99,20 +111,36 @@ class Narrator:
         The first deal is introduced by ``State.narrate_start`` as the game
         introduces every later one.
         """
+        return self.start_all()[self.seat]
+
+    def tell(self, action: str) -> list[str]:
+        """Apply ``action`` to the told match; the lines that say what happened."""
+        return self.tell_all(action)[self.seat]
+
+    def start_all(self) -> dict[int | None, list[str]]:
+        """:meth:`start` for every audience: None (the referee) and each seat."""
         seats = ", ".join(
             f"{label} (seat {seat})" for seat, label in enumerate(self.labels)
         )
         lines = [f"{self.game.title}, seed {self.seed}, {len(self.labels)} seats"]
         lines.append(f"seats: {seats}")
         lines += self._new_deal()
-        return lines + [self._named(line) for line in self.state.narrate_start()]
+        return self._accounts(lines, self.state.narrate_start(), [])
 
-    def tell(self, action: str) -> list[str]:
-        """Apply ``action`` to the told match; the lines that say what happened."""
-        lines = [self._named(line) for line in self.state.narrate(action)]
-        if not self.state.is_over():
-            lines += self._new_deal()
-        return lines
+    def tell_all(self, action: str) -> dict[int | None, list[str]]:
+        """:meth:`tell` for every audience: None (the referee) and each seat."""
+        told = self.state.narrate(action)
+        after = [] if self.state.is_over() else self._new_deal()
+        return self._accounts([], told, after)
+
+    def _accounts(
+        self, before: list[str], told: list[str], after: list[str]
+    ) -> dict[int | None, list[str]]:
+        audiences: list[int | None] = [None, *range(len(self.labels))]
+        return {
+            who: before + [self._named(line) for line in heard_by(told, who)] + after
+            for who in audiences
+        }
 
     def forfeit(self, forfeit: Forfeit) -> str:
         """The line that says who forfeited and why."""

@@ -34,22 +34,26 @@ def replay_frames(game: Game, match: StoredMatch) -> dict[str, Any]:
     """A recorded match step by step, rebuilt from its seed and log.
 
     Step 0 is the deal before any action; step k follows the k-th action. Each
-    step holds the narration's lines, the deal, every seat's View and the
-    referee's card locations.
+    step holds the narration's lines (``l``, the referee's account; ``h``, by
+    seat, the account of each seat that hears it otherwise), the deal, every
+    seat's View and the referee's card locations.
     """
     log = match.result.log
     if log is None:
         raise TroefError(f"match {match.job['id']} was recorded without its log")
     seating = list(match.job["seating"])
     narrator = Narrator(game, match.job["seed"], seating)
-    frames = [_frame(narrator, None, None, narrator.start())]
+    frames = [_frame(narrator, None, None, narrator.start_all())]
     for action in log:
         actor = narrator.state.to_act
-        frames.append(_frame(narrator, action, actor, narrator.tell(action)))
+        frames.append(_frame(narrator, action, actor, narrator.tell_all(action)))
+    last: list[str] = []
     if match.result.forfeit is not None:
-        frames[-1]["l"].append(narrator.forfeit(match.result.forfeit))
+        last.append(narrator.forfeit(match.result.forfeit))
     if match.result.ended is not None:
-        frames[-1]["l"].append(f"match ended by the referee: {match.result.ended}")
+        last.append(f"match ended by the referee: {match.result.ended}")
+    for lines in (frames[-1]["l"], *frames[-1].get("h", {}).values()):
+        lines += last
     state = narrator.state
     return {
         "id": match.job["id"],
@@ -67,10 +71,14 @@ def replay_frames(game: Game, match: StoredMatch) -> dict[str, Any]:
 
 
 def _frame(
-    narrator: Narrator, action: str | None, actor: int | None, lines: list[str]
+    narrator: Narrator,
+    action: str | None,
+    actor: int | None,
+    accounts: Mapping[int | None, list[str]],
 ) -> dict[str, Any]:
     state = narrator.state
-    return {
+    lines = accounts[None]
+    frame: dict[str, Any] = {
         "a": action,
         "s": actor,
         "d": state.deal,
@@ -80,6 +88,15 @@ def _frame(
         "v": [json.loads(state.view(s).to_json()) for s in range(state.n_seats)],
         "p": {k: list(v) for k, v in state.card_locations().items()},
     }
+    # A seat that hears this step otherwise (an Aside) has its own account.
+    heard = {
+        str(seat): told
+        for seat, told in accounts.items()
+        if seat is not None and told != lines
+    }
+    if heard:
+        frame["h"] = heard
+    return frame
 
 
 #: A compact frame's keys: the fields a step removed, and the lists it
@@ -134,7 +151,8 @@ def compact_replay(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 _REPLAY = """<p>{shown}. A seat's view is the View that seat's bot received
-(what a player at that seat knew); the referee sees every card.</p>
+and the narration that seat heard (what a player at that seat knew); the
+referee sees every card and hears every line.</p>
 <div class="controls">
 <label>match <select id="replay-match">{options}</select></label>
 <label>view <select id="replay-seat"></select></label>
@@ -250,15 +268,17 @@ function troefExpand(match) {
         + (f.v[s].legal_actions.length ? ", to act" : "")));
       box.append(fields(f.v[s], ["hand", "legal_actions", "trick"], "field"));
     }
+    // A seat sees its own account: no action it could not see, its lines.
     const pos = $("replay-position");
     pos.textContent = "step " + step + " / " + (match.frames.length - 1)
-      + ", deal " + f.d + (f.a ? ", last action " + f.a : "");
+      + ", deal " + f.d + (f.a && seat === "referee" ? ", last action " + f.a : "");
     $("replay-slider").value = String(step);
     const log = $("replay-log");
     log.replaceChildren();
     let now = null;
     match.frames.slice(0, step + 1).forEach((g, i) => {
-      for (const line of g.l) {
+      const told = seat !== "referee" && g.h && g.h[seat] ? g.h[seat] : g.l;
+      for (const line of told) {
         const p = el("div", i === step ? "now" : "", line);
         log.append(p);
         if (i === step && !now) now = p;

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -207,6 +208,42 @@ def test_a_seat_sees_its_own_hand_and_no_other(report_index: Path) -> None:
                 if other != seat:
                     assert not seen & set(cards), (seat, other)
             assert _cards(page, '[data-field="hand"]') != []
+        assert errors == []
+
+
+def test_a_seat_hears_its_own_account_of_the_match(report_index: Path) -> None:
+    """Issue 27: a seat's view shows that seat's narration, the referee's view
+    every line: in gin rummy the other seat's stock draws without their cards
+    (000:508), and no seat's view names the last action (a skart card)."""
+    with _page(report_index) as (page, errors):
+        page.locator("#replays").scroll_into_view_if_needed()
+        page.wait_for_function("document.getElementById('replay-position').textContent")
+        page.click("#next-deal")  # deal 1 begins: every line of deal 0 is in the log
+        page.select_option("#replay-seat", "referee")
+        referee = page.locator("#replay-log div").all_text_contents()
+        assert ", last action " in (
+            page.locator("#replay-position").text_content() or ""
+        )
+        labels = page.locator("#replay-seat option").all_text_contents()[1:]
+        names = [re.sub(r"^seat \d+ \((.*)\)$", r"\1", label) for label in labels]
+        draw = re.compile(r"^(.+) draws ([2-9TJQKA][CDHS]) from the stock")
+        drawers = {m[1] for line in referee if (m := draw.match(line))}
+        gin = "gin-rummy" in str(report_index)
+        assert not gin or drawers == set(names)
+        for seat, name in enumerate(names):
+            page.select_option("#replay-seat", str(seat))
+            told = page.locator("#replay-log div").all_text_contents()
+            position = page.locator("#replay-position").text_content() or ""
+            assert ", last action " not in position
+            if not gin:
+                assert told == referee  # klaverjassen: every line is public
+                continue
+            # The seat's own draws keep their cards; the other's lose them.
+            named = {m[1] for line in told if (m := draw.match(line))}
+            assert named == {name}
+            other = next(n for n in names if n != name)
+            assert f"{other} draws from the stock" in told
+            assert len(told) == len(referee)
         assert errors == []
 
 

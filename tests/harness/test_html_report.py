@@ -63,6 +63,32 @@ def test_a_replay_has_a_step_per_action_and_views_only_the_seat_knew(
     assert data["result"]["scores"] == list(match.result.scores)
 
 
+def test_a_replay_keeps_each_seats_account_where_it_differs(gin: Path) -> None:
+    """Issue 27: a step's ``l`` is the referee's account; ``h`` holds, by seat,
+    the account of a seat that hears it otherwise: a gin rummy stock draw
+    (000:508) is told to the other seat without its card."""
+    match = _matches(gin)[0]
+    game = load_plugins().game(match.job["game"], match.job["options"])
+    frames = replay_frames(game, match)["frames"]
+    draws = [f for f in frames if f["a"] == "draw:stock"]
+    assert draws
+    for frame in draws:
+        drawer, other = frame["s"], 1 - frame["s"]
+        name = match.job["seating"][drawer]
+        assert any(
+            re.match(rf"{name}\S* draws \w\w from the stock", x) for x in frame["l"]
+        )
+        assert set(frame["h"]) == {str(other)}  # the drawer hears the referee's
+        told = frame["h"][str(other)]
+        assert any(re.match(rf"{name}\S* draws from the stock", x) for x in told)
+        assert len(told) == len(frame["l"])
+    # A step every seat hears alike keeps one account.
+    assert any("h" not in f for f in frames[1:])
+    # The compact form keeps the accounts as they are.
+    compact = compact_replay({"frames": frames})["frames"]
+    assert [f.get("h") for f in compact] == [f.get("h") for f in frames]
+
+
 def test_the_page_has_every_section_and_the_plotting_library(gin: Path) -> None:
     page = gin.read_text(encoding="utf-8")
     for section in (
