@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeAlias
 
 from harness.contracts.errors import (
@@ -30,7 +30,16 @@ if TYPE_CHECKING:
     from harness.contracts.result import Result
     from harness.contracts.view import View
 
-__all__ = ["Action", "Game", "Sampler", "Seat", "State", "reject_action"]
+__all__ = [
+    "Action",
+    "Aside",
+    "Game",
+    "Sampler",
+    "Seat",
+    "State",
+    "heard_by",
+    "reject_action",
+]
 
 #: A position 0..n-1 in playing order.
 Seat: TypeAlias = int
@@ -279,6 +288,13 @@ class State(ABC):
 
     ``to_act`` is the seat whose decision is next, or ``None`` when the match
     is over. ``deal`` counts the deals of the match from 0.
+
+    Optional hook ``validate(self) -> None``: a State may define it to raise
+    (any exception, with a message) when it breaks its deal's own constraints,
+    the ones a view cannot show (a skart without kings, a stock of the right
+    size, hand sizes that follow the play). The conformance suite calls it on
+    every state a sampler draws, so an impossible world fails ``troef check``.
+    It is not part of the abstract contract: a State without it is not asked.
     """
 
     game: Game
@@ -356,6 +372,41 @@ class State(ABC):
         seat = self.to_act
         self.apply(action)
         return [f"seat {seat}: {action}"]
+
+
+class Aside(str):
+    """A narration line that only some seats may hear.
+
+    Its text is the referee's account; ``seats`` hear it as it is; every other
+    seat hears ``public`` instead, or nothing when that is None:
+    ``Aside("seat 1 draws 2D from the stock", {1}, "seat 1 draws from the stock")``.
+    """
+
+    seats: frozenset[int]
+    public: str | None
+
+    def __new__(
+        cls, text: str, seats: Iterable[int], public: str | None = None
+    ) -> Aside:
+        line = super().__new__(cls, text)
+        line.seats = frozenset(seats)
+        line.public = public
+        return line
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Aside, (str(self), self.seats, self.public))
+
+
+def heard_by(lines: Iterable[str], seat: int | None) -> list[str]:
+    """What ``seat`` hears of narration ``lines`` (None: the referee, who hears
+    every line as it is)."""
+    heard = []
+    for line in lines:
+        if seat is None or not isinstance(line, Aside) or seat in line.seats:
+            heard.append(str(line))
+        elif line.public is not None:
+            heard.append(line.public)
+    return heard
 
 
 def reject_action(
