@@ -487,7 +487,6 @@ class _Run:
                 self.game.sample_state(view, rng).card_locations()
                 for _ in range(self.samples)
             ]
-            self.report.samples += len(worlds)
             unseen -= _pinned(places, worlds, sorted(hidden))
             if not unseen:
                 return

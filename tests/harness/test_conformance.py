@@ -247,3 +247,31 @@ def test_bad_arguments_are_refused() -> None:
         check_game(ToyGame, full=True, budget=100)
     with pytest.raises(OptionError, match="positive number of actions"):
         check_game(ToyGame, budget=0)
+
+
+class CountsValidations(ToyGame):
+    """The toy, counting the sampled worlds whose ``validate()`` the suite calls."""
+
+    calls = 0
+
+    def sample_state(self, view: View, rng: random.Random) -> ToyState:
+        state = super().sample_state(view, rng)
+        original = state.validate
+
+        def counted() -> None:
+            CountsValidations.calls += 1
+            original()
+
+        state.validate = counted  # type: ignore[method-assign]
+        return state
+
+
+def test_every_sampled_world_is_validated_and_twins_are_compared() -> None:
+    CountsValidations.calls = 0
+    report = check_game(CountsValidations(), matches=2, seed=3)
+    assert report.passed and report.samples > 0
+    assert CountsValidations.calls == report.samples
+    assert 0 < report.twins <= report.samples
+    assert f"{report.samples} sampled worlds, {report.twins} twin pairs" in (
+        report.summary()
+    )
