@@ -479,20 +479,15 @@ class _Run:
         )
         if not unseen:
             return
-        pattern = _names_pattern(frozenset(unseen))
         texts = list(texts)
-        if rng is not None and any(pattern.search(text) for _, text in texts):
-            view = state.view(p)
-            worlds = [
-                self.game.sample_state(view, rng).card_locations()
-                for _ in range(self.samples)
-            ]
+        if rng is not None and any(_named(text, unseen) for _, text in texts):
+            sampler = self.game.sampler(state.view(p))
+            worlds = [sampler.sample(rng).card_locations() for _ in range(self.samples)]
             unseen -= _pinned(places, worlds, sorted(hidden))
             if not unseen:
                 return
-            pattern = _names_pattern(frozenset(unseen))
         for what, text in texts:
-            found = pattern.search(text)
+            found = _named(text, unseen)
             if found:
                 start, end = found.span()
                 context = text[max(0, start - 80) : end + 40]
@@ -528,7 +523,9 @@ class _Run:
                 raise ConformanceError(
                     f"hidden_from({p}) names places {unknown} that card_locations lacks"
                 )
-            worlds = [self.game.sample_state(view, rng) for _ in range(self.samples)]
+            # One sampler per view, as a search bot draws its worlds.
+            sampler = self.game.sampler(view)
+            worlds = [sampler.sample(rng) for _ in range(self.samples)]
             self.report.samples += len(worlds)
             world_places = [w.card_locations() for w in worlds]
             # Cards whose hidden places p's information fixes: the same in the
@@ -761,21 +758,36 @@ def _visible(state: State, p: int) -> set[str]:
     return {card for held in _visible_places(state, p).values() for card in held}
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
 _PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
 
 
-def _names_pattern(names: frozenset[str]) -> re.Pattern[str]:
-    """A regex matching any of ``names`` as a whole token."""
-    pattern = _PATTERNS.get(names)
-    if pattern is None:
-        if len(_PATTERNS) > 4096:
-            _PATTERNS.clear()
-        alternatives = "|".join(
-            re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))
-        )
-        pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{alternatives})(?![A-Za-z0-9])")
-        _PATTERNS[names] = pattern
-    return pattern
+def _named(text: str, names: set[str]) -> re.Match[str] | None:
+    """The first of ``names`` in ``text`` as a whole token, or None.
+
+    Names of letters and digits (every registered game's cards) are found by
+    splitting ``text`` into such tokens; others by a regex made for them.
+    """
+    odd = frozenset(n for n in names if not _TOKEN.fullmatch(n))
+    first: re.Match[str] | None = None
+    for token in _TOKEN.finditer(text):
+        if token.group(0) in names:
+            first = token
+            break
+    if odd:
+        pattern = _PATTERNS.get(odd)
+        if pattern is None:
+            if len(_PATTERNS) > 4096:
+                _PATTERNS.clear()
+            alternatives = "|".join(
+                re.escape(n) for n in sorted(odd, key=lambda n: (-len(n), n))
+            )
+            pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{alternatives})(?![A-Za-z0-9])")
+            _PATTERNS[odd] = pattern
+        other = pattern.search(text)
+        if other and (first is None or other.start() < first.start()):
+            first = other
+    return first
 
 
 def _first_difference(a: View, b: View) -> str:
