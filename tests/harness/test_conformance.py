@@ -8,7 +8,7 @@ import pytest
 
 from harness import View
 from harness.contracts.errors import ConformanceError, OptionError
-from harness.match.conformance import check_game
+from harness.match.conformance import PROBES_A_MATCH, check_game
 from tests.plugins.toy_game import ToyGame, ToyState, ToyView
 
 
@@ -275,3 +275,16 @@ def test_every_sampled_world_is_validated_and_twins_are_compared() -> None:
     assert f"{report.samples} sampled worlds, {report.twins} twin pairs" in (
         report.summary()
     )
+
+
+class TenDeals(ToyGame):
+    def deals(self, seed: int) -> int:
+        return 10
+
+
+def test_the_short_check_probes_a_bounded_number_of_points_a_match() -> None:
+    # Two seats play 6 actions a deal: 60 a match, each one probed at rate 1.
+    short = check_game(TenDeals(), matches=2, seat_counts=[2], probe_rate=1.0)
+    assert short.passed and short.probes == 2 * PROBES_A_MATCH * 2
+    full = check_game(TenDeals, full=True, matches=2, seat_counts=[2], probe_rate=1.0)
+    assert full.passed and full.probes == 2 * 60 * 2
