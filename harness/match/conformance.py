@@ -339,6 +339,9 @@ class _Run:
         probed = 0
         if probe:
             self.see(state, seen)
+            # The probed match is told as it is played (narrate, not apply), so
+            # that the State has told all it has to tell, as a sampled world has.
+            state.narrate_start()
         while not state.is_over():
             if self.budget is not None and len(log) >= self.budget:
                 self.report.actions += len(log)
@@ -363,7 +366,10 @@ class _Run:
                     self.probe(state, probes, action, seen, len(log) + 1)
                     self.check_clone(state, probes)
             deal_before = state.deal
-            state.apply(action)
+            if probe:
+                state.narrate(action)
+            else:
+                state.apply(action)
             log.append(action)
             if probe:
                 if state.deal != deal_before:
