@@ -22,11 +22,13 @@ view is probed. What is checked:
   the sampler places copies as it places any card). The next action, where it
   is legal in both, is narrated on both; when afterwards the places p can see
   hold the same cards in both (the action revealed nothing that differs) and
-  the deal goes on, p's views must be equal and so must the narration as p
-  hears it (:func:`~harness.contracts.game.heard_by`).
+  the deal goes on, then where p's views after it are equal (the action told
+  p nothing, such as a "stuk" said, that the twin would not tell), so must the
+  narration be as p hears it (:func:`~harness.contracts.game.heard_by`).
   (b) **hidden card names**: no card name appears in p's view (its JSON) or in
   the narration p hears unless p has seen a copy of it in a place it can see
-  (``card_locations`` minus ``hidden_from(p)``), now or earlier in the deal,
+  (``card_locations`` minus ``hidden_from(p)``), now, earlier in the deal or
+  in the deal before (a view may show the last deal's record),
   or p's information places it: every world sampled for p holds its copies in
   the same hidden places as the truth (a meld declared from the hand). A view
   leak the sampler follows is thus left to the "never varied" check below.
@@ -42,7 +44,7 @@ view after it, are checked only for an action within a deal: not for one that
 ends a deal or the match. The next deal is dealt from the match seed, which a
 sampled world does not share, so its new hands legitimately differ; and the
 count at a deal's end shows cards (the skart, the last trick, the hands laid
-down) that the game may still list in hidden places. Cards seen count per deal.
+down) that the game may still list in hidden places.
 
 Short and full checks. By default the check is short: it plays the game that
 :meth:`Game.for_checks <harness.contracts.game.Game.for_checks>` builds (the game's
@@ -334,8 +336,10 @@ class _Run:
             state.deal: dict(state.card_locations())
         }
         self.check_conservation(state, deck, "at the start")
-        # Per seat, every card name it has seen in a place it can see.
+        # Per seat, every card name it has seen in a place it can see, in this
+        # deal and the one before (views tell the last deal's record).
         seen: list[set[str]] = [set() for _ in range(n)]
+        last_deal: list[set[str]] = [set() for _ in range(n)]
         probed = 0
         if probe:
             self.see(state, seen)
@@ -363,7 +367,8 @@ class _Run:
                     self.budget is None or probed < PROBES_A_MATCH
                 ):
                     probed += 1
-                    self.probe(state, probes, action, seen, len(log) + 1)
+                    known = [a | b for a, b in zip(seen, last_deal, strict=True)]
+                    self.probe(state, probes, action, known, len(log) + 1)
                     self.check_clone(state, probes)
             deal_before = state.deal
             if probe:
@@ -373,6 +378,9 @@ class _Run:
             log.append(action)
             if probe:
                 if state.deal != deal_before:
+                    # The action that ended the deal was played in the open.
+                    played = set(_TOKEN.findall(action))
+                    last_deal = [cards | played for cards in seen]
                     for cards in seen:
                         cards.clear()
                 self.see(state, seen)
