@@ -288,6 +288,13 @@ class State(ABC):
 
     ``to_act`` is the seat whose decision is next, or ``None`` when the match
     is over. ``deal`` counts the deals of the match from 0.
+
+    Optional hook ``validate(self) -> None``: a State may define it to raise
+    (any exception, with a message) when it breaks its deal's own constraints,
+    the ones a view cannot show (a skart without kings, a stock of the right
+    size, hand sizes that follow the play). The conformance suite calls it on
+    every state a sampler draws, so an impossible world fails ``troef check``.
+    It is not part of the abstract contract: a State without it is not asked.
     """
 
     game: Game

@@ -14,13 +14,44 @@ view is probed. What is checked:
   and the seat to act sees exactly the State's legal actions;
 - information sets: ``sample_state(view_p).view(p) == view_p`` and, across
   samples, what p cannot see varies (a leaked fact never would);
+- hidden information, at each probed decision point, for every seat p, acting
+  or not, in three classes a failure names:
+
+  (a) **twins**: each world sampled from p's view is a twin of the true State
+  for p (they differ only in cards p cannot know, copies of one card included:
+  the sampler places copies as it places any card). The next action, where it
+  is legal in both, is narrated on both; when afterwards the places p can see
+  hold the same cards in both (the action revealed nothing that differs) and
+  the deal goes on, then where p's views after it are equal (the action told
+  p nothing, such as a "stuk" said, that the twin would not tell), so must the
+  narration be as p hears it (:func:`~harness.contracts.game.heard_by`).
+  (b) **hidden card names**: no card name appears in p's view (its JSON) or in
+  the narration p hears unless p has seen a copy of it in a place it can see
+  (``card_locations`` minus ``hidden_from(p)``), now, earlier in the deal or
+  in the deal before (a view may show the last deal's record),
+  or p's information places it: every world sampled for p holds its copies in
+  the same hidden places as the truth (a meld declared from the hand). A view
+  leak the sampler follows is thus left to the "never varied" check below.
+  (c) **sampled worlds**: every world is consistent: its view for p is p's
+  view, its cards are conserved, and a State that has the optional
+  ``validate()`` hook (it raises when the deal's own constraints break) passes
+  it. Replaying a world's public history is not checked: the State contract
+  has no public history to replay.
 - duplicate deals: the same seed deals the same cards whatever is played.
+
+Ruling: a twin step, and the card names in the narration of an action and the
+view after it, are checked only for an action within a deal: not for one that
+ends a deal or the match. The next deal is dealt from the match seed, which a
+sampled world does not share, so its new hands legitimately differ; and the
+count at a deal's end shows cards (the skart, the last trick, the hands laid
+down) that the game may still list in hidden places.
 
 Short and full checks. By default the check is short: it plays the game that
 :meth:`Game.for_checks <harness.contracts.game.Game.for_checks>` builds (the game's
 ``check_options``, a low target or few deals, with any options given laid over
 them), and it stops a match that reaches ``budget`` actions
-(:data:`DEFAULT_BUDGET`). A match cut there has had every check made at each
+(:data:`DEFAULT_BUDGET`), and it probes at most :data:`PROBES_A_MATCH`
+decision points a match. A match cut there has had every check made at each
 action and each probe up to the cut, and its deals take part in the duplicate
 deal check; it has no Result, so the checks that need a whole match (a
 well-formed Result, repeatability, replay to the same Result) are skipped for
@@ -39,19 +70,26 @@ from __future__ import annotations
 import dataclasses
 import pickle
 import random
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness.contracts.errors import ConformanceError, OptionError
-from harness.contracts.game import Game, State
+from harness.contracts.game import Game, State, heard_by
 from harness.contracts.result import Result, competition_ranks
 from harness.contracts.seeding import derive_seed
 from harness.contracts.view import View
 from harness.match.referee import replay
 
-__all__ = ["DEFAULT_BUDGET", "MAX_ACTIONS", "ConformanceReport", "check_game"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "MAX_ACTIONS",
+    "PROBES_A_MATCH",
+    "ConformanceReport",
+    "check_game",
+]
 
 #: A hidden place must be probed this often before "never varies" counts; a card
 #: three times as often, since a card can be known for a while (taken from a pile).
@@ -63,6 +101,11 @@ MAX_ACTIONS = 200_000
 #: this budget about two matches in three finish, and the short check of any
 #: registered game costs a few seconds.
 DEFAULT_BUDGET = 10_000
+#: Decision points a match of the short check probes at most (each seat's view,
+#: a sampler built for it, its worlds and twins). The tarot games would probe 80
+#: a match at six seats, and 25 matches (5 a seat count) took 21 s of CPU.
+#: The full check probes every point it draws.
+PROBES_A_MATCH = 25
 
 
 @dataclass
@@ -85,6 +128,9 @@ class ConformanceReport:
     actions: int = 0
     probes: int = 0
     samples: int = 0
+    #: Twin steps compared: a sampled world and the true State, the same next
+    #: action narrated on both, the seat's views and narration after it.
+    twins: int = 0
     failures: list[str] = field(default_factory=list)
 
     @property
@@ -109,7 +155,7 @@ class ConformanceReport:
             f"{self.game}, {self.mode()}\n"
             f"{self.game}: {self.matches} matches{cut}, {sum(self.deals)} deals, "
             f"{self.actions} actions, {self.probes} view probes, "
-            f"{self.samples} sampled states: "
+            f"{self.samples} sampled worlds, {self.twins} twin pairs: "
         )
         if self.passed:
             return head + "all checks passed"
@@ -290,6 +336,16 @@ class _Run:
             state.deal: dict(state.card_locations())
         }
         self.check_conservation(state, deck, "at the start")
+        # Per seat, every card name it has seen in a place it can see, in this
+        # deal and the one before (views tell the last deal's record).
+        seen: list[set[str]] = [set() for _ in range(n)]
+        last_deal: list[set[str]] = [set() for _ in range(n)]
+        probed = 0
+        if probe:
+            self.see(state, seen)
+            # The probed match is told as it is played (narrate, not apply), so
+            # that the State has told all it has to tell, as a sampled world has.
+            state.narrate_start()
         while not state.is_over():
             if self.budget is not None and len(log) >= self.budget:
                 self.report.actions += len(log)
@@ -304,15 +360,30 @@ class _Run:
             legal = state.legal_actions()
             if not legal:
                 raise ConformanceError(f"seat {seat} is to act with no legal action")
+            action = choices.choice(legal)
             if probe:
                 self.check_views(state, seat, legal)
-                if probes.random() < self.probe_rate:
-                    self.probe(state, probes)
+                if probes.random() < self.probe_rate and (
+                    self.budget is None or probed < PROBES_A_MATCH
+                ):
+                    probed += 1
+                    known = [a | b for a, b in zip(seen, last_deal, strict=True)]
+                    self.probe(state, probes, action, known, len(log) + 1)
                     self.check_clone(state, probes)
-            action = choices.choice(legal)
             deal_before = state.deal
-            state.apply(action)
+            if probe:
+                state.narrate(action)
+            else:
+                state.apply(action)
             log.append(action)
+            if probe:
+                if state.deal != deal_before:
+                    # The action that ended the deal was played in the open.
+                    played = set(_TOKEN.findall(action))
+                    last_deal = [cards | played for cards in seen]
+                    for cards in seen:
+                        cards.clear()
+                self.see(state, seen)
             if conserve:
                 self.check_conservation(
                     state, deck, f"after action {len(log)} {action!r}"
@@ -396,8 +467,82 @@ class _Run:
 
     # -- probes at one decision point ------------------------------------
 
-    def probe(self, state: State, rng: random.Random) -> None:
+    def see(self, state: State, seen: list[set[str]]) -> None:
+        """Add to each seat's ``seen`` the cards in the places it can see now."""
+        places = state.card_locations()
+        for p, cards in enumerate(seen):
+            hidden = state.hidden_from(p)
+            for place, held in places.items():
+                if place not in hidden:
+                    cards.update(held)
+
+    def check_names(
+        self,
+        state: State,
+        p: int,
+        seen: set[str],
+        texts: Iterable[tuple[str, str]],
+        where: str,
+        rng: random.Random | None = None,
+    ) -> None:
+        """Class (b): no card p has not seen is named in ``texts``, pairs of
+        what a text is (``"the view"``) and the text.
+
+        With ``rng``, a name found is checked once more against the cards that
+        worlds sampled from ``state.view(p)`` all place as ``state`` does (what
+        the action just told p: a meld declared, a card shown).
+        """
+        places = state.card_locations()
+        hidden = state.hidden_from(p)
+        unseen = {
+            card
+            for place, held in places.items()
+            if place in hidden
+            for card in held
+            if card not in seen
+        }
+        unseen.difference_update(
+            card
+            for place, held in places.items()
+            if place not in hidden
+            for card in held
+        )
+        if not unseen:
+            return
+        texts = list(texts)
+        if rng is not None and any(_named(text, unseen) for _, text in texts):
+            sampler = self.game.sampler(state.view(p))
+            worlds = [sampler.sample(rng).card_locations() for _ in range(self.samples)]
+            unseen -= _pinned(places, worlds, sorted(hidden))
+            if not unseen:
+                return
+        for what, text in texts:
+            found = _named(text, unseen)
+            if found:
+                start, end = found.span()
+                context = text[max(0, start - 80) : end + 40]
+                raise ConformanceError(
+                    f"class (b) hidden card name, {where}: {what} for seat {p} "
+                    f"names {found.group(0)}, which seat {p} cannot see and its "
+                    f"information does not place (in ...{context!r}...)"
+                )
+
+    def probe(
+        self,
+        state: State,
+        rng: random.Random,
+        action: str,
+        seen: list[set[str]],
+        step: int,
+    ) -> None:
+        """Probe every seat's view at action ``step``, whose action is ``action``."""
         truth = state.card_locations()
+        where = f"at action {step} ({action!r} by seat {state.to_act})"
+        after = state.clone()
+        lines = after.narrate(action)
+        # Within a deal: the action neither deals anew nor ends the match.
+        going_on = after.deal == state.deal and not after.is_over()
+        deck = Counter(state.deck())
         for p in range(self.n):
             view = state.view(p)
             self.report.probes += 1
@@ -408,30 +553,56 @@ class _Run:
                 raise ConformanceError(
                     f"hidden_from({p}) names places {unknown} that card_locations lacks"
                 )
+            # One sampler per view, as a search bot draws its worlds.
+            sampler = self.game.sampler(view)
+            worlds = [sampler.sample(rng) for _ in range(self.samples)]
+            self.report.samples += len(worlds)
+            world_places = [w.card_locations() for w in worlds]
+            # Cards whose hidden places p's information fixes: the same in the
+            # truth and in every world drawn for p. Naming them tells p nothing.
+            known = seen[p] | _pinned(truth, world_places, hidden)
+            self.check_names(state, p, known, [("the view", view.to_json())], where)
+            heard = heard_by(lines, p)
+            after_view = after.view(p)
+            if going_on:
+                mine = known | _visible(after, p)
+                texts = [("the view after it", after_view.to_json())]
+                texts += [("the narration", line) for line in heard]
+                self.check_names(after, p, mine, texts, where, rng)
             free = sum(1 for place in hidden if truth[place]) >= 2
             varied_places: set[str] = set()
             varied_cards: set[str] = set()
-            for _ in range(self.samples):
-                sample = self.game.sample_state(view, rng)
-                self.report.samples += 1
-                seen = sample.view(p)
-                if seen != view:
+            for sample, places in zip(worlds, world_places, strict=True):
+                sampled_view = sample.view(p)
+                if sampled_view != view:
                     raise ConformanceError(
+                        f"class (c) sampled world, {where}: "
                         f"sample_state(view({p})).view({p}) differs from the view: "
-                        f"{_first_difference(view, seen)}"
+                        f"{_first_difference(view, sampled_view)}"
                     )
-                places = sample.card_locations()
                 self.check_conservation(
-                    sample, Counter(state.deck()), "in a sampled state"
+                    sample, deck, f"in a world sampled for seat {p} {where} (class (c))"
                 )
-                where = {c: place for place in hidden for c in places.get(place, ())}
+                validate = getattr(sample, "validate", None)
+                if callable(validate):
+                    try:
+                        validate()
+                    except Exception as exc:
+                        raise ConformanceError(
+                            f"class (c) sampled world, {where}: a world sampled for "
+                            f"seat {p} is impossible: validate() raised "
+                            f"{type(exc).__name__}: {exc}"
+                        ) from None
+                located = {c: place for place in hidden for c in places.get(place, ())}
                 for place in hidden:
                     if places.get(place) != truth[place]:
                         varied_places.add(place)
                 for place in hidden:
                     for card in truth[place]:
-                        if where.get(card) != place:
+                        if located.get(card) != place:
                             varied_cards.add(card)
+                if going_on:
+                    self.check_twin(sample, p, action, after, after_view, heard, where)
             if free:
                 for place in hidden:
                     if truth[place]:
@@ -442,6 +613,36 @@ class _Run:
                             ctally = self.card_tally[(p, card)]
                             ctally[0] += 1
                             ctally[1] += card in varied_cards
+
+    def check_twin(
+        self,
+        twin: State,
+        p: int,
+        action: str,
+        after: State,
+        after_view: View,
+        heard: list[str],
+        where: str,
+    ) -> None:
+        """Class (a): ``twin``, a world sampled from p's view, and the true State
+        (``after`` is it after ``action``) stay alike for p after ``action``."""
+        if twin.is_over() or action not in twin.legal_actions():
+            return
+        deal = twin.deal
+        twin_lines = twin.narrate(action)
+        if twin.deal != deal or twin.is_over():
+            return  # the twin's deal ended where the true one's goes on
+        if _visible_places(twin, p) != _visible_places(after, p):
+            return  # the action showed p a card that differs between them
+        if twin.view(p) != after_view:
+            return  # the action told p something (a card shown, "stuk" said)
+        self.report.twins += 1
+        twin_heard = heard_by(twin_lines, p)
+        if twin_heard != heard:
+            raise ConformanceError(
+                f"class (a) twins, {where}: two States seat {p} cannot tell apart "
+                f"narrate it differently to seat {p}: {heard!r} != {twin_heard!r}"
+            )
 
     def check_view_data(self, view: View, p: int) -> None:
         if not dataclasses.is_dataclass(view) or not isinstance(view, View):
@@ -549,6 +750,74 @@ class _Match:
     openings: dict[int, dict[str, tuple[str, ...]]]
     #: Deals reached (started).
     deals: int
+
+
+def _visible_places(state: State, p: int) -> dict[str, tuple[str, ...]]:
+    hidden = state.hidden_from(p)
+    return {
+        place: held
+        for place, held in state.card_locations().items()
+        if place not in hidden
+    }
+
+
+def _pinned(
+    truth: Mapping[str, tuple[str, ...]],
+    worlds: list[Mapping[str, tuple[str, ...]]],
+    hidden: list[str],
+) -> set[str]:
+    """The cards in ``hidden`` places that sit where they are in every world
+    (for copies of a card: the same hidden places hold them, as many each)."""
+
+    def where(places: Mapping[str, tuple[str, ...]]) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = defaultdict(list)
+        for place in hidden:
+            for card in places.get(place, ()):
+                found[card].append(place)
+        return found
+
+    true = where(truth)
+    pinned = set(true)
+    for world in worlds:
+        there = where(world)
+        pinned = {c for c in pinned if sorted(there.get(c, ())) == sorted(true[c])}
+    return pinned
+
+
+def _visible(state: State, p: int) -> set[str]:
+    return {card for held in _visible_places(state, p).values() for card in held}
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+_PATTERNS: dict[frozenset[str], re.Pattern[str]] = {}
+
+
+def _named(text: str, names: set[str]) -> re.Match[str] | None:
+    """The first of ``names`` in ``text`` as a whole token, or None.
+
+    Names of letters and digits (every registered game's cards) are found by
+    splitting ``text`` into such tokens; others by a regex made for them.
+    """
+    odd = frozenset(n for n in names if not _TOKEN.fullmatch(n))
+    first: re.Match[str] | None = None
+    for token in _TOKEN.finditer(text):
+        if token.group(0) in names:
+            first = token
+            break
+    if odd:
+        pattern = _PATTERNS.get(odd)
+        if pattern is None:
+            if len(_PATTERNS) > 4096:
+                _PATTERNS.clear()
+            alternatives = "|".join(
+                re.escape(n) for n in sorted(odd, key=lambda n: (-len(n), n))
+            )
+            pattern = re.compile(rf"(?<![A-Za-z0-9])(?:{alternatives})(?![A-Za-z0-9])")
+            _PATTERNS[odd] = pattern
+        other = pattern.search(text)
+        if other and (first is None or other.start() < first.start()):
+            first = other
+    return first
 
 
 def _first_difference(a: View, b: View) -> str:

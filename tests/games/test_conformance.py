@@ -26,6 +26,8 @@ def test_game_passes_the_conformance_suite(name: str) -> None:
     assert not report.full and report.options == dict(cls.for_checks().options)
     assert report.matches == MATCHES * len(cls.seat_counts)
     assert report.samples > 0
+    # The hidden-information checks ran: twins compared, not only worlds drawn.
+    assert report.twins > 0, report.summary()
     # Short matches must still cross deal boundaries: every match reaches a
     # second deal (a cut match counts the deals it reached).
     assert min(report.deals) >= 2, report.deals

@@ -13,6 +13,7 @@ from harness.cli import main
 from tests.conftest import TOY_PLUGIN
 
 TOY = ["--plugin", str(TOY_PLUGIN)]
+LEAKY = ["--plugin", str(TOY_PLUGIN.with_name("leaky_toy.py"))]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -233,3 +234,42 @@ def test_check_tells_its_progress_per_match(capsys: pytest.CaptureFixture[str]) 
     )
     assert code == 1
     assert "[3 seats] hidden places and cards vary in samples: FAILED" in err
+
+
+@pytest.mark.parametrize(
+    ("leak", "message"),
+    [
+        # A view field that shows a card of the next seat's hand.
+        ("view", "class (b) hidden card name, at action "),
+        # A narration line that names the next seat's card.
+        ("narration", "class (b) hidden card name, at action "),
+        # A line whose public text differs between deals the listener cannot
+        # tell apart (it names no card).
+        ("twin", "class (a) twins, at action "),
+        # A sampler that deals a hidden hand one card too many.
+        ("world", "class (c) sampled world, at action "),
+    ],
+)
+def test_check_catches_a_planted_leak_of_each_class(
+    capsys: pytest.CaptureFixture[str], leak: str, message: str
+) -> None:
+    code, out, _ = run(
+        capsys, *LEAKY, "check", "leaky-toy", "--matches", "3", "-o", f"leak={leak}"
+    )
+    assert code == 1 and message in out, out
+    detail = {
+        "view": "the view for seat ",
+        "narration": "the narration for seat ",
+        "twin": "narrate it differently to seat ",
+        "world": "is impossible: validate() raised ValueError: hand ",
+    }[leak]
+    assert detail in out
+
+
+def test_check_counts_twin_pairs_and_worlds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *TOY, "check", "toy", "--matches", "3")
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.startswith("toy: "))
+    worlds = int(line.split(" sampled worlds")[0].rsplit(" ", 1)[1])
+    twins = int(line.split(" twin pairs")[0].rsplit(" ", 1)[1])
+    assert worlds > 100 and twins > 20, line

@@ -8,7 +8,7 @@ import pytest
 
 from harness import View
 from harness.contracts.errors import ConformanceError, OptionError
-from harness.match.conformance import check_game
+from harness.match.conformance import PROBES_A_MATCH, check_game
 from tests.plugins.toy_game import ToyGame, ToyState, ToyView
 
 
@@ -247,3 +247,44 @@ def test_bad_arguments_are_refused() -> None:
         check_game(ToyGame, full=True, budget=100)
     with pytest.raises(OptionError, match="positive number of actions"):
         check_game(ToyGame, budget=0)
+
+
+class CountsValidations(ToyGame):
+    """The toy, counting the sampled worlds whose ``validate()`` the suite calls."""
+
+    calls = 0
+
+    def sample_state(self, view: View, rng: random.Random) -> ToyState:
+        state = super().sample_state(view, rng)
+        original = state.validate
+
+        def counted() -> None:
+            CountsValidations.calls += 1
+            original()
+
+        state.validate = counted  # type: ignore[method-assign]
+        return state
+
+
+def test_every_sampled_world_is_validated_and_twins_are_compared() -> None:
+    CountsValidations.calls = 0
+    report = check_game(CountsValidations(), matches=2, seed=3)
+    assert report.passed and report.samples > 0
+    assert CountsValidations.calls == report.samples
+    assert 0 < report.twins <= report.samples
+    assert f"{report.samples} sampled worlds, {report.twins} twin pairs" in (
+        report.summary()
+    )
+
+
+class TenDeals(ToyGame):
+    def deals(self, seed: int) -> int:
+        return 10
+
+
+def test_the_short_check_probes_a_bounded_number_of_points_a_match() -> None:
+    # Two seats play 6 actions a deal: 60 a match, each one probed at rate 1.
+    short = check_game(TenDeals(), matches=2, seat_counts=[2], probe_rate=1.0)
+    assert short.passed and short.probes == 2 * PROBES_A_MATCH * 2
+    full = check_game(TenDeals, full=True, matches=2, seat_counts=[2], probe_rate=1.0)
+    assert full.passed and full.probes == 2 * 60 * 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from harness import (
     Game,
@@ -118,6 +119,17 @@ class ToyState(State):
             self.points, self.game.teams(self.n_seats), self.deal_points
         )
 
+    def validate(self) -> None:
+        """Raise unless every hand holds what the play leaves it (three cards a
+        deal, less those played) and the stock the rest (the optional hook the
+        conformance suite calls on every sampled world)."""
+        for i, hand in enumerate(self.hands):
+            owed = HAND - sum(1 for s, _ in self.played if s == i)
+            if len(hand) != owed:
+                raise ValueError(f"hand {i} holds {len(hand)} cards, not {owed}")
+        if len(self.stock) != len(CARDS) - HAND * self.n_seats:
+            raise ValueError(f"the stock holds {len(self.stock)} cards")
+
     def view(self, seat: int) -> ToyView:
         peek: tuple[str, ...] = ()
         if self.game.options["leaky"]:
@@ -163,7 +175,7 @@ class ToyGame(Game):
     name = "toy"
     title = "Toy tricks (harness tests)"
     seat_counts = frozenset({2, 3})
-    option_specs = (
+    option_specs: ClassVar[tuple[Option, ...]] = (
         Option("leaky", False, "show the next seat's hand (a deliberate leak)"),
     )
 
