@@ -859,11 +859,12 @@ class FamilyState(TrickState):
     def _tell_meld(self, seat: int | None, action: str, n_melds: int) -> list[str]:
         """The lines that tell a declaration (or a pass) just applied."""
         if action == PASS:
-            more = " more" if self._turn_cards else ""
             # A pass is the winner's secret: the other seat is not told that
-            # he was asked, which would show that he held a combination.
+            # he was asked, which would show that he held a combination. The
+            # same words after a declaration or none: what a seat declared this
+            # turn is not in its view, so a sampled world could not tell it.
             assert seat is not None
-            return [Aside(f"seat {seat} declares nothing{more}", {seat})]
+            return [Aside(f"seat {seat} declares nothing", {seat})]
         _, kind, cards, pts = self._melds[n_melds]
         if kind == DIX:
             line = (
