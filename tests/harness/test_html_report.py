@@ -326,13 +326,15 @@ def test_the_configuration_shows_paths_relative_and_the_master_seed() -> None:
     assert str(folder) not in page and str(TOY_PLUGIN.parent) not in page
 
 
-def test_shown_paths_keep_the_folders_under_the_configs() -> None:
+def test_shown_paths_keep_the_folders_under_the_configs(tmp_path: Path) -> None:
     snapshot = {
         "seed": 7,
-        "plugins": ["/home/ann/t/bots/mine.py", "some.module"],
-        "entrants": {"a": {"bot": "", "command": ["node", "/home/ann/t/js/a.js"]}},
+        "plugins": [str(tmp_path / "bots" / "mine.py"), "some.module"],
+        "entrants": {
+            "a": {"bot": "", "command": ["node", str(tmp_path / "js" / "a.js")]}
+        },
     }
-    shown = shown_config(snapshot, Path("/home/ann/t"), master_seed=None)
+    shown = shown_config(snapshot, tmp_path, master_seed=None)
     assert shown == {
         "seed": 7,
         "plugins": ["bots/mine.py", "some.module"],
