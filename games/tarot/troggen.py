@@ -239,9 +239,7 @@ class TroggenState(TarotState):
         dealer, n = self.dealer, self.n_seats
         dealt = self.hands[dealer] | discard
         for leader, cards, *_ in self._tricks:
-            dealt |= TAROT.mask(
-                cards[(dealer - leader) % n : (dealer - leader) % n + 1]
-            )
+            dealt |= 1 << TAROT.index[cards[(dealer - leader) % n]]
         for i, card in enumerate(self._trick):
             if (self._leader + i) % n == dealer:
                 dealt |= 1 << card
