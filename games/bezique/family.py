@@ -65,6 +65,7 @@ __all__ = [
     "OPEN",
     "PASS",
     "PIQUET_RULES",
+    "SUIT_WORDS",
     "FamilyGame",
     "FamilySampler",
     "FamilyState",
@@ -79,7 +80,8 @@ OPEN = "*"
 _NONE_SHOWN: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ((), ())
 
 
-_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+#: The suits as a player names them, in the order of :data:`games.cards.SUITS`.
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 
 def meld_words(kind: str) -> str:
@@ -95,7 +97,7 @@ def meld_words(kind: str) -> str:
         return "the trump sequence"
     if not suit:
         return name.replace("-", " ")
-    suit = _SUIT_WORDS[suit]
+    suit = SUIT_WORDS[SUITS.index(suit)]
     if name == "marjolet":
         return f"marjolet with the queen of {suit}"
     if name == "five":

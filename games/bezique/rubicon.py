@@ -20,7 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from games.bezique.family import MELD, FamilyGame, FamilyState, FamilyView
+from games.bezique.family import (
+    MELD,
+    SUIT_WORDS,
+    FamilyGame,
+    FamilyState,
+    FamilyView,
+)
 from games.bezique.melds import Kind, face, kinds
 from games.cards import RUBICON, SUITS, CardMask, iter_bits
 from games.tricks import TrickRules
@@ -42,7 +48,6 @@ _LEVELS = (
     ("triple-bezique", 1500),
     ("quadruple-bezique", 4500),
 )
-_SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 CARTE_BLANCHE = "carte-blanche"
 #: Carte blanche scores 50 (line 77).
 CARTE_BLANCHE_VALUE = 50
@@ -219,7 +224,7 @@ class RubiconState(FamilyState):
         """A declaration, and the trump it sets (RU3, RU11)."""
         lines = super()._tell_meld(seat, action, n_melds)
         if n_melds == self._trump_meld:
-            suit = _SUIT_NAMES[self.trump]
+            suit = SUIT_WORDS[self.trump]
             lines.insert(1, f"{suit} is trump from now on")
         return lines
 
