@@ -141,6 +141,11 @@ pin_fields(
 )
 
 
+def _cards_each(n: int) -> str:
+    """``n cards each`` (``1 card each``), as the narration tells a deal."""
+    return f"{n} card{'' if n == 1 else 's'} each"
+
+
 class KleintjeState(SkartState):
     """The referee's truth of one match of Kleintje Klaverjas."""
 
@@ -557,8 +562,7 @@ class KleintjeState(SkartState):
         n_tricks = len(self._tricks)
         self.apply(action)
         if phase == CARDS:
-            n = action[5:]
-            return [f"dealer seat {seat} deals {n} card{'' if n == '1' else 's'} each"]
+            return [f"dealer seat {seat} deals {_cards_each(int(action[5:]))}"]
         if phase == SKART_CHOICE:
             lines = [f"dealer seat {seat} puts {action[6:]} in the skart"]
             if self.phase == BID:
@@ -618,8 +622,10 @@ class KleintjeState(SkartState):
         ]
 
     def _dealt_line(self) -> str:
-        each = f"{self.cards_each} card{'' if self.cards_each == 1 else 's'} each"
-        return f"dealt {each}, skart {self.skart_size}; voorhand seat {self.active[0]}"
+        return (
+            f"dealt {_cards_each(self.cards_each)}, skart {self.skart_size}; "
+            f"voorhand seat {self.active[0]}"
+        )
 
     # -- construction for tests ---------------------------------------------------
 
