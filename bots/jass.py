@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bots import jass_skart
-from bots.jass_hands import hand_strength
+from bots.jass_hands import SUIT_WORDS, hand_strength
 from games.cards import PIQUET, PIQUET24, SUITS, CardMask, Deck
 from games.jass import belote, klapper, klaverjassen
 from games.jass.declarations import best_declarations
@@ -23,7 +23,6 @@ from harness import Bot, View, hookimpl
 
 __all__ = ["JassBot"]
 
-_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 #: Hand value from which the bot takes a contract, and from which it doubles.
 PLAY_AT = 9.0
 DOUBLE_AT = 11.0
@@ -78,10 +77,10 @@ class JassBot(Bot):
             return "play" if hand_strength(hand, turned) >= _bar(hand) else "pass"
         best = max(range(4), key=lambda s: hand_strength(hand, s))
         strength = hand_strength(hand, best)
-        if _SUIT_WORDS[best] in legal:
+        if SUIT_WORDS[best] in legal:
             if "pass" in legal and strength < _bar(hand):
                 return "pass"
-            return _SUIT_WORDS[best]
+            return SUIT_WORDS[best]
         bids = [a for a in legal if a[:-1].isdigit()]
         if bids:  # Leids: the lowest bid in the best suit the hand can carry
             reach = 82 + 10 * int(strength - PLAY_AT)
@@ -216,7 +215,7 @@ def _belote_bid(
         suit = (
             SUITS.index(view.turned[1])
             if bid == belote.SMOUS
-            else _SUIT_WORDS.index(bid.split(":")[1])
+            else SUIT_WORDS.index(bid.split(":")[1])
         )
         return (
             belote.ACCEPT if hand_strength(hand, suit) >= bar * 0.6 else belote.REDEAL
@@ -231,8 +230,8 @@ def _belote_bid(
     best = max(range(4), key=lambda s: hand_strength(hand, s))
     value = hand_strength(hand, best)
     if belote.PASS not in legal or value >= bar:
-        return _SUIT_WORDS[best]  # the Koe, or a strong hand
-    smous = f"{belote.SMOUS}:{_SUIT_WORDS[best]}"
+        return SUIT_WORDS[best]  # the Koe, or a strong hand
+    smous = f"{belote.SMOUS}:{SUIT_WORDS[best]}"
     if smous in legal and value >= 0.8 * bar:
         return smous
     return belote.PASS

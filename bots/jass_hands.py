@@ -1,4 +1,5 @@
-"""What a jass hand is worth with a given trump, for the jass bots' bids.
+"""What a jass hand is worth with a given trump, for the jass bots' bids, and the
+suits' words they name trump with.
 
 Shared by :mod:`bots.jass` (bids, the choice of trump, doubling) and
 :mod:`bots.jass_skart` (Kleintje's and the skart games' bids).
@@ -10,7 +11,10 @@ from collections.abc import Sequence
 
 from games.cards import SUITS
 
-__all__ = ["hand_strength"]
+__all__ = ["SUIT_WORDS", "hand_strength"]
+
+#: The suits as the jass games' actions name them, in the order of ``SUITS``.
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 #: What each trump is worth towards taking tricks, by rank (J 9 A 10 K Q 8 7).
 _TRUMP_VALUE = {"J": 4.0, "9": 3.0, "A": 2.0, "T": 1.5, "K": 1.0, "Q": 1.0}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bots.jass_hands import hand_strength
+from bots.jass_hands import SUIT_WORDS, hand_strength
 from games.cards import PIQUET, SUITS
 from games.jass.klaverjassen import TRUMP_TABLES
 from games.jass.klaverjassen3 import Klaverjassen3View
@@ -24,7 +24,6 @@ __all__ = ["SKART_VIEWS", "decide", "estimate_points", "sides"]
 
 #: The views of the games whose decisions are here.
 SKART_VIEWS = (Klaverjassen3View, KleintjeView)
-_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 #: Klaverjassen for 3: say "play" from this hand value per card held (the
 #: player needs 82 of 162 alone against two).
 K3_PLAY_PER_CARD = 1.3
@@ -57,7 +56,7 @@ def decide(view: View) -> str | None:
     if phase == "skart":
         return "take"
     if phase == "trump":
-        return _SUIT_WORDS[_best_suit(hand)]
+        return SUIT_WORDS[_best_suit(hand)]
     if phase == "discard":
         trump = SUITS.index(view.trump)  # type: ignore[attr-defined]
         return _cheapest(hand, trump)
