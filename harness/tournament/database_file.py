@@ -17,7 +17,7 @@ from pathlib import Path
 
 from harness.contracts.errors import TroefError
 
-__all__ = ["not_a_troef_database", "private_folders", "run_lock"]
+__all__ = ["not_a_troef_database", "private_folders", "remove_database", "run_lock"]
 
 
 def private_folders(folder: Path) -> None:
@@ -36,6 +36,12 @@ def private_folders(folder: Path) -> None:
                 f"cannot create the folder {created} for the database "
                 f"(the config's 'database' key): {exc.strerror}"
             ) from None
+
+
+def remove_database(path: Path) -> None:
+    """Delete the database at ``path`` with its ``-wal`` and ``-shm`` files."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"

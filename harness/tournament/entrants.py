@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -117,14 +117,10 @@ def make_entrant(
     if base is not None:
         validator.base = base
     validator.blocked = config.blocked
-    files = [p for p in config.plugins if p.endswith(".py")]
-    validator.plugin_files = set(files)
+    source = config.plugin_source
+    validator.plugin_files = set(source.files)
     try:
-        registry = load_registry(
-            files=files,
-            modules=[p for p in config.plugins if not p.endswith(".py")],
-            blocked=config.blocked,
-        )
+        registry = load_registry(**asdict(source))
     except TroefError as exc:
         raise ConfigError(f"entrant {label!r}: {exc}") from None
     default_tc = validator.time_control("time_control", data.get("time_control"))

@@ -38,7 +38,7 @@ from harness.contracts.errors import TroefError
 from harness.contracts.result import Result
 from harness.plugins import PluginSource
 from harness.tournament.config import TournamentConfig
-from harness.tournament.database_file import run_lock
+from harness.tournament.database_file import remove_database, run_lock
 from harness.tournament.executor_config import MAX_WORKERS, check_executor
 from harness.tournament.executor_plugins import executor_plugin
 from harness.tournament.executors import Channel, local_executor, run_jobs
@@ -99,8 +99,7 @@ def run_tournament(
         finally:
             store.close()
             if empty:
-                for suffix in ("", "-wal", "-shm"):
-                    Path(str(config.database) + suffix).unlink(missing_ok=True)
+                remove_database(config.database)
                 lock.unlink(missing_ok=True)
 
 

@@ -23,7 +23,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from harness.contracts.errors import ConfigError, TroefError
 from harness.contracts.result import Result
-from harness.tournament.database_file import not_a_troef_database, private_folders
+from harness.tournament.database_file import (
+    not_a_troef_database,
+    private_folders,
+    remove_database,
+)
 from harness.tournament.plan import Job
 
 if TYPE_CHECKING:
@@ -134,8 +138,7 @@ class Store:
                     f"--fresh: refusing to delete {path}: {problem}; "
                     "remove it yourself if it is yours, or set another 'database' path"
                 )
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(path) + suffix).unlink(missing_ok=True)
+            remove_database(path)
         if path.exists():
             problem = not_a_troef_database(path)
             if problem is not None:

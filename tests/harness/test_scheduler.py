@@ -369,6 +369,33 @@ def test_the_progress_line_says_eta_unknown_until_the_estimate_is_ready() -> Non
     assert lines[2] == "40/40 matches  6.7/s  ETA 0:00:00  leader: -"
 
 
+def test_a_notice_is_printed_at_once_and_stays_on_the_lines_after_it() -> None:
+    """A lost worker's notice (Progress.note): printed even within the
+    interval, kept on later lines, the count of earlier ones beside the latest."""
+    import io
+
+    from harness.tournament.progress import Progress
+
+    times = iter([0.0, 0.0, 1.0, 2.0, 3.0])  # made, started, then one per line
+    stream = io.StringIO()
+    progress = Progress(
+        stream=stream, live=False, interval=100.0, clock=lambda: next(times)
+    )
+    progress.start(0)
+    progress.note("worker A lost", 1, 10, lambda: "leader: -")
+    progress.note("worker B lost", 2, 10, lambda: "leader: -")
+    progress.update(10, 10, lambda: "leader: -", final=True)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith("1/10 matches") and lines[0].endswith(
+        "leader: -  | worker A lost"
+    )
+    assert lines[1].startswith("2/10 matches") and lines[1].endswith(
+        "leader: -  | worker B lost (+1 earlier)"
+    )
+    assert lines[2].endswith("leader: -  | worker B lost (+1 earlier)")
+
+
 def test_the_store_answers_per_seat_and_per_deal_queries(tmp_path: Path) -> None:
     path = write_config(tmp_path, matches=1, extra='executor = "inline"\n')
     run_tournament(load_config(path))
