@@ -232,11 +232,12 @@ def _import_file(path: Path) -> ModuleType:
 
 def _collect(pm: pluggy.PluginManager, source: PluginSource) -> Registry:
     registry = Registry(source)
-    for kind, hook, table in (
-        ("game", pm.hook.troef_games, registry.games),
-        ("bot", pm.hook.troef_bots, registry.bots),
-        ("executor", pm.hook.troef_executors, registry.executors),
+    for kind, table in (
+        ("game", registry.games),
+        ("bot", registry.bots),
+        ("executor", registry.executors),
     ):
+        hook = getattr(pm.hook, _HOOK_OF[kind])
         for impl in hook.get_hookimpls():
             plugin_name = impl.plugin_name
             try:
@@ -283,8 +284,7 @@ _CONTRACTS = {
 _HOOK_OF = {"game": "troef_games", "bot": "troef_bots", "executor": "troef_executors"}
 
 
-def _base(kind: str) -> type:
-    return {"game": Game, "bot": Bot, "executor": ExecutorPlugin}[kind]
+_BASES: dict[str, type] = {"game": Game, "bot": Bot, "executor": ExecutorPlugin}
 
 
 def _classes(
@@ -295,7 +295,7 @@ def _classes(
     :raises PluginError: naming the file and line, the hook or class, what was
         found and what is accepted.
     """
-    base, contract = _base(kind), _CONTRACTS[kind]
+    base, contract = _BASES[kind], _CONTRACTS[kind]
     short = contract.rsplit(".", 1)[1]
     where = f"{_hook_place(impl)}: {hook}() of plugin {impl.plugin_name!r}"
     if isinstance(returned, type):
@@ -353,7 +353,7 @@ def _not_a_subclass(kind: str, cls: type, hook: str, plugin: str) -> str:
         f"plugin {plugin!r}, does not subclass {contract}"
     )
     for other in _CONTRACTS:  # a game returned as a bot, or the other way round
-        if other != kind and issubclass(cls, _base(other)):
+        if other != kind and issubclass(cls, _BASES[other]):
             return (
                 f"{head}: it is a {other} class; return it from {_HOOK_OF[other]}(), "
                 f"or give {hook}() {short} subclasses"

@@ -47,9 +47,12 @@ class View:
 
 
 def _tuples(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
+    """JSON's lists as tuples, nested ones too (also the bot host's, per view)."""
+    if type(value) is not list:
+        return value
+    if list in map(type, value):  # nested (tricks, melds): convert each item
+        return tuple([_tuples(v) for v in value])
+    return tuple(value)  # flat, the common case: no Python call per item
 
 
 def pin_fields(cls: type[View], names: str) -> None:

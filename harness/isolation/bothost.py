@@ -38,7 +38,7 @@ from typing import Any
 from harness.contracts.bot import Bot
 from harness.contracts.game import Game
 from harness.contracts.result import Result
-from harness.contracts.view import View
+from harness.contracts.view import View, _tuples
 from harness.isolation.protocol import PROTOCOL_VERSION, encode_action, encode_message
 from harness.plugins import PluginSource, Registry, load_plugins
 
@@ -321,14 +321,6 @@ def _tail() -> str:
         return traceback.format_exc(limit=-8)
     except MemoryError:
         return f"{sys.exc_info()[0].__name__} (no memory left for the traceback)"  # type: ignore[union-attr]
-
-
-def _tuples(value: Any) -> Any:
-    if type(value) is not list:
-        return value
-    if list in map(type, value):  # nested (tricks, melds): convert each item
-        return tuple([_tuples(v) for v in value])
-    return tuple(value)  # flat, the common case: no Python call per item
 
 
 if __name__ == "__main__":

@@ -111,32 +111,48 @@ class Narrator:
         The first deal is introduced by ``State.narrate_start`` as the game
         introduces every later one.
         """
-        return self.start_all()[self.seat]
+        return self._start([self.seat])[self.seat]
 
     def tell(self, action: str) -> list[str]:
         """Apply ``action`` to the told match; the lines that say what happened."""
-        return self.tell_all(action)[self.seat]
+        return self._tell(action, [self.seat])[self.seat]
 
     def start_all(self) -> dict[int | None, list[str]]:
         """:meth:`start` for every audience: None (the referee) and each seat."""
+        return self._start(self._audiences())
+
+    def tell_all(self, action: str) -> dict[int | None, list[str]]:
+        """:meth:`tell` for every audience: None (the referee) and each seat."""
+        return self._tell(action, self._audiences())
+
+    def _audiences(self) -> list[int | None]:
+        return [None, *range(len(self.labels))]
+
+    def _start(self, audiences: list[int | None]) -> dict[int | None, list[str]]:
         seats = ", ".join(
             f"{label} (seat {seat})" for seat, label in enumerate(self.labels)
         )
         lines = [f"{self.game.title}, seed {self.seed}, {len(self.labels)} seats"]
         lines.append(f"seats: {seats}")
         lines += self._new_deal()
-        return self._accounts(lines, self.state.narrate_start(), [])
+        return self._accounts(audiences, lines, self.state.narrate_start(), [])
 
-    def tell_all(self, action: str) -> dict[int | None, list[str]]:
-        """:meth:`tell` for every audience: None (the referee) and each seat."""
+    def _tell(
+        self, action: str, audiences: list[int | None]
+    ) -> dict[int | None, list[str]]:
         told = self.state.narrate(action)
         after = [] if self.state.is_over() else self._new_deal()
-        return self._accounts([], told, after)
+        return self._accounts(audiences, [], told, after)
 
     def _accounts(
-        self, before: list[str], told: list[str], after: list[str]
+        self,
+        audiences: list[int | None],
+        before: list[str],
+        told: list[str],
+        after: list[str],
     ) -> dict[int | None, list[str]]:
-        audiences: list[int | None] = [None, *range(len(self.labels))]
+        """Each of ``audiences``' lines (only those asked: a seat's account
+        would be worked out for nothing when one is told)."""
         return {
             who: before + [self._named(line) for line in heard_by(told, who)] + after
             for who in audiences

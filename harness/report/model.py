@@ -373,11 +373,6 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def _as_json(report: Report) -> dict[str, Any]:
-    """The JSON export's object (kept for callers of the old name)."""
-    return report_model(report).as_json()
-
-
 def _crosstable_rows(report: Report) -> list[dict[str, Any]]:
     """Per ordered pair that met: the row entrant's score against the column's."""
     order = [line.entrant for line in report.fit.ratings]
