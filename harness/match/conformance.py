@@ -47,17 +47,19 @@ count at a deal's end shows cards (the skart, the last trick, the hands laid
 down) that the game may still list in hidden places.
 
 Short and full checks. By default the check is short: it plays the game that
-:meth:`Game.for_checks <harness.contracts.game.Game.for_checks>` builds (the game's
-``check_options``, a low target or few deals, with any options given laid over
-them), and it stops a match that reaches ``budget`` actions
-(:data:`DEFAULT_BUDGET`), and it probes at most :data:`PROBES_A_MATCH`
-decision points a match. A match cut there has had every check made at each
-action and each probe up to the cut, and its deals take part in the duplicate
-deal check; it has no Result, so the checks that need a whole match (a
-well-formed Result, repeatability, replay to the same Result) are skipped for
-it, and the report counts it as cut. ``full=True`` (``troef check --full``)
-plays the game's default options (with the options given) and has no budget
-beyond the endless-match guard, :data:`MAX_ACTIONS`, which is a failure.
+:meth:`Game.for_checks <harness.contracts.game.Game.for_checks>` builds (the
+game's ``check_options``, a low target or few deals, with any options given
+laid over them), and it stops a match that reaches ``budget`` actions
+(:data:`DEFAULT_BUDGET`), and it probes at most :data:`PROBES_A_MATCH` decision
+points a match, fewer for more than 4 seats (:func:`probe_points`:
+:data:`PROBED_VIEWS_A_MATCH` seat views a match). A match cut there has had
+every check made at each action and each probe up to the cut, and its deals
+take part in the duplicate deal check; it has no Result, so the checks that
+need a whole match (a well-formed Result, repeatability, replay to the same
+Result) are skipped for it, and the report counts it as cut. ``full=True``
+(``troef check --full``) plays the game's default options (with the options
+given) and has no budget beyond the endless-match guard, :data:`MAX_ACTIONS`,
+which is a failure.
 
 Ruling: a seat count whose every match is cut is a **failure**, not a warning.
 Its whole-match checks would otherwise pass without having run once, and a game
@@ -85,9 +87,11 @@ from harness.match.referee import replay
 __all__ = [
     "DEFAULT_BUDGET",
     "MAX_ACTIONS",
+    "PROBED_VIEWS_A_MATCH",
     "PROBES_A_MATCH",
     "ConformanceReport",
     "check_game",
+    "probe_points",
 ]
 
 #: Actions after which a match is declared endless (a failure, in either mode).
@@ -102,6 +106,16 @@ DEFAULT_BUDGET = 10_000
 #: a match at six seats, and 25 matches (5 a seat count) took 21 s of CPU.
 #: The full check probes every point it draws.
 PROBES_A_MATCH = 25
+#: Seat views a match of the short check probes at most: a probed point costs
+#: one view, sampler and set of worlds per seat, so a game for many seats gets
+#: fewer points (Triomphe Forcée, 2 to 10 seats, took 13 s of CPU with 25 points
+#: a match at every seat count). Up to 4 seats this leaves PROBES_A_MATCH.
+PROBED_VIEWS_A_MATCH = 100
+
+
+def probe_points(n_seats: int) -> int:
+    """Decision points a short-check match at ``n_seats`` probes at most."""
+    return max(1, min(PROBES_A_MATCH, PROBED_VIEWS_A_MATCH // n_seats))
 
 
 @dataclass
@@ -362,7 +376,7 @@ class _Run(InformationChecks):
             if probe:
                 self.check_views(state, seat, legal)
                 if probes.random() < self.probe_rate and (
-                    self.budget is None or probed < PROBES_A_MATCH
+                    self.budget is None or probed < probe_points(n)
                 ):
                     probed += 1
                     known = [a | b for a, b in zip(seen, last_deal, strict=True)]

@@ -8,7 +8,7 @@ import pytest
 
 from harness import View
 from harness.contracts.errors import ConformanceError, OptionError
-from harness.match.conformance import PROBES_A_MATCH, check_game
+from harness.match.conformance import PROBES_A_MATCH, check_game, probe_points
 from tests.plugins.toy_game import ToyGame, ToyState, ToyView
 
 
@@ -288,3 +288,15 @@ def test_the_short_check_probes_a_bounded_number_of_points_a_match() -> None:
     assert short.passed and short.probes == 2 * PROBES_A_MATCH * 2
     full = check_game(TenDeals, full=True, matches=2, seat_counts=[2], probe_rate=1.0)
     assert full.passed and full.probes == 2 * 60 * 2
+
+
+class FiveSeatTenDeals(TenDeals):
+    # 24 cards: five hands of 3 and a stock of 9.
+    seat_counts = frozenset({5})
+
+
+def test_a_game_for_many_seats_probes_fewer_points_a_match() -> None:
+    # Each probed point costs a view, a sampler and worlds for every seat.
+    assert [probe_points(n) for n in (2, 4, 5, 8, 10)] == [25, 25, 20, 12, 10]
+    short = check_game(FiveSeatTenDeals(), matches=1, probe_rate=1.0)
+    assert short.passed and short.probes == probe_points(5) * 5
