@@ -21,6 +21,7 @@ view and :meth:`Deck.mask` takes repeated names as more copies.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeAlias
 
@@ -232,6 +233,12 @@ class Deck:
         extras = f"; and {' '.join(self.extras)}" if self.extras else ""
         copies = f"; {self.copies} copies of each" if self.copies > 1 else ""
         return f"suits {suits}{extras}{copies}"
+
+    def pattern(self) -> str:
+        """A regular expression matching one card name of the deck, whole
+        (``(?:10C|...|AS)``), longest names first so ``10C`` is not ``1``."""
+        names = sorted(self.faces, key=lambda name: (-len(name), name))
+        return "(?:" + "|".join(re.escape(name) for name in names) + ")"
 
     def parse(self, card: str) -> int:
         """The index of (the first copy of) ``card``.

@@ -17,7 +17,7 @@ from harness.contracts.errors import (
     TroefError,
     UnknownNameError,
 )
-from harness.contracts.game import Action, Aside, Game, Sampler, Seat, State
+from harness.contracts.game import Action, ActionKind, Aside, Game, Sampler, Seat, State
 from harness.contracts.hookspecs import hookimpl
 from harness.contracts.options import Option
 from harness.contracts.result import Forfeit, ForfeitReason, Result
@@ -26,6 +26,7 @@ from harness.match.referee import TimeControl
 
 __all__ = [
     "Action",
+    "ActionKind",
     "Aside",
     "Bot",
     "ConfigError",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.bezique.family import FamilyGame, FamilyState, FamilyView
+from games.bezique.family import FamilyGame, FamilyState, FamilyView, family_moves
 from games.bezique.melds import Kind, bezique_kinds
 from games.cards import BEZIQUE, CardMask
 from games.tricks import TrickRules
@@ -95,6 +95,9 @@ class Bezique(FamilyGame):
     title = "Bezique (2 players, 64 cards)"
     check_options = {"target": 500}  # noqa: RUF012 - two or three deals
     STATE = BeziqueState
+    action_kinds = family_moves(
+        BEZIQUE, (bezique_kinds(t, v) for t in range(4) for v in (False, True))
+    )
     option_specs = (
         Option(
             "variant",

@@ -12,8 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.bezique.family import PIQUET_RULES, FamilyGame, FamilyState, FamilyView
+from games.bezique.family import (
+    PIQUET_RULES,
+    FamilyGame,
+    FamilyState,
+    FamilyView,
+    family_moves,
+)
 from games.bezique.melds import Kind, binage_kinds
+from games.cards import PIQUET
 from harness import Option
 
 __all__ = ["Binage", "BinageState", "BinageView"]
@@ -47,6 +54,7 @@ class Binage(FamilyGame):
     title = "Binage / Cinq Cents (2 players, 32 cards)"
     check_options = {"target": 250}  # noqa: RUF012 - two or three deals
     STATE = BinageState
+    action_kinds = family_moves(PIQUET, (binage_kinds(t) for t in range(4)))
     option_specs = (
         Option(
             "target",

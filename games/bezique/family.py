@@ -30,8 +30,9 @@ turned card taken by the dix or the last draw.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NoReturn, Self
 
@@ -47,6 +48,7 @@ from games.tricks import (
     TrickTables,
 )
 from harness import (
+    ActionKind,
     Game,
     IllegalActionError,
     InvalidActionError,
@@ -70,6 +72,7 @@ __all__ = [
     "FamilySampler",
     "FamilyState",
     "FamilyView",
+    "family_moves",
 ]
 
 PASS, DIX = "pass", "dix"
@@ -103,6 +106,35 @@ def meld_words(kind: str) -> str:
     if name == "five":
         return f"a sequence in {suit}"
     return f"{name.replace('-', ' ')} in {suit}"
+
+
+def family_moves(
+    deck: Deck, tables: Iterable[Sequence[Kind]], *, dix: bool = True
+) -> tuple[ActionKind, ...]:
+    """The kinds of move of a family game whose combinations are ``tables``
+    (every table the game's trumps and options give), for its reference page."""
+    names = sorted({kind.name for table in tables for kind in table})
+    moves = [ActionKind("<card>", deck.pattern(), "play this card to the trick")]
+    if deck.copies > 1:
+        moves.append(
+            ActionKind(
+                "<card>*",
+                deck.pattern() + re.escape(OPEN),
+                "play the copy of this card that lies open on the table (R11)",
+            )
+        )
+    moves.append(
+        ActionKind(
+            "meld:<combination>",
+            MELD + "(?:" + "|".join(map(re.escape, names)) + ")",
+            "declare a combination after winning a trick: "
+            + ", ".join(f"{name} ({meld_words(name)})" for name in names),
+        )
+    )
+    if dix:
+        moves.append(ActionKind("dix", DIX, "exchange the trump 7 for the turned card"))
+    moves.append(ActionKind("pass", PASS, "declare nothing (more) after a trick"))
+    return tuple(moves)
 
 
 #: The one-pack games (Marjolet, Binage): ranks A 10 K Q J 9 8 7 in every suit,

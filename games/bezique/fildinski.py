@@ -25,6 +25,7 @@ from games.bezique.family import (
     FamilySampler,
     FamilyState,
     FamilyView,
+    family_moves,
 )
 from games.bezique.melds import Kind, bezique_kinds, kinds, needs
 from games.cards import BEZIQUE, CardMask
@@ -494,6 +495,9 @@ class Fildinski(FamilyGame):
     check_options = {"target": 400}  # noqa: RUF012 - two or three deals
     STATE = FildinskiState
     SAMPLER = FildinskiSampler
+    action_kinds = family_moves(
+        BEZIQUE, (fildinski_kinds(t, v) for t in range(4) for v in (False, True))
+    )
     option_specs = (
         Option(
             "variant",

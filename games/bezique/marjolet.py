@@ -13,8 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.bezique.family import PIQUET_RULES, FamilyGame, FamilyState, FamilyView
+from games.bezique.family import (
+    PIQUET_RULES,
+    FamilyGame,
+    FamilyState,
+    FamilyView,
+    family_moves,
+)
 from games.bezique.melds import Kind, marjolet_kinds
+from games.cards import PIQUET
 from harness import Option
 
 __all__ = ["Marjolet", "MarjoletState", "MarjoletView"]
@@ -77,6 +84,9 @@ class Marjolet(FamilyGame):
     title = "Marjolet (2 players, 32 cards)"
     check_options = {"target": 300}  # noqa: RUF012 - two or three deals
     STATE = MarjoletState
+    action_kinds = family_moves(
+        PIQUET, (marjolet_kinds(t, v) for t in range(4) for v in (False, True))
+    )
     option_specs = (
         Option(
             "marias",

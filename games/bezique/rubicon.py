@@ -26,6 +26,7 @@ from games.bezique.family import (
     FamilyGame,
     FamilyState,
     FamilyView,
+    family_moves,
 )
 from games.bezique.melds import Kind, face, kinds
 from games.cards import RUBICON, SUITS, CardMask, iter_bits
@@ -249,6 +250,11 @@ class Rubicon(FamilyGame):
     # Above one deal's double bezique (500): random play reaches 300 in deal 0.
     check_options = {"target": 700}  # noqa: RUF012 - two to nine deals
     STATE = RubiconState
+    action_kinds = family_moves(
+        RUBICON,
+        (rubicon_kinds(t, v) for t in range(4) for v in (False, True)),
+        dix=False,
+    )
     option_specs = (
         Option(
             "variant",

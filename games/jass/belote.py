@@ -32,10 +32,12 @@ from games.jass.declarations import (
     first_best,
 )
 from games.jass.klaverjassen import RULES, TRUMP_TABLES
+from games.jass.moves import DECLARE_ROEM, PASS_MOVE, card_move, suit_move
 from games.jass.scoring import beat_each_or_reserve, round_score
 from games.sampling import ConstrainedDealer
 from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
+    ActionKind,
     Game,
     IllegalActionError,
     Option,
@@ -947,6 +949,28 @@ class Belote(Game):
     check_options = {"target": 300}  # noqa: RUF012
     #: The text's match target by seat count (line 97, B15).
     TARGETS: ClassVar[dict[int, int]] = {2: 500, 3: 700, 4: 1000}
+    action_kinds = (
+        card_move(),
+        ActionKind("take", "take", "first round: be the maker with the turned suit"),
+        PASS_MOVE,
+        suit_move("second round (the Koe): be the maker with this suit"),
+        ActionKind(
+            "smous | smous:<suit>",
+            "smous(?::(?:clubs|diamonds|hearts|spades))?",
+            "two seats: bid Smous, on the turned suit or a named one (B4)",
+        ),
+        ActionKind(
+            "accept | redeal",
+            "(?:accept|redeal)",
+            "answer to Smous: let the bidder make it, or deal again (B4)",
+        ),
+        ActionKind(
+            "dix | keep",
+            "(?:dix|keep)",
+            "the trump seven: exchange it for the turned card, or keep it (B6)",
+        ),
+        DECLARE_ROEM,
+    )
     option_specs = (
         Option(
             "target",

@@ -33,6 +33,7 @@ from games.jass.declarations import (
     first_best,
     holds_stuk,
 )
+from games.jass.moves import DECLARE_ROEM, PASS_MOVE, card_move, suit_move
 from games.jass.scoring import (
     LAST_TRICK,
     PLAIN_POINTS,
@@ -42,6 +43,7 @@ from games.jass.scoring import (
 from games.sampling import ConstrainedDealer
 from games.tricks import ROTTERDAM, TrickRecord, TrickRules
 from harness import (
+    ActionKind,
     Game,
     IllegalActionError,
     Option,
@@ -643,6 +645,13 @@ class Klapper(Game):
     title = "Klapper (2 or 3 each for himself; 4 or 6 in two teams)"
     seat_counts = frozenset({2, 3, 4, 6})
     check_options = {"target": 400}  # noqa: RUF012 - short: a few deals
+    action_kinds = (
+        card_move(PIQUET24),
+        ActionKind("play", "play", "bid: play with the proposed suit as trump (K3)"),
+        PASS_MOVE,
+        suit_move("second round: play with this suit as trump (K3)"),
+        DECLARE_ROEM,
+    )
     option_specs = (
         Option(
             "target",

@@ -24,6 +24,13 @@ from typing import NamedTuple, NoReturn
 from games.cards import PIQUET, SUITS
 from games.jass.declarations import ROEM
 from games.jass.klaverjassen import RULES, TRUMP_TABLES
+from games.jass.moves import (
+    DECLARE_ROEM,
+    PASS_MOVE,
+    TAKE_OR_LEAVE,
+    card_move,
+    suit_move,
+)
 from games.jass.roem import roem_parts_three, trick_roem_three
 from games.jass.scoring import PIT_BONUS, round_score
 from games.jass.skart import (
@@ -41,6 +48,7 @@ from games.jass.skart import (
 )
 from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
+    ActionKind,
     Game,
     IllegalActionError,
     Option,
@@ -600,6 +608,17 @@ class Klaverjassen3(Game):
     title = "Klaverjassen for 3 (each for himself; four with the dealer sitting out)"
     seat_counts = frozenset({3, 4})
     check_options = {"target": 200}  # noqa: RUF012 - short: 2-4 deals
+    action_kinds = (
+        card_move(
+            meaning="play this card to the trick; while laying back the skart, "
+            "lay it face down in the skart (D4)"
+        ),
+        ActionKind("play", "play", "bid: be the player (D2)"),
+        PASS_MOVE,
+        TAKE_OR_LEAVE,
+        suit_move("the player names trump (D4)"),
+        DECLARE_ROEM,
+    )
     option_specs = (
         Option(
             "target",

@@ -24,6 +24,7 @@ from typing import NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
 from games.jass.klaverjassen import RULES, TRUMP_TABLES
+from games.jass.moves import PASS_MOVE, TAKE_OR_LEAVE, card_move, suit_move
 from games.jass.skart import (
     DISCARD,
     LEAVE,
@@ -38,6 +39,7 @@ from games.jass.skart import (
 )
 from games.tricks import ROTTERDAM, TrickRecord
 from harness import (
+    ActionKind,
     Game,
     IllegalActionError,
     Option,
@@ -789,6 +791,30 @@ class Kleintje(Game):
     seat_counts = frozenset({2, 3, 4, 5, 6})
     ranks_follow_scores = False
     check_options = {"lives": 2}  # noqa: RUF012 - short: a few deals
+    action_kinds = (
+        card_move(
+            meaning="play this card to the trick; while laying back the skart, "
+            "lay it face down in the skart (KK4)"
+        ),
+        ActionKind(
+            "deal:<n>", "deal:[1-5]", "the dealer deals this many cards each (KK1)"
+        ),
+        ActionKind(
+            "skart:<n>", "skart:[0-5]", "the dealer puts this many in the skart (KK1)"
+        ),
+        ActionKind(
+            "open | closed",
+            "(?:open|closed)",
+            "the dealer deals the skart face up or down",
+        ),
+        ActionKind("bid:<points>", r"bid:1?[0-9]0", "bid this many points, 10 to 160"),
+        PASS_MOVE,
+        TAKE_OR_LEAVE,
+        suit_move("the player names trump (KK4)"),
+        ActionKind(
+            "stuk", "stuk", "say stuk before playing the first of trump K and Q (KK6)"
+        ),
+    )
     option_specs = (
         Option("lives", 6, doc="lives each player starts with (line 27)", minimum=1),
         Option(

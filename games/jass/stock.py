@@ -296,17 +296,22 @@ class StockView(View):
 
     #: Index of the current hand in the match, from 0.
     deal: int
+    #: The dealer's seat; the other seat leads the first trick (S1).
     dealer: int
+    #: The seat to act, or ``None`` when the match is over.
     to_act: int | None
     #: ``"stock"`` (phase 1), ``"draw"`` (the winner takes the last hidden
     #: card or the open trump), ``"final"`` (phase 2) or ``"over"``.
     phase: str
+    #: The trump suit, the turned card's (``C D H S``).
     trump: str
     #: The open card beside the stock (the turned trump or the exchanged 7).
     open_card: str | None
     #: Hidden cards left in the stock.
     stock: int
+    #: This seat's cards, in deck order (C D H S, 7 up to A).
     hand: tuple[str, ...]
+    #: Cards in each seat's hand.
     hand_sizes: tuple[int, int]
     #: Per seat, the cards of its hand both players know: shown declarations
     #: and mariages, the open card taken, the last stock card (S4, S5).
@@ -321,7 +326,11 @@ class StockView(View):
     own_pending: tuple[str, ...]
     #: This hand's public events: ``(seat, what, cards shown, points)``.
     events: tuple[tuple[int, str, tuple[str, ...], int], ...]
+    #: The trick on the table: ``(seat, card)`` in play order.
     trick: tuple[tuple[int, str], ...]
+    #: This hand's finished tricks: ``(leader, cards in play order, winner,
+    #: card points, 0)``; the 0 is the trick engine's roem, which these games
+    #: do not have (declarations are in ``events``).
     tricks: tuple[TrickRecord, ...]
     #: Declaration points scored this hand, per seat.
     roem: tuple[int, int]
@@ -329,8 +338,10 @@ class StockView(View):
     hand_scores: tuple[tuple[int, int], ...]
     #: The scores of the round being played (to 500).
     totals: tuple[int, int]
-    #: Lives left per seat; the seat that got the kip's extra life, or None.
+    #: Lives left per seat (0 for a seat that is out, S13).
     lives: tuple[int, int]
+    #: The seat that got the kip's extra life, or None (also when the kip was
+    #: worthless to a loser on 1 who was onder Jan, S13).
     kip: int | None
     #: Each finished round: ``(winner, lives the loser lost, "500" | "uit")``.
     rounds: tuple[tuple[int, int, str], ...]

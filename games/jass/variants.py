@@ -34,10 +34,11 @@ from games.jass.klaverjassen import (
     KlaverjassenState,
     KlaverjassenView,
 )
+from games.jass.moves import DECLARE_ROEM, PASS_MOVE, card_move, suit_move
 from games.jass.roem import FOUR_JACKS, FOUR_OF_A_KIND, RUN_3, RUN_4
 from games.jass.scoring import deal_score
 from games.tricks import AMSTERDAM
-from harness import Game, IllegalActionError, Option
+from harness import ActionKind, Game, IllegalActionError, Option
 from harness.contracts.game import reject_action
 
 __all__ = [
@@ -438,6 +439,27 @@ class Klaverjassen(Game):
     partnerships = True
     check_options = {"target": 300}  # noqa: RUF012 - short: 2-3 deals
     max_actions = 20_000  # a 1500-point match takes ~1,000; the referee draws here
+    action_kinds = (
+        card_move(),
+        ActionKind("play", "play", "bid: play with the turned suit as trump"),
+        PASS_MOVE,
+        suit_move(
+            "name trump: voorhand in Utrechts (R17), or after four passes in "
+            "Voorhand vrij (R19)"
+        ),
+        ActionKind(
+            "<points><suit>",
+            r"(?:82|92|1[0-6]2)[CDHS]",
+            "Leids bid (R18): this many points with this suit as trump, 82C up to "
+            "162S; at equal points S > H > D > C",
+        ),
+        ActionKind(
+            "kraken | herkraken | superkraken",
+            "(?:kraken|herkraken|superkraken)",
+            "Kraken and Schoppen dubbel (R21): double, redouble, redouble again",
+        ),
+        DECLARE_ROEM,
+    )
     option_specs = (
         Option(
             "variant",

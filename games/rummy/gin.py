@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, Self
 from games.cards import FULL52, CardMask, field_names, iter_bits
 from games.rummy import melds
 from harness.contracts.errors import IllegalActionError, InvalidActionError
-from harness.contracts.game import Action, Aside, Game, Sampler, Seat, State
+from harness.contracts.game import Action, ActionKind, Aside, Game, Sampler, Seat, State
 from harness.contracts.options import Option
 from harness.contracts.result import Result
 from harness.contracts.seeding import deal_rng
@@ -217,6 +217,30 @@ class GinRummy(Game):
     seat_counts = frozenset({2})
     check_options = {"target": 30}  # noqa: RUF012 - short: 1-2 scoring hands
     max_actions = 1_000_000  # RULES.md ruling 18: random play ends within ~70,000
+    action_kinds = (
+        ActionKind("<card>", FULL52.pattern(), "discard this card face up"),
+        ActionKind(
+            "draw:stock | draw:discard",
+            "draw:(?:stock|discard)",
+            "take the top card of the stock, or of the discard pile",
+        ),
+        ActionKind(
+            "knock:<card>",
+            "knock:" + FULL52.pattern(),
+            "discard this card face down and knock",
+        ),
+        ActionKind(
+            "gin:<card>", "gin:" + FULL52.pattern(), "discard this card and go gin"
+        ),
+        ActionKind("gin", "gin", "grote gin: all 11 cards melded, no discard"),
+        ActionKind(
+            "lay:<melds>",
+            "lay:(?:none|[0-9A-Z+-]+)",
+            "after going out, lay down these melds: a run lowest-highest "
+            "(5H-8H), a set card by card (9C9D9S), joined by +; the rest is "
+            "deadwood (ruling 8)",
+        ),
+    )
     option_specs = (
         Option(
             "variant",

@@ -26,7 +26,7 @@ from games.tarot.common import (
     TarotView,
     card_points,
 )
-from harness import Game, Option, OptionError, Result, View
+from harness import ActionKind, Game, Option, OptionError, Result, View
 
 __all__ = ["LaRigueur", "MaisonTarot", "MaisonTarotState"]
 
@@ -139,6 +139,13 @@ class MaisonTarot(Game):
     #: The trump tiers, highest first: the tarot trumps.
     tiers: ClassVar[tuple[int, ...]] = (TRUMPS,)
     check_options: ClassVar[dict[str, Any]] = {"target": 80}
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = (
+        ActionKind(
+            "<card>",
+            TAROT.pattern(),
+            "play this card to the trick (1C ... KS, 1T ... 21T, EX)",
+        ),
+    )
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "variant",

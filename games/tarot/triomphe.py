@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from games.cards import TAROT, CardMask
 from games.tarot.common import TRUMPS, TarotSampler, TarotState, TarotView
-from harness import Game, IllegalActionError, Option, Result, View
+from harness import ActionKind, Game, IllegalActionError, Option, Result, View
 
 __all__ = ["TriompheForcee", "TriompheState", "TriompheView", "hand_size_for"]
 
@@ -286,6 +286,18 @@ class TriompheForcee(Game):
     red_reversed: ClassVar[bool] = True
     #: Short check matches (and golden playthrough): five hands.
     check_options: ClassVar[dict[str, Any]] = {"deals": 5}
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = (
+        ActionKind(
+            "<card>",
+            TAROT.pattern(),
+            "play this card to the trick (1C ... KS, 1T ... 21T, EX)",
+        ),
+        ActionKind(
+            "declare 13T",
+            "declare 13T",
+            "the holder of Death (trump 13) shows it before the play, forced",
+        ),
+    )
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "stake",

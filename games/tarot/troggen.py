@@ -31,7 +31,7 @@ from games.tarot.common import (
     TarotView,
     hand_names,
 )
-from harness import Game, IllegalActionError, Option, Result, View
+from harness import ActionKind, Game, IllegalActionError, Option, Result, View
 
 __all__ = [
     "MaisonTroggen",
@@ -304,6 +304,19 @@ class MaisonTroggen(Game):
     red_reversed: ClassVar[bool] = True
     #: One round (three deals) is already a short match.
     check_options: ClassVar[dict[str, Any]] = {}
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = (
+        ActionKind(
+            "<card>",
+            TAROT.pattern(),
+            "play this card to the trick (1C ... KS, 1T ... 21T, EX)",
+        ),
+        ActionKind(
+            "discard <card>",
+            "discard " + TAROT.pattern(),
+            "the dealer lays this card face down in the discard, never a king, a "
+            "trump or the excuse (TR2)",
+        ),
+    )
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "counting",

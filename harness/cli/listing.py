@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from harness.contracts.errors import ConfigError
+
 if TYPE_CHECKING:
     from harness.plugins import Registry
 
@@ -19,6 +21,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "each choice of its variants, one line each.",
     )
     games.add_argument("name", nargs="?", help="registry name of one game")
+    games.add_argument(
+        "--view",
+        action="store_true",
+        help="with NAME: the bot author's reference, in Markdown: the game's moves, "
+        "its view's fields with their meaning and example values, its options "
+        "and its cards (docs/games/NAME.md for the built-in games)",
+    )
     games.set_defaults(run=_cmd_games)
 
     bots = sub.add_parser(
@@ -35,7 +44,16 @@ def _cmd_games(registry: Registry, args: argparse.Namespace) -> int:
     from harness.report.tables import game_detail, games_table, terminal_width
 
     width = terminal_width()
-    if args.name is None:
+    if args.view:
+        if args.name is None:
+            raise ConfigError(
+                "troef games --view needs a game: troef games NAME --view "
+                f"(one of {', '.join(sorted(registry.games))})"
+            )
+        from harness.report.reference import game_reference
+
+        print(game_reference(registry.game_class(args.name)))
+    elif args.name is None:
         print(games_table(registry.games, width))
     else:
         cls = registry.game_class(args.name)

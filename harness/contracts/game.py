@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeAlias
 
 from harness.contracts.errors import (
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Action",
+    "ActionKind",
     "Aside",
     "Game",
     "Sampler",
@@ -45,6 +47,23 @@ __all__ = [
 Seat: TypeAlias = int
 #: A short readable token: a card (``"JC"``) or a word (``"pass"``, ``"trump:H"``).
 Action: TypeAlias = str
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    r"""One kind of move of a game, for its reference page (``troef games GAME
+    --view``, ``docs/games/``): ``ActionKind("bid:<points>", r"bid:\d+", "bid
+    that many points")``.
+
+    ``form`` is the move as a bot author reads it, ``<card>`` standing for a
+    card in the deck's notation (``docs/CARDS.md``); ``pattern`` is a regular
+    expression that every move of the kind matches whole, and no move of
+    another kind does; ``meaning`` says what the move does at the table.
+    """
+
+    form: str
+    pattern: str
+    meaning: str
 
 
 class Game(ABC):
@@ -92,6 +111,10 @@ class Game(ABC):
     #: A lower cap for this instance (a tournament's ``max_actions``, ``troef
     #: play --max-actions``), set by :meth:`with_max_actions`; None: the game's.
     _cap: int | None = None
+    #: Every kind of move the game's seats make (:class:`ActionKind`), for its
+    #: reference page; each legal action matches exactly one. Empty: the page
+    #: says the moves are not documented.
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = ()
     #: The View class this game's States make: the default :meth:`sampler`
     #: accepts only these, and ``harness.isolation.bothost`` decodes views with it.
     view_class: ClassVar[type[View] | None] = None
