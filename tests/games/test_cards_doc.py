@@ -63,3 +63,27 @@ def test_the_other_decks_spelling_of_a_ten_is_refused(name: str) -> None:
 def test_the_doc_is_linked_from_both_readmes() -> None:
     assert "docs/CARDS.md" in (ROOT / "README.md").read_text()
     assert "../docs/CARDS.md" in (ROOT / "games" / "README.md").read_text()
+
+
+#: The expression docs/CARDS.md gives a bot for any card of any deck.
+_ANY_CARD = r"(?:EX|(?:[2-9TJNQKA]|1[0-9]?|2[01]?)[CDHST])"
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_the_docs_reading_rule_and_expression_read_every_card(name: str) -> None:
+    """ "The suit is the last character, the rank everything before it"."""
+    text = DOC.read_text()
+    assert f"`{_ANY_CARD}`" in text
+    deck = getattr(cards, name)
+    for card in deck.faces:
+        assert re.fullmatch(_ANY_CARD, card)
+        assert re.fullmatch(deck.pattern(), card)
+        if card in deck.extras:
+            assert card == "EX"
+            continue
+        rank, suit = card[:-1], card[-1]
+        assert suit in deck.suits
+        assert rank in deck.suit_ranks[deck.suits.index(suit)]
+    # One deck's pattern takes only its own cards.
+    others = {c for d in DECKS for c in getattr(cards, d).faces} - set(deck.faces)
+    assert not any(re.fullmatch(deck.pattern(), c) for c in others)
