@@ -88,6 +88,7 @@ class Bezique(FamilyGame):
     """Bezique for two: 64 cards, a turned trump, one combination per trick won."""
 
     name = "bezique"
+    view_class = BeziqueView
     description = (
         "Two piquet packs and a turned trump: brisques and one combination per trick "
         "won, then follow and beat once the stock is gone"

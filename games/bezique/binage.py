@@ -47,6 +47,7 @@ class Binage(FamilyGame):
     """Binage for two: 32 cards, eight each, one combination per trick won."""
 
     name = "binage"
+    view_class = BinageView
     description = (
         "One piquet pack, eight cards each: one combination per trick won, no fours; "
         "the first to 500 wins at once"

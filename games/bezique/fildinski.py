@@ -487,6 +487,7 @@ class Fildinski(FamilyGame):
     """Fildinski for two: Bezique with melds from the cards won."""
 
     name = "fildinski"
+    view_class = FildinskiView
     description = (
         "Bezique whose combinations are declared from the cards a seat has won, not "
         "from its hand"

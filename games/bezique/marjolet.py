@@ -77,6 +77,7 @@ class Marjolet(FamilyGame):
     """Marjolet for two: 32 cards, six each, several combinations per trick won."""
 
     name = "marjolet"
+    view_class = MarjoletView
     description = (
         "One piquet pack, six cards each: several combinations per trick won; the first"
         " to 500 wins at once"

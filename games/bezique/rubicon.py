@@ -242,6 +242,7 @@ class Rubicon(FamilyGame):
     """Rubicon Bezique for two: 128 cards, trump set by the first marias."""
 
     name = "rubicon"
+    view_class = RubiconView
     description = (
         "Four piquet packs, nine cards each, nothing turned: the first marias declared "
         "sets trump; bigger combinations"

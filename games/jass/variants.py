@@ -38,7 +38,7 @@ from games.jass.moves import DECLARE_ROEM, PASS_MOVE, card_move, suit_move
 from games.jass.roem import FOUR_JACKS, FOUR_OF_A_KIND, RUN_3, RUN_4
 from games.jass.scoring import deal_score
 from games.tricks import AMSTERDAM
-from harness import ActionKind, Game, IllegalActionError, Option
+from harness import ActionKind, Game, IllegalActionError, Option, View
 from harness.contracts.game import reject_action
 
 __all__ = [
@@ -500,6 +500,10 @@ class Klaverjassen(Game):
         if self.options["variant"] in ("kraken", "schoppen-dubbel"):
             return KlaverjassenKrakenState
         return KlaverjassenVariantState
+
+    def view_type(self) -> type[View]:
+        """A variant's views say more (R24): a ``KlaverjassenVariantView``."""
+        return self.state_class._view_class
 
     def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
         """The first deal of a match of four, dealt from ``seed``."""

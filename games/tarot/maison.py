@@ -130,6 +130,7 @@ class MaisonTarot(Game):
     """Maison Tarot: follow suit, else trump, no duty to over-trump; card points."""
 
     name = "maison-tarot"
+    view_class = TarotView
     description = (
         "Tarot pack, 12 cards each: follow suit, else trump, no duty to over-trump; a "
         "deal scores card points plus cards won less 12"

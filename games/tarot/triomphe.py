@@ -276,6 +276,7 @@ class TriompheForcee(Game):
     """Triomphe Forcée: a pot, Death in hand, declarations, most tricks wins."""
 
     name = "triomphe-forcee"
+    view_class = TriompheView
     description = (
         "A pot: Death (the 13 of trumps) in hand takes it all; the excuse, 1 and 11 are"
         " declared; most tricks takes the rest"

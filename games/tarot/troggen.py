@@ -294,6 +294,7 @@ class MaisonTroggen(Game):
     """Maison Troggen: three players, the dealer discards three, counting by threes."""
 
     name = "maison-troggen"
+    view_class = TroggenView
     description = (
         "The dealer takes 28 cards and discards three; the cards won count by threes; "
         "the highest total after the round wins"

@@ -9,6 +9,7 @@ State builds for their seat.
 from __future__ import annotations
 
 import random
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -26,10 +27,10 @@ from harness.contracts.options import (
     recorded_options,
     resolve_options,
 )
+from harness.contracts.view import View
 
 if TYPE_CHECKING:
     from harness.contracts.result import Result
-    from harness.contracts.view import View
 
 __all__ = [
     "Action",
@@ -115,8 +116,7 @@ class Game(ABC):
     #: reference page; each legal action matches exactly one. Empty: the page
     #: says the moves are not documented.
     action_kinds: ClassVar[tuple[ActionKind, ...]] = ()
-    #: The View class this game's States make: the default :meth:`sampler`
-    #: accepts only these, and ``harness.isolation.bothost`` decodes views with it.
+    #: The View class this game's States make (see :meth:`view_type`).
     view_class: ClassVar[type[View] | None] = None
     #: For the default :meth:`sampler`: a Sampler class, built as
     #: ``sampler_class(game, view)`` for a :attr:`view_class` view. None: the
@@ -148,6 +148,36 @@ class Game(ABC):
         :raises OptionError: a check option or a given one is not allowed.
         """
         return cls(**{**cls.check_options, **options})
+
+    def view_type(self) -> type[View]:
+        """The View class this instance's States make: the bot host decodes the
+        views it receives with it, and the default :meth:`sampler` accepts it.
+
+        It is :attr:`view_class` when the game names one; else the return
+        annotation of ``State.view`` on the State class that :meth:`new_match`
+        is annotated to return (no State is built). A game whose options change
+        the class (Klaverjassen's variants) overrides this. ``troef check``
+        fails when a view is of another class.
+
+        :raises TypeError: neither names a View class.
+        """
+        named = self.view_class
+        if isinstance(named, type) and issubclass(named, View):
+            return named
+        try:
+            state_cls = typing.get_type_hints(type(self).new_match)["return"]
+            found = typing.get_type_hints(state_cls.view)["return"]
+        except Exception as exc:
+            raise TypeError(
+                f"cannot tell the View class of game {self.name!r}: name it in "
+                f"view_class, or annotate new_match() and State.view() with "
+                f"their classes ({exc})"
+            ) from exc
+        if not (isinstance(found, type) and issubclass(found, View)):
+            raise TypeError(
+                f"game {self.name!r}: State.view() is annotated {found!r}, not a View"
+            )
+        return found
 
     @property
     def action_cap(self) -> int:
@@ -254,7 +284,7 @@ class Game(ABC):
         :attr:`view_class`), else each sample is a :meth:`sample_state` call.
         """
         if self.sampler_class is not None:
-            if self.view_class is None or not isinstance(view, self.view_class):
+            if self.view_class is None or not isinstance(view, self.view_type()):
                 raise TypeError(
                     f"{self.name} samples from a {_name(self.view_class)}, not {view!r}"
                 )

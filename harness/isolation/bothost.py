@@ -30,7 +30,6 @@ import json
 import os
 import sys
 import traceback
-import typing
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ from harness.contracts.view import View, _tuples
 from harness.isolation.protocol import PROTOCOL_VERSION, encode_action, encode_message
 from harness.plugins import PluginSource, Registry, load_plugins
 
-__all__ = ["MATCHES", "host_command", "main", "view_class"]
+__all__ = ["MATCHES", "host_command", "main"]
 
 #: How many matches a host declares it can hold at once when the harness offers
 #: pipelining (``--matches`` changes it; 1 declares nothing).
@@ -67,31 +66,6 @@ def host_command(
     for name in source.blocked:
         command += ["--block", name]
     return command
-
-
-def view_class(game: Game) -> type[View]:
-    """The View subclass of ``game``, from its annotations.
-
-    A game may name it as a ``view_class`` attribute; otherwise it is the
-    return annotation of ``State.view`` on the State class that ``new_match``
-    is annotated to return (no State is built).
-    """
-    named = getattr(game, "view_class", None)
-    if isinstance(named, type) and issubclass(named, View):
-        return named
-    try:
-        state_cls = typing.get_type_hints(type(game).new_match)["return"]
-        found = typing.get_type_hints(state_cls.view)["return"]
-    except Exception as exc:
-        raise TypeError(
-            f"cannot tell the View class of game {game.name!r}: annotate "
-            f"new_match() and State.view() with their classes ({exc})"
-        ) from exc
-    if not (isinstance(found, type) and issubclass(found, View)):
-        raise TypeError(
-            f"game {game.name!r}: State.view() is annotated {found!r}, not a View"
-        )
-    return found
 
 
 class Host:
@@ -153,7 +127,7 @@ class Host:
             key = json.dumps([message["game"], message["game_options"]], sort_keys=True)
             if key not in self._games:
                 game = self.registry.game(message["game"], message["game_options"])
-                self._games[key] = (game, view_class(game))
+                self._games[key] = (game, game.view_type())
             game, view_cls = self._games[key]
             cls = self.registry.bot_class(self.bot_name, game.name)
             bot = cls(game, message["seat"], message["seed"], message["bot_options"])

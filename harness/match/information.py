@@ -13,6 +13,7 @@ the matches and holds the tallies.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import re
 from collections import Counter, defaultdict
@@ -47,6 +48,14 @@ class InformationChecks:
 
     def fail(self, message: str) -> None:
         raise NotImplementedError  # the run records failures
+
+    @functools.cached_property
+    def view_type(self) -> type[View]:
+        """The class a bot in its own process decodes this game's views into."""
+        try:
+            return self.game.view_type()
+        except TypeError as exc:
+            raise ConformanceError(str(exc)) from None
 
     def check_conservation(self, state: State, deck: Counter[str], when: str) -> None:
         raise NotImplementedError  # the run checks every place's cards
@@ -243,8 +252,16 @@ class InformationChecks:
             pass
         else:
             raise ConformanceError(f"view({p}) can be mutated")
+        expected = self.view_type
+        if type(view) is not expected:
+            raise ConformanceError(
+                f"view({p}) is a {type(view).__name__}, but the game's view_type() "
+                f"is {expected.__name__}: a bot in its own process would receive its "
+                f"view decoded as a {expected.__name__}; name the class in the game's "
+                "view_class, or override view_type() where options change it"
+            )
         try:
-            again = type(view).from_json(view.to_json())
+            again = expected.from_json(view.to_json())
         except Exception as exc:
             raise ConformanceError(
                 f"view({p}) does not round-trip JSON: {exc!r}"

@@ -112,6 +112,31 @@ def test_a_mutable_view_fails() -> None:
     assert any("holds mutable data" in f for f in report.failures)
 
 
+def test_a_view_of_another_class_than_the_game_names_fails() -> None:
+    """A process bot decodes views with ``view_type()``: a view of a subclass
+    the game does not name would reach it as the wrong class, or not at all."""
+    from dataclasses import dataclass
+
+    from tests.plugins.toy_game import ToyView
+
+    @dataclass(frozen=True)
+    class MoreView(ToyView):
+        extra: int = 0
+
+    class Unnamed(ToyGame):
+        def new_match(self, n_seats: int, seed: int) -> ToyState:
+            state = super().new_match(n_seats, seed)
+            plain = state.view
+            state.view = lambda seat: MoreView(**plain(seat).__dict__)  # type: ignore[method-assign]
+            return state
+
+    report = check_game(Unnamed(), matches=1, seed=1, raise_on_failure=False)
+    assert any(
+        "is a MoreView, but the game's view_type() is ToyView" in f
+        for f in report.failures
+    ), report.failures
+
+
 def test_toy_state_is_a_state() -> None:
     assert issubclass(ToyState, __import__("harness").State)
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from harness import ForfeitReason, Result, View
 from harness.contracts.errors import BotFault
-from harness.isolation.bothost import Host, view_class
+from harness.isolation.bothost import Host
 from harness.isolation.protocol import (
     PROTOCOL_FAULT,
     PROTOCOL_VERSION,
@@ -22,7 +24,7 @@ from harness.isolation.protocol import (
     encode_start,
     encode_view_act,
 )
-from harness.plugins import load_plugins
+from harness.plugins import Registry, load_plugins
 
 DOC = Path(__file__).parents[2] / "docs" / "PROTOCOL.md"
 
@@ -70,13 +72,34 @@ def test_start_carries_the_handshake_on_one_line() -> None:
 def test_act_is_the_view_json_and_round_trips(registry, game_name) -> None:  # type: ignore[no-untyped-def]
     game = registry.game(game_name)
     n = 4 if game_name == "klaverjassen" else 2
-    cls = view_class(game)
+    cls = game.view_type()
     for view in views(game, n, 3, 60):
         line = encode_view_act(view)
         assert line == encode_act(view.to_json())
         message = json.loads(line)
         assert message["type"] == "act"
         assert cls.from_json(json.dumps(message["view"])) == view
+
+
+def _every_variant(registry: Registry) -> Iterator[tuple[str, dict[str, Any]]]:
+    for name, cls in sorted(registry.games.items()):
+        yield name, {}
+        for option in cls.option_specs:
+            for choice in option.choices or ():
+                if choice != option.default:
+                    yield name, {option.name: choice}
+
+
+def test_the_host_decodes_every_games_views_into_their_own_class(registry) -> None:  # type: ignore[no-untyped-def]
+    """Klaverjassen's variants, Maison Troggen, Triomphe Forcee and the Bezique
+    games make views of a subclass; a process bot must receive that class."""
+    for name, options in _every_variant(registry):
+        game = registry.game(name, options)
+        cls = game.view_type()
+        for view in views(game, min(game.seat_counts), 1, 40):
+            sent = json.loads(encode_view_act(view))["view"]
+            decoded = cls.from_json(json.dumps(sent))
+            assert type(decoded) is type(view) and decoded == view, (name, options)
 
 
 def test_end_carries_the_result_without_its_log() -> None:
