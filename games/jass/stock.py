@@ -329,8 +329,10 @@ class StockView(View):
     hand_scores: tuple[tuple[int, int], ...]
     #: The scores of the round being played (to 500).
     totals: tuple[int, int]
-    #: Lives left per seat; the seat that got the kip's extra life, or None.
+    #: Lives left per seat (0 for a seat that is out, S13).
     lives: tuple[int, int]
+    #: The seat that got the kip's extra life, or None (also when the kip was
+    #: worthless to a loser on 1 who was onder Jan, S13).
     kip: int | None
     #: Each finished round: ``(winner, lives the loser lost, "500" | "uit")``.
     rounds: tuple[tuple[int, int, str], ...]
@@ -570,7 +572,8 @@ class StockState(TrickState):
                 extra += self._roem_options(seat)
         elif self._announced and self._challenge < 0:
             extra += self._challenges(seat)
-        if hand & _KINGS:
+        # Every mariage holds a king but the dubbel, two queens (000:466).
+        if hand & _KINGS or hand & _DUBBEL == _DUBBEL:
             table = self._mar_table
             options = (
                 table[hand & _KINGS_QUEENS]
@@ -810,7 +813,10 @@ class StockState(TrickState):
             self._hand_scores += ((self._roem[0], self._roem[1]),)
             self._last_tricks = self._tricks
         self._lives[loser] -= lost
-        if self._lives[loser] <= 0 and self._kip < 0:
+        # S13: the kip's extra life saves a player brought to exactly 0; one on
+        # 1 who is onder Jan goes two down, to -1, and the kip is worthless to
+        # him ("waardeloos", 000:480): he does not get it and is out.
+        if self._lives[loser] == 0 and self._kip < 0:
             self._kip = loser
             self._lives[loser] += 1
         self._rounds += ((winner, lost, how),)

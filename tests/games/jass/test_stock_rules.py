@@ -304,6 +304,18 @@ def test_smousjas_mariages() -> None:
     assert "brok:KHQC" not in state.legal_actions()  # KH served in a brok (S10)
 
 
+def test_dubbel_needs_no_king() -> None:
+    """000:466: "Dubbel; Ruiten vrouw & schoppen vrouw": the dubbel is two
+    queens, so it is offered to a hand without a king (issue 28 item 3; S10)."""
+    state = StockState.from_cards(
+        SMOUS, ["QD QS 9H 7C", "8D 9D TD"], "8H", ["7D", "JD", "AD", "AC"]
+    )
+    assert "dubbel" in state.legal_actions()
+    play(state, "dubbel", "9H", "8D")
+    assert view(state, 1).roem == (40, 0)
+    assert set(view(state, 1).known[0]) == {"QD", "QS"}
+
+
 def test_vijfhonderden_only_stuk() -> None:
     """000:412: Vijfhonderden knows only the stuk, 20."""
     state = StockState.from_cards(
@@ -374,6 +386,21 @@ def test_kip_worthless_when_onder_jan_at_one() -> None:
     state._totals = [520, 100]
     state._end_round(0, "500")
     assert state.is_over()
+
+
+def test_kip_not_given_to_a_player_it_cannot_save() -> None:
+    """000:480: the kip "die waardeloos is als een verliezende speler op 1 staat
+    en 'onder Jan' is, en dus 2 punten naar beneden gaat": the loser goes to -1,
+    is out, and is not the seat that got the kip's extra life (S13, issue 28
+    item 10): the view's ``kip`` stays None, its ``lives`` show him out at 0."""
+    state = StockState.from_cards(
+        Smousjas(lives=1), ["AH", "7H"], "7S", totals=(490, 100)
+    )
+    play(state, "AH", "7H")  # 490 + 21: seat 0 wins; seat 1 on 100 is onder Jan
+    v = view(state, 1)
+    assert v.rounds == ((0, 2, "500"),)
+    assert (v.kip, v.lives) == (None, (1, 0))
+    assert state.is_over() and state.result().ranks == (1, 2)
 
 
 def test_tie_above_the_target_replays_the_hand() -> None:
