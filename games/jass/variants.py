@@ -13,7 +13,7 @@ Rulings R16-R24 of ``games/jass/RULES.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
 from games.jass.declarations import (
@@ -69,6 +69,8 @@ _KNOWN = frozenset(
     (PLAY, PASS, KRAKEN, HERKRAKEN, SUPERKRAKEN, ROEM, *SUIT_ACTIONS, *LEIDS_BIDS)
 )
 _KRAKEN_VARIANTS = frozenset({"kraken", "schoppen-dubbel"})
+#: The variants that turn no trump (004:127-128): ``clubs_first`` is off by default.
+_NOTHING_TURNED = frozenset({"utrechts", "leids"})
 _SPADES = 3
 
 
@@ -466,9 +468,18 @@ class Klaverjassen(Game):
         Option(
             "clubs_first",
             True,
-            doc="in the first deal clubs is trump without turning; voorhand plays",
+            doc="in the first deal clubs is trump without turning; voorhand plays"
+            " (default on, off under utrechts and leids, which turn no trump; R3)",
         ),
     )
+
+    def __init__(self, **options: Any) -> None:
+        # R3: "Doorgaans wordt de eerste ronde geen troef gedraaid, maar is klavers"
+        # (004:96) replaces the first turn; variants a and b turn none (004:127-128),
+        # so there is nothing to replace and their first deal is chosen as any other.
+        if "clubs_first" not in options and options.get("variant") in _NOTHING_TURNED:
+            options = {**options, "clubs_first": False}
+        super().__init__(**options)
 
     @property
     def state_class(self) -> type[KlaverjassenState]:

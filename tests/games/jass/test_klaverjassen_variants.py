@@ -74,6 +74,25 @@ def test_utrechts_voorhand_names_trump() -> None:
     assert view.bids == ((0, "diamonds"),)
 
 
+@pytest.mark.parametrize(
+    ("variant", "phase"), [("utrechts", "choose"), ("leids", "leids")]
+)
+def test_variants_without_a_turned_trump_bid_their_first_deal(
+    variant: str, phase: str
+) -> None:
+    """Seed 004 lines 127-128 ("Geen gedraaide troef") and R3: clubs replaces
+    the first turned suit (line 96), and these variants turn none, so by default
+    deal 0 is chosen as any other (issue 28 item 8); given, the option holds."""
+    game = Klaverjassen(variant=variant)
+    assert game.options["clubs_first"] is False
+    view = vview(game.new_match(4, 5), 0)
+    assert (view.deal, view.phase, view.trump, view.turned) == (0, phase, None, ())
+    clubs = vview(Klaverjassen(variant=variant, clubs_first=True).new_match(4, 5), 0)
+    assert (clubs.phase, clubs.trump, clubs.player) == ("play", "C", 0)
+    for turning in ("standard", "voorhand-vrij", "amsterdams", "kraken"):
+        assert Klaverjassen(variant=turning).options["clubs_first"] is True
+
+
 # -- b) Leids -----------------------------------------------------------------
 
 
