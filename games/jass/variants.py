@@ -43,6 +43,7 @@ from harness.contracts.game import reject_action
 __all__ = [
     "KRAKEN_ROEM",
     "LEIDS_BIDS",
+    "STUK",
     "SUIT_ACTIONS",
     "KlaverjassenKrakenState",
     "KlaverjassenVariantState",
@@ -59,14 +60,17 @@ _LEIDS_RANK = {bid: i for i, bid in enumerate(LEIDS_BIDS)}
 KRAKEN, HERKRAKEN, SUPERKRAKEN = "kraken", "herkraken", "superkraken"
 #: Declaring roem in hand during the first trick (Kraken; R22).
 #: Roem in hand (R22): the trick-roem table of seed 004 lines 111-114; a run
-#: longer than 4 counts as a run of 4; the stuk is left to the tricks.
+#: longer than 4 counts as a run of 4; the stuk is declared on its own (STUK).
 KRAKEN_ROEM = DeclarationRules(
     PIQUET,
     runs={3: RUN_3, 4: RUN_4},
     fours={r: FOUR_JACKS if r == "J" else FOUR_OF_A_KIND for r in PIQUET.ranks},
 )
+#: Declaring the stuk held in hand, at any card of the deal (Kraken; R22):
+#: "behalve Stuk, wat altijd gedeclareerd mag worden" (seed 004 line 131).
+STUK = "stuk"
 _KNOWN = frozenset(
-    (PLAY, PASS, KRAKEN, HERKRAKEN, SUPERKRAKEN, ROEM, *SUIT_ACTIONS, *LEIDS_BIDS)
+    (PLAY, PASS, KRAKEN, HERKRAKEN, SUPERKRAKEN, ROEM, STUK, *SUIT_ACTIONS, *LEIDS_BIDS)
 )
 _KRAKEN_VARIANTS = frozenset({"kraken", "schoppen-dubbel"})
 #: The variants that turn no trump (004:127-128): ``clubs_first`` is off by default.
@@ -314,12 +318,15 @@ class KlaverjassenVariantState(KlaverjassenState):
             if self._phase in ("free", KRAKEN):
                 lines += self._status_lines()
             return lines
-        if phase in ("play", "over") and action != ROEM:
+        if phase in ("play", "over") and action not in (ROEM, STUK):
             return super().narrate(action)
         said = ""
         if action == ROEM and seat is not None and isinstance(self, DeclaresInHand):
             said = declared_words(self._hand_roem(seat))  # before it is declared
         self.apply(action)
+        if action == STUK:
+            _, cards, points = self._declared[-1]
+            return [f"seat {seat} declares the stuk: {' '.join(cards)}, {points}"]
         if action == ROEM:
             seat_, cards, points = self._declared[-1]
             return [
@@ -386,6 +393,48 @@ class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
         self._roem_cache = [None] * 4
         super()._start_play()
 
+    # -- the stuk in hand (R22) -----------------------------------------------
+
+    def _stuk_mask(self) -> CardMask:
+        """The king and queen of trump."""
+        suit = SUITS[self.trump]
+        return PIQUET.mask(("K" + suit, "Q" + suit))
+
+    def _may_say_stuk(self) -> bool:
+        """Whether the seat to act holds the stuk and it is not declared yet.
+
+        Once per deal: only one seat can hold it, and a declared stuk is the one
+        entry of :attr:`_declared` with two cards (runs have 3 or more, fours 4).
+        """
+        seat = self.to_act
+        if not self._playing or seat is None:
+            return False
+        stuk = self._stuk_mask()
+        return self.hands[seat] & stuk == stuk and all(
+            len(cards) != 2 for _, cards, _ in self._declared
+        )
+
+    def _has_declared(self, seat: int) -> bool:
+        # A declared stuk does not use up the seat's roem in the first trick.
+        return any(s == seat and len(c) != 2 for s, c, _ in self._declared)
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """The cards, ``"roem"`` in the first trick, then ``"stuk"`` while the
+        seat holds the trump king and queen and has not declared them (R22)."""
+        legal = super().legal_actions()
+        if self._playing and self._may_say_stuk():
+            return (*legal, STUK)
+        return legal
+
+    def _apply_extra(self, action: str) -> None:
+        if action != STUK or not self._may_say_stuk():
+            self._bad_action(action)
+        seat = self.to_act
+        assert seat is not None
+        self._declared += ((seat, PIQUET.names(self._stuk_mask()), KRAKEN_ROEM.stuk),)
+        self._legal = None
+        self._publish()
+
     def _restore_public(self, view: KlaverjassenView) -> list[CardMask]:
         self._roem_cache = [None] * 4
         return super()._restore_public(view)
@@ -415,9 +464,9 @@ class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
         """As the standard game's view, with the variant's fields (R24)."""
         view = super().view(seat)
         assert isinstance(view, KlaverjassenVariantView)
-        if seat == self.to_act and self._playing and not self._tricks:
-            # The standard view may name the hand by the legal cards; "roem" is
-            # no card, so both are set here.
+        if seat == self.to_act and self._playing:
+            # The standard view may name the hand by the legal cards; "roem"
+            # and "stuk" are no cards, so both are set here.
             view.__dict__["legal_actions"] = self.legal_actions()
             view.__dict__["hand"] = PIQUET.names(self.hands[seat])
         return view
