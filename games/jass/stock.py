@@ -561,7 +561,10 @@ class StockState(TrickState):
         else:
             legal = self._card_actions = _CARD_LEGAL(self)
         if self._phase == "stock":
-            extra: tuple[str, ...] = (EXCHANGE,) if hand & _SEVENS[self.trump] else ()
+            seven = hand & _SEVENS[self.trump]
+            extra: tuple[str, ...] = (
+                (EXCHANGE,) if seven and not seven & self._to_show() else ()
+            )
         elif len(self._tricks) != self._phase2_from:
             # Extra moves exist only in phase 1 and phase 2's first trick (S9).
             return legal
@@ -585,6 +588,18 @@ class StockState(TrickState):
         if extra:
             legal = self._legal = legal + extra
         return legal
+
+    def _to_show(self) -> CardMask:
+        """The cards of the declaration the seat to act announced (or challenged
+        with) for the trick on the table, which it must show from its hand when
+        the trick is complete (000:410, 000:462; S3)."""
+        cards = 0
+        if not self._trick:
+            for i in self._announced:
+                cards |= DECLS[i].cards
+        elif self._challenge >= 0:
+            cards = DECLS[self._challenge].cards
+        return cards
 
     def _apply_extra(self, action: str) -> None:
         """Make an extra move (exchange, roem, afkeuren, a mariage): the kit's
