@@ -401,7 +401,9 @@ class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
         return PIQUET.mask(("K" + suit, "Q" + suit))
 
     def _may_say_stuk(self) -> bool:
-        """Whether the seat to act holds the stuk and it is not declared yet.
+        """Whether the seat to act may declare the stuk now (R22): it holds the
+        trump king and queen, or holds one and played the other itself this
+        deal, and the stuk is not declared yet.
 
         Once per deal: only one seat can hold it, and a declared stuk is the one
         entry of :attr:`_declared` with two cards (runs have 3 or more, fours 4).
@@ -410,9 +412,17 @@ class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
         if not self._playing or seat is None:
             return False
         stuk = self._stuk_mask()
-        return self.hands[seat] & stuk == stuk and all(
-            len(cards) != 2 for _, cards, _ in self._declared
-        )
+        held = self.hands[seat] & stuk
+        if not held or any(len(cards) == 2 for _, cards, _ in self._declared):
+            return False
+        if held == stuk:
+            return True
+        # One is in hand: the other must be a card this seat played.
+        index = PIQUET.index
+        for leader, cards, _, _, _ in self._tricks:
+            if stuk >> index[cards[(seat - leader) % 4]] & 1:
+                return True
+        return False
 
     def _has_declared(self, seat: int) -> bool:
         # A declared stuk does not use up the seat's roem in the first trick.
@@ -420,7 +430,7 @@ class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
 
     def legal_actions(self) -> tuple[str, ...]:
         """The cards, ``"roem"`` in the first trick, then ``"stuk"`` while the
-        seat holds the trump king and queen and has not declared them (R22)."""
+        seat may declare it (:meth:`_may_say_stuk`, R22)."""
         legal = super().legal_actions()
         if self._playing and self._may_say_stuk():
             return (*legal, STUK)

@@ -354,17 +354,26 @@ def test_kraken_stuk_may_be_declared_at_any_time() -> None:
     assert summary.roem == (in_tricks[0] + 20, in_tricks[1])
 
 
-def test_kraken_stuk_is_gone_once_one_of_its_cards_is_played() -> None:
-    """R22: the stuk is declared from the hand; a holder who plays its king or
-    queen undeclared cannot declare it later (nor can the pair fall in one
-    trick from one hand), and a declared stuk does not use up roem in hand."""
+def test_kraken_stuk_until_its_second_card_and_only_from_one_hand() -> None:
+    """R22: a holder who played the king undeclared may still declare the stuk
+    before he plays the queen (as players say it, with the second card), not
+    after both are played; a king and queen in two hands are no stuk in hand.
+    A declared stuk does not use up roem in hand."""
     state = apply(position("kraken", STUK_HANDS, trump="C"), "pass pass KC")
+    while not (state.to_act == 0 and state._tricks):
+        _play_keeping(state, {"QC"})
+    assert state.legal_actions()[-1] == "stuk"
+    apply(state, "QC")  # the queen played undeclared: the stuk is gone
     while state.deal == 4:
         assert "stuk" not in state.legal_actions()
         _play_keeping(state, set())
     assert state.history[-1].roem[0] == sum(
         r for _, _, w, _, r in state.history[-1].tricks if w % 2 == 0
     )
+    split = apply(position("kraken", ROEM_HANDS, trump="C"), "pass pass")
+    while split.deal == 4:  # QC with seat 2, KC with seat 3
+        assert "stuk" not in split.legal_actions()
+        _play_keeping(split, set())
     roem_too = apply(position("kraken", ROEM_HANDS), "pass pass 7C 8C JC")
     assert roem_too.legal_actions()[-2:] == ("roem", "stuk")
     apply(roem_too, "stuk")
