@@ -6,7 +6,8 @@ is high enough. Card play: as leader of the playing side it draws trumps while
 it holds the best one left; otherwise it leads aces, else a cheap card. As
 follower it lets a partner's sure trick stand and throws points on it; else it
 takes the trick as cheaply as it can, or throws its cheapest card. It always
-declares roem in hand (Kraken): declared roem can only add to its side.
+declares roem in hand and the stuk (Kraken): declared roem can only add to its
+side.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class JassBot(Bot):
             if own is not None:
                 return own
         hand: tuple[str, ...] = view.hand  # type: ignore[attr-defined]
+        if "stuk" in legal:  # Kraken's stuk in hand (R22): 20 for the side
+            return "stuk"
         if "roem" in legal:
             if isinstance(view, belote.BeloteView) and not _belote_declare(view, hand):
                 legal = tuple(a for a in legal if a != "roem")

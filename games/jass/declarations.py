@@ -231,13 +231,18 @@ class DeclaresInHand(TrickState):
     def _roem_declared(self) -> None:
         """Called after a declaration (a State refreshes its public view here)."""
 
+    def _has_declared(self, seat: int) -> bool:
+        """Whether ``seat`` took ``"roem"`` this deal (a game that declares more
+        than roem, Kraken's stuk, tells its own entries apart)."""
+        return any(s == seat for s, _, _ in self._declared)
+
     def _may_declare(self) -> bool:
         seat = self.to_act
         return (
             self._playing
             and not self._tricks
             and seat is not None
-            and all(s != seat for s, _, _ in self._declared)
+            and not self._has_declared(seat)
             and bool(self._hand_roem(seat))
         )
 

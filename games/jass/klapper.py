@@ -5,10 +5,12 @@ implemented and the rulings (K1, K2, ...) are in ``games/jass/RULES.md``.
 
 Four seats play in two partnerships (seats 0 and 2 against 1 and 3), six in
 two teams of three sitting alternately, three each for himself (line 151).
-Every card is dealt (24 / seats each); the dealer's last card is dealt face
-up and proposes trump, and stays the dealer's (line 115). Two seats (line
-153) get six cards and three more picked up after the bidding; the other six
-are a dead hand whose last card is turned for trump (K12). The card play is
+The first dealer is drawn by omboeren (line 111, :func:`omboeren`), then the
+deal passes clockwise. Every card is dealt (24 / seats each); the dealer's
+last card is dealt face up and proposes trump, and stays the dealer's (line
+115). Two seats (line 153) get six cards and three more picked up after the
+bidding; the other six are a dead hand whose last card is turned for trump
+(K12). The card play is
 :class:`~games.tricks.TrickState`'s with the Rotterdam duties (line 127);
 declarations in hand are :mod:`games.jass.declarations`'; card points and
 the rule "the playing side must score more than every other side" are
@@ -52,11 +54,18 @@ from harness import (
     View,
 )
 from harness.contracts.game import reject_action
-from harness.contracts.seeding import deal_rng
+from harness.contracts.seeding import deal_rng, derive_seed
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
 
-__all__ = ["KLAPPER_ROEM", "TRUMP_TABLES", "Klapper", "KlapperState", "KlapperView"]
+__all__ = [
+    "KLAPPER_ROEM",
+    "TRUMP_TABLES",
+    "Klapper",
+    "KlapperState",
+    "KlapperView",
+    "omboeren",
+]
 
 PLAY, PASS = "play", "pass"
 #: Naming a trump suit in the second round, in the order C D H S.
@@ -80,6 +89,20 @@ KLAPPER_ROEM = DeclarationRules(
     fours={r: 200 if r == "J" else 100 for r in PIQUET24.ranks},
     stuk=20,
 )
+
+
+def omboeren(seed: int, n_seats: int) -> int:
+    """The first dealer of a match, by "omboeren" (seed 002 line 111; K2).
+
+    "Deel iedereen kaarten toe tot ze een boer krijgen, de eerste boer wordt
+    deler": the pack, shuffled by a stream of its own from the match seed
+    (``derive_seed("omboeren", seed)``, so it says nothing about any deal's
+    cards), is dealt face up one card at a time from seat 0 round the table;
+    the seat that gets the first jack deals the first deal.
+    """
+    order = PIQUET24.shuffled(random.Random(derive_seed("omboeren", seed)))
+    first_jack = next(i for i, c in enumerate(order) if PIQUET24.cards[c][0] == "J")
+    return first_jack % n_seats
 
 
 @dataclass(frozen=True)
@@ -137,6 +160,7 @@ class KlapperState(DeclaresInHand):
 
     def __init__(self, game: Klapper, n_seats: int, seed: int) -> None:
         self._blank(game, n_seats, seed)
+        self._first_dealer = omboeren(seed, n_seats)
         self._start_deal()
 
     def _blank(self, game: Klapper, n_seats: int, seed: int) -> None:
@@ -147,6 +171,8 @@ class KlapperState(DeclaresInHand):
         self._use_rules(RULES, n_seats)
         self._n_teams = max(self.teams) + 1
         self.deal = 0
+        #: Who dealt deal 0 (K2: drawn by omboeren; the deal passes clockwise).
+        self._first_dealer = n_seats - 1
         self.dealer = n_seats - 1
         self.to_act: int | None = 0
         self._over = False
@@ -175,8 +201,8 @@ class KlapperState(DeclaresInHand):
         order = PIQUET24.shuffled(rng)
         self._reset_tricks(n)
         per = 24 // n if n > 2 else 6
-        self.dealer = (k + n - 1) % n
-        voorhand = k % n
+        self.dealer = (self._first_dealer + k) % n
+        voorhand = self._voorhand
         for i in range(n):  # voorhand gets the first cards, the dealer the last
             seat = (voorhand + i) % n
             for card in order[i * per : (i + 1) * per]:
@@ -222,7 +248,7 @@ class KlapperState(DeclaresInHand):
             self._begin_play(seat, SUIT_ACTIONS.index(action))
         elif len(self._bids) == n:
             self._phase = "free"  # K3: a second round, any suit
-            self.to_act = self.deal % n
+            self.to_act = self._voorhand
         elif len(self._bids) == 2 * n:
             # K3: all passed twice: the next dealer deals; this deal scores 0.
             self._end_deal((0,) * self._n_teams)
@@ -238,7 +264,12 @@ class KlapperState(DeclaresInHand):
         self.trump = trump
         self._phase = "play"
         self._roem_cache = [None] * self.n_seats
-        self._begin_tricks(TRUMP_TABLES[trump], ROTTERDAM, self.deal % self.n_seats)
+        self._begin_tricks(TRUMP_TABLES[trump], ROTTERDAM, self._voorhand)
+
+    @property
+    def _voorhand(self) -> int:
+        """The seat after the dealer: it bids first and leads (lines 119, 123)."""
+        return (self.dealer + 1) % self.n_seats
 
     def _bad_action(self, action: object) -> NoReturn:
         reject_action(
@@ -275,8 +306,7 @@ class KlapperState(DeclaresInHand):
             return None
         beats = TRUMP_TABLES[self.trump].beats
         n = self.n_seats
-        voorhand = self.deal % n
-
+        voorhand = self._voorhand
         index = PIQUET24.index
         best = first_best(
             [
@@ -499,7 +529,9 @@ class KlapperState(DeclaresInHand):
         For tests and worked examples: ``hands`` hold the 24 cards once, in
         equal parts, seat 0 first; the dealer's last listed card is the open
         card; ``trump`` was made by ``player`` (default voorhand), who leads
-        nothing: voorhand leads. Later deals are dealt from ``seed``. Two
+        nothing: voorhand leads. Seat ``n - 1`` counts as deal 0's dealer (no
+        omboeren), so deal ``k`` is dealt by seat ``(k + n - 1) mod n``. Later
+        deals are dealt from ``seed``. Two
         seats (K12): nine cards each, and the six of the ``dead`` hand, whose
         last listed card is the open card.
         """
@@ -518,14 +550,15 @@ class KlapperState(DeclaresInHand):
         state = object.__new__(cls)
         state._blank(game, n, seed)
         state.deal = deal
-        state.dealer = (deal + n - 1) % n
+        state.dealer = (deal + n - 1) % n  # as if seat n - 1 dealt deal 0
         state.hands = masks
         if n == 2:
             state._dead = PIQUET24.mask(dead.split())
             state._open = PIQUET24.index[dead.split()[-1]]
         else:
             state._open = PIQUET24.index[hands[state.dealer].split()[-1]]
-        state._begin_play(deal % n if player is None else player, SUITS.index(trump))
+        voorhand = state._voorhand
+        state._begin_play(voorhand if player is None else player, SUITS.index(trump))
         return state
 
 
@@ -545,6 +578,7 @@ class KlapperSampler(Sampler):
         state._blank(game, n, 0)
         state.deal = view.deal
         state.dealer = view.dealer
+        state._first_dealer = (view.dealer - view.deal) % n
         state.to_act = view.to_act
         state._open = PIQUET24.index[view.open_card]
         state.trump = -1 if view.trump is None else SUITS.index(view.trump)

@@ -68,7 +68,8 @@ __all__ = [
     "solo_deal_score",
 ]
 
-#: The player needs this many points in tricks and roem (seed lines 58, 72; D5).
+#: The player needs this many points in tricks and roem, whatever the others'
+#: roem (seed lines 58, 72: nat is "minder dan 82 punten"; D6, not R8's half).
 TO_MAKE = 82
 #: Cards per hand and in the skart (lines 39-40).
 HAND, SKART_SIZE = 10, 2
@@ -107,9 +108,9 @@ def solo_deal_score(
     """Score a deal of Klaverjassen for 3: ``(made, pit seat, raw, rounded)``.
 
     Seed lines 72-75: the player makes it with 82 or more in card points and
-    claimed roem (D5); then every seat scores its own. Else (nat) the other two
-    share everything, cards and all roem, half each (D6). A seat with every
-    trick scores 100 more (D7). Each score is rounded to tens (R9); a seat
+    claimed roem (D5, D6); then every seat scores its own. Else (nat) the other
+    two share everything, cards and all roem, half each (D7). A seat with every
+    trick scores 100 more (D8). Each score is rounded to tens (R9); a seat
     sitting out scores 0.
     """
     n = len(points)

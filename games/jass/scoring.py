@@ -91,7 +91,7 @@ def deal_score(
     The pit bonus goes to a team with all eight tricks (R10). Rounding comes
     last, per team (R9).
 
-    Variants: the playing team must also reach ``contract`` (Leids, R19), and
+    Variants: the playing team must also reach ``contract`` (Leids, R18), and
     both rounded scores are multiplied by ``multiplier`` (Kraken, R21).
     """
     total = CARD_TOTAL + roem[0] + roem[1]

@@ -570,7 +570,10 @@ class StockState(TrickState):
         else:
             legal = self._card_actions = _CARD_LEGAL(self)
         if self._phase == "stock":
-            extra: tuple[str, ...] = (EXCHANGE,) if hand & _SEVENS[self.trump] else ()
+            seven = hand & _SEVENS[self.trump]
+            extra: tuple[str, ...] = (
+                (EXCHANGE,) if seven and not seven & self._to_show() else ()
+            )
         elif len(self._tricks) != self._phase2_from:
             # Extra moves exist only in phase 1 and phase 2's first trick (S9).
             return legal
@@ -581,7 +584,8 @@ class StockState(TrickState):
                 extra += self._roem_options(seat)
         elif self._announced and self._challenge < 0:
             extra += self._challenges(seat)
-        if hand & _KINGS:
+        # Every mariage holds a king but the dubbel, two queens (000:466).
+        if hand & _KINGS or hand & _DUBBEL == _DUBBEL:
             table = self._mar_table
             options = (
                 table[hand & _KINGS_QUEENS]
@@ -593,6 +597,18 @@ class StockState(TrickState):
         if extra:
             legal = self._legal = legal + extra
         return legal
+
+    def _to_show(self) -> CardMask:
+        """The cards of the declaration the seat to act announced (or challenged
+        with) for the trick on the table, which it must show from its hand when
+        the trick is complete (000:410, 000:462; S3)."""
+        cards = 0
+        if not self._trick:
+            for i in self._announced:
+                cards |= DECLS[i].cards
+        elif self._challenge >= 0:
+            cards = DECLS[self._challenge].cards
+        return cards
 
     def _apply_extra(self, action: str) -> None:
         """Make an extra move (exchange, roem, afkeuren, a mariage): the kit's
@@ -821,7 +837,10 @@ class StockState(TrickState):
             self._hand_scores += ((self._roem[0], self._roem[1]),)
             self._last_tricks = self._tricks
         self._lives[loser] -= lost
-        if self._lives[loser] <= 0 and self._kip < 0:
+        # S13: the kip's extra life saves a player brought to exactly 0; one on
+        # 1 who is onder Jan goes two down, to -1, and the kip is worthless to
+        # him ("waardeloos", 000:480): he does not get it and is out.
+        if self._lives[loser] == 0 and self._kip < 0:
             self._kip = loser
             self._lives[loser] += 1
         self._rounds += ((winner, lost, how),)

@@ -13,7 +13,7 @@ Rulings R16-R24 of ``games/jass/RULES.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
 from games.jass.declarations import (
@@ -44,6 +44,7 @@ from harness.contracts.game import reject_action
 __all__ = [
     "KRAKEN_ROEM",
     "LEIDS_BIDS",
+    "STUK",
     "SUIT_ACTIONS",
     "KlaverjassenKrakenState",
     "KlaverjassenVariantState",
@@ -60,16 +61,21 @@ _LEIDS_RANK = {bid: i for i, bid in enumerate(LEIDS_BIDS)}
 KRAKEN, HERKRAKEN, SUPERKRAKEN = "kraken", "herkraken", "superkraken"
 #: Declaring roem in hand during the first trick (Kraken; R22).
 #: Roem in hand (R22): the trick-roem table of seed 004 lines 111-114; a run
-#: longer than 4 counts as a run of 4; the stuk is left to the tricks.
+#: longer than 4 counts as a run of 4; the stuk is declared on its own (STUK).
 KRAKEN_ROEM = DeclarationRules(
     PIQUET,
     runs={3: RUN_3, 4: RUN_4},
     fours={r: FOUR_JACKS if r == "J" else FOUR_OF_A_KIND for r in PIQUET.ranks},
 )
+#: Declaring the stuk held in hand, at any card of the deal (Kraken; R22):
+#: "behalve Stuk, wat altijd gedeclareerd mag worden" (seed 004 line 131).
+STUK = "stuk"
 _KNOWN = frozenset(
-    (PLAY, PASS, KRAKEN, HERKRAKEN, SUPERKRAKEN, ROEM, *SUIT_ACTIONS, *LEIDS_BIDS)
+    (PLAY, PASS, KRAKEN, HERKRAKEN, SUPERKRAKEN, ROEM, STUK, *SUIT_ACTIONS, *LEIDS_BIDS)
 )
 _KRAKEN_VARIANTS = frozenset({"kraken", "schoppen-dubbel"})
+#: The variants that turn no trump (004:127-128): ``clubs_first`` is off by default.
+_NOTHING_TURNED = frozenset({"utrechts", "leids"})
 _SPADES = 3
 
 
@@ -313,12 +319,15 @@ class KlaverjassenVariantState(KlaverjassenState):
             if self._phase in ("free", KRAKEN):
                 lines += self._status_lines()
             return lines
-        if phase in ("play", "over") and action != ROEM:
+        if phase in ("play", "over") and action not in (ROEM, STUK):
             return super().narrate(action)
         said = ""
         if action == ROEM and seat is not None and isinstance(self, DeclaresInHand):
             said = declared_words(self._hand_roem(seat))  # before it is declared
         self.apply(action)
+        if action == STUK:
+            _, cards, points = self._declared[-1]
+            return [f"seat {seat} declares the stuk: {' '.join(cards)}, {points}"]
         if action == ROEM:
             seat_, cards, points = self._declared[-1]
             return [
@@ -385,6 +394,58 @@ class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
         self._roem_cache = [None] * 4
         super()._start_play()
 
+    # -- the stuk in hand (R22) -----------------------------------------------
+
+    def _stuk_mask(self) -> CardMask:
+        """The king and queen of trump."""
+        suit = SUITS[self.trump]
+        return PIQUET.mask(("K" + suit, "Q" + suit))
+
+    def _may_say_stuk(self) -> bool:
+        """Whether the seat to act may declare the stuk now (R22): it holds the
+        trump king and queen, or holds one and played the other itself this
+        deal, and the stuk is not declared yet.
+
+        Once per deal: only one seat can hold it, and a declared stuk is the one
+        entry of :attr:`_declared` with two cards (runs have 3 or more, fours 4).
+        """
+        seat = self.to_act
+        if not self._playing or seat is None:
+            return False
+        stuk = self._stuk_mask()
+        held = self.hands[seat] & stuk
+        if not held or any(len(cards) == 2 for _, cards, _ in self._declared):
+            return False
+        if held == stuk:
+            return True
+        # One is in hand: the other must be a card this seat played.
+        index = PIQUET.index
+        for leader, cards, _, _, _ in self._tricks:
+            if stuk >> index[cards[(seat - leader) % 4]] & 1:
+                return True
+        return False
+
+    def _has_declared(self, seat: int) -> bool:
+        # A declared stuk does not use up the seat's roem in the first trick.
+        return any(s == seat and len(c) != 2 for s, c, _ in self._declared)
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """The cards, ``"roem"`` in the first trick, then ``"stuk"`` while the
+        seat may declare it (:meth:`_may_say_stuk`, R22)."""
+        legal = super().legal_actions()
+        if self._playing and self._may_say_stuk():
+            return (*legal, STUK)
+        return legal
+
+    def _apply_extra(self, action: str) -> None:
+        if action != STUK or not self._may_say_stuk():
+            self._bad_action(action)
+        seat = self.to_act
+        assert seat is not None
+        self._declared += ((seat, PIQUET.names(self._stuk_mask()), KRAKEN_ROEM.stuk),)
+        self._legal = None
+        self._publish()
+
     def _restore_public(self, view: KlaverjassenView) -> list[CardMask]:
         self._roem_cache = [None] * 4
         return super()._restore_public(view)
@@ -414,9 +475,9 @@ class KlaverjassenKrakenState(DeclaresInHand, KlaverjassenVariantState):
         """As the standard game's view, with the variant's fields (R24)."""
         view = super().view(seat)
         assert isinstance(view, KlaverjassenVariantView)
-        if seat == self.to_act and self._playing and not self._tricks:
-            # The standard view may name the hand by the legal cards; "roem" is
-            # no card, so both are set here.
+        if seat == self.to_act and self._playing:
+            # The standard view may name the hand by the legal cards; "roem"
+            # and "stuk" are no cards, so both are set here.
             view.__dict__["legal_actions"] = self.legal_actions()
             view.__dict__["hand"] = PIQUET.names(self.hands[seat])
         return view
@@ -488,9 +549,18 @@ class Klaverjassen(Game):
         Option(
             "clubs_first",
             True,
-            doc="in the first deal clubs is trump without turning; voorhand plays",
+            doc="in the first deal clubs is trump without turning; voorhand plays"
+            " (default on, off under utrechts and leids, which turn no trump; R3)",
         ),
     )
+
+    def __init__(self, **options: Any) -> None:
+        # R3: "Doorgaans wordt de eerste ronde geen troef gedraaid, maar is klavers"
+        # (004:96) replaces the first turn; variants a and b turn none (004:127-128),
+        # so there is nothing to replace and their first deal is chosen as any other.
+        if "clubs_first" not in options and options.get("variant") in _NOTHING_TURNED:
+            options = {**options, "clubs_first": False}
+        super().__init__(**options)
 
     @property
     def state_class(self) -> type[KlaverjassenState]:

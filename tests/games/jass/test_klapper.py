@@ -15,9 +15,16 @@ import pytest
 from games.cards import PIQUET24
 from games.jass import Klapper, troef_games
 from games.jass.declarations import best_declarations
-from games.jass.klapper import KLAPPER_ROEM, SUIT_ACTIONS, KlapperState, KlapperView
+from games.jass.klapper import (
+    KLAPPER_ROEM,
+    SUIT_ACTIONS,
+    KlapperState,
+    KlapperView,
+    omboeren,
+)
 from games.jass.scoring import beat_every_side
 from harness import IllegalActionError, SeatCountError
+from harness.contracts.seeding import derive_seed
 from tests.games.playing import play as apply
 
 GAME = Klapper()
@@ -58,9 +65,49 @@ def test_every_card_dealt_dealers_last_card_open(seats: int, cards: int) -> None
     assert all(len(v.hand) == cards for v in views)
     assert sorted(c for v in views for c in v.hand) == sorted(PIQUET24.cards)
     dealer = views[0].dealer
-    assert dealer == seats - 1 and views[0].to_act == 0
+    assert dealer == omboeren(3, seats) and views[0].to_act == (dealer + 1) % seats
     assert views[0].open_card in views[dealer].hand
     assert views[0].turned == (views[0].open_card[1],)
+
+
+def _first_jack_seat(seed: int, seats: int) -> int:
+    """Line 111 read as a person does it: hand out the omboeren pack's cards
+    face up round the table from seat 0, skipping a seat that has a jack, until
+    everyone has one; the first to get a jack deals."""
+    pack = [
+        PIQUET24.cards[c]
+        for c in PIQUET24.shuffled(random.Random(derive_seed("omboeren", seed)))
+    ]
+    jacks: list[int] = []
+    seat = 0
+    for card in pack:
+        while seat in jacks:
+            seat = (seat + 1) % seats
+        if card[0] == "J":
+            jacks.append(seat)
+            if len(jacks) == min(seats, 4):
+                break
+        seat = (seat + 1) % seats
+    return jacks[0]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_omboeren_draws_the_first_dealer_from_the_seed(seats: int) -> None:
+    """Line 111 ("Gebruik omboeren om partners en deler te bepalen; deel
+    iedereen kaarten toe tot ze een boer krijgen, de eerste boer wordt deler")
+    and K2: the first dealer is the seat dealt the first jack of a pack shuffled
+    from the match seed, not always the last seat (issue 28 item 2); the deal
+    then passes clockwise, and voorhand is the seat after the dealer."""
+    firsts = set()
+    for seed in range(40):
+        state = GAME.new_match(seats, seed)
+        first = _first_jack_seat(seed, seats)
+        assert state.dealer == omboeren(seed, seats) == first
+        assert state.to_act == (first + 1) % seats
+        firsts.add(first)
+    assert firsts == set(range(seats))  # every seat deals first for some seed
+    state = apply(GAME.new_match(4, 9), "pass " * 8)  # all pass twice: thrown in
+    assert (state.deal, state.dealer) == (1, (omboeren(9, 4) + 1) % 4)
 
 
 # -- bidding ------------------------------------------------------------------------
@@ -70,10 +117,13 @@ def test_first_play_ends_the_bidding() -> None:
     """Line 119 and K3: from voorhand, play or pass on the proposed suit; the
     first play ends the bidding; voorhand leads the first trick (line 123)."""
     state = GAME.new_match(4, 3)
+    voorhand = state.to_act
+    assert voorhand == (state.dealer + 1) % 4
     assert state.legal_actions() == ("play", "pass")
     apply(state, "pass play")
     view = kview(state, 0)
-    assert view.player == 1 and view.trump == view.turned[0] and view.to_act == 0
+    assert view.player == (voorhand + 1) % 4 and view.trump == view.turned[0]
+    assert view.to_act == voorhand
 
 
 def test_second_round_any_suit_then_new_deal() -> None:
@@ -81,10 +131,15 @@ def test_second_round_any_suit_then_new_deal() -> None:
     suit; all passing again throws the deal in: it scores 0 and the next dealer
     deals."""
     state = apply(GAME.new_match(4, 3), "pass pass pass pass")
+    first = state.dealer
     assert state.legal_actions() == ("pass", *SUIT_ACTIONS)
     apply(state, "pass pass pass pass")
     view = kview(state, 0)
-    assert (view.deal, view.dealer, view.to_act) == (1, 0, 1)
+    assert (view.deal, view.dealer, view.to_act) == (
+        1,
+        (first + 1) % 4,
+        (first + 2) % 4,
+    )
     assert view.deal_scores == ((0, 0),) and view.bids == ()
     assert state.legal_actions() == ("play", "pass")  # a new first round
 

@@ -47,7 +47,7 @@ def test_set_aside_cards_are_picked_up_after_the_bidding() -> None:
     pending = [state.card_locations()[f"pending:{s}"] for s in (0, 1)]
     state.apply("pass")
     state.apply("play")
-    assert state.player == 1
+    assert state.player == state.dealer  # voorhand passed
     for seat in (0, 1):
         assert set(pending[seat]) <= set(kview(state, seat).hand)
         assert len(kview(state, seat).hand) == 9
@@ -105,12 +105,14 @@ def test_samples_after_the_bidding() -> None:
     played, the dead hand five, and nothing is set aside."""
     state = GAME.new_match(2, 8)
     state.apply("play")
+    leader = state.to_act
+    assert leader is not None
     state.apply(state.legal_actions()[0])
-    view = kview(state, 1)
+    view = kview(state, 1 - leader)
     sample = GAME.sample_state(view, random.Random(3))
-    assert sample.view(1) == view
+    assert sample.view(1 - leader) == view
     places = sample.card_locations()
-    assert len(places["hand:0"]) == 8 and len(places["dead"]) == 5
+    assert len(places[f"hand:{leader}"]) == 8 and len(places["dead"]) == 5
     assert places["pending:0"] == places["pending:1"] == ()
 
 

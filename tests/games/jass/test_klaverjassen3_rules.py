@@ -20,6 +20,7 @@ from games.jass.klaverjassen3 import (
     solo_deal_score,
 )
 from games.jass.roem import roem_parts_three, trick_roem_three
+from games.jass.scoring import deal_score
 from harness import IllegalActionError
 from tests.games.playing import play as apply
 
@@ -174,6 +175,19 @@ def test_82_is_the_bar_whatever_the_roem() -> None:
     assert made and scores == (80, 150, 50)
     made, _, _, _ = solo_deal_score(0, (0, 1, 2), (81, 50, 31), (0, 0, 0), (4, 3, 3))
     assert not made
+
+
+def test_the_bar_for_three_is_82_where_four_need_more_than_half() -> None:
+    """D6 against R8 (issue 28 item 9): line 72 defines nat for three as
+    "minder dan 82 punten", so 82 of the cards makes it though a defender
+    claimed 20 roem; the four-player game's line 87 ("méér dan de helft van het
+    totaal aantal punten") makes the same 82 of 182 nat."""
+    made, _, _, scores = solo_deal_score(
+        0, (0, 1, 2), (82, 40, 40), (0, 20, 0), (4, 3, 3)
+    )
+    assert made and scores == (80, 60, 40)
+    made4, _, _, scores4 = deal_score(0, (82, 80), (0, 20), (4, 4))
+    assert not made4 and scores4 == (0, 180)
 
 
 def test_all_tricks_earn_100() -> None:

@@ -74,6 +74,25 @@ def test_utrechts_voorhand_names_trump() -> None:
     assert view.bids == ((0, "diamonds"),)
 
 
+@pytest.mark.parametrize(
+    ("variant", "phase"), [("utrechts", "choose"), ("leids", "leids")]
+)
+def test_variants_without_a_turned_trump_bid_their_first_deal(
+    variant: str, phase: str
+) -> None:
+    """Seed 004 lines 127-128 ("Geen gedraaide troef") and R3: clubs replaces
+    the first turned suit (line 96), and these variants turn none, so by default
+    deal 0 is chosen as any other (issue 28 item 8); given, the option holds."""
+    game = Klaverjassen(variant=variant)
+    assert game.options["clubs_first"] is False
+    view = vview(game.new_match(4, 5), 0)
+    assert (view.deal, view.phase, view.trump, view.turned) == (0, phase, None, ())
+    clubs = vview(Klaverjassen(variant=variant, clubs_first=True).new_match(4, 5), 0)
+    assert (clubs.phase, clubs.trump, clubs.player) == ("play", "C", 0)
+    for turning in ("standard", "voorhand-vrij", "amsterdams", "kraken"):
+        assert Klaverjassen(variant=turning).options["clubs_first"] is True
+
+
 # -- b) Leids -----------------------------------------------------------------
 
 
@@ -265,7 +284,7 @@ def test_kraken_roem_in_hand_is_the_bots_decision() -> None:
     """Seed 004 line 131 and R22: roem in hand counts when declared in the first
     trick; declaring is an action of the seat ("roem"), offered once, before its
     card, only with roem in hand. Seat 0's 7S 8S 9S is 20; seat 3's J Q K of
-    hearts is 20 (the stuk in it is left to the tricks)."""
+    hearts is 20 (the stuk in it is declared on its own, and is not here)."""
     state = apply(position("kraken", ROEM_HANDS), "pass pass")
     assert state.legal_actions()[-1] == "roem"
     apply(state, "roem")
@@ -275,7 +294,7 @@ def test_kraken_roem_in_hand_is_the_bots_decision() -> None:
     apply(state, "7C 8C")
     assert "roem" not in state.legal_actions()  # seat 2 has no roem in hand
     apply(state, "JC")
-    assert state.legal_actions()[-1] == "roem"
+    assert state.legal_actions()[-2:] == ("roem", "stuk")  # KH QH: the stuk too
     apply(state, "roem KC")
     assert vview(state, 0).declared[1] == (3, ("JH", "QH", "KH"), 20)
     assert "roem" not in state.legal_actions()  # the first trick is over
@@ -286,6 +305,94 @@ def test_kraken_roem_in_hand_is_the_bots_decision() -> None:
     for _, _, winner, _, roem in summary.tricks:
         in_tricks[winner % 2] += roem
     assert summary.roem == (in_tricks[0] + 20, in_tricks[1] + 20)
+
+
+#: Issue 28 item 1: seat 0 holds the stuk of clubs (KC QC) and nothing else
+#: that is roem in hand.
+STUK_HANDS = [
+    "KC QC 7D 9D AS 8H 7S TD",
+    "7C 8C 8D JD 7H 9H 8S 9S",
+    "9C TC QD KD TH JH TS JS",
+    "JC AC AD QH KH AH QS KS",
+]
+
+
+def _play_keeping(state: KlaverjassenState, keep: set[str]) -> str:
+    """Play the first legal card, one not in ``keep`` if there is one."""
+    cards = [a for a in state.legal_actions() if a not in ("roem", "stuk")]
+    card = next((c for c in cards if c not in keep), cards[0])
+    state.apply(card)
+    return card
+
+
+def test_kraken_stuk_may_be_declared_at_any_time() -> None:
+    """Seed 004 line 131 ("Roem telt ook in de hand, wat je in de eerste slag
+    moet declareren; behalve Stuk, wat altijd gedeclareerd mag worden") and
+    R22: the holder of the trump king and queen may declare the stuk, 20, at
+    any of his cards while he holds both, past the first trick too; once. It
+    counts for his side like roem in hand (issue 28 item 1: it was never
+    offered, since one hand's K and Q never fall in one trick)."""
+    state = apply(position("kraken", STUK_HANDS, trump="C"), "pass pass")
+    assert state.to_act == 0 and state.legal_actions()[-1] == "stuk"
+    assert "roem" not in state.legal_actions()  # no other roem in hand
+    apply(state, "7D")
+    while not (state.to_act == 0 and state._tricks):
+        _play_keeping(state, set())
+    assert state.legal_actions()[-1] == "stuk"  # trick 2: still his to declare
+    apply(state, "stuk")
+    assert vview(state, 2).declared == ((0, ("QC", "KC"), 20),)
+    assert "stuk" not in state.legal_actions()
+    narrated = position("kraken", STUK_HANDS, trump="C")
+    apply(narrated, "pass pass")
+    assert narrated.narrate("stuk") == ["seat 0 declares the stuk: QC KC, 20"]
+    while state.deal == 4:
+        _play_keeping(state, set())
+    summary = state.history[-1]
+    in_tricks = [0, 0]
+    for _, _, winner, _, roem in summary.tricks:
+        in_tricks[winner % 2] += roem
+    assert summary.roem == (in_tricks[0] + 20, in_tricks[1])
+
+
+def test_kraken_stuk_until_its_second_card_and_only_from_one_hand() -> None:
+    """R22: a holder who played the king undeclared may still declare the stuk
+    before he plays the queen (as players say it, with the second card), not
+    after both are played; a king and queen in two hands are no stuk in hand.
+    A declared stuk does not use up roem in hand."""
+    state = apply(position("kraken", STUK_HANDS, trump="C"), "pass pass KC")
+    while not (state.to_act == 0 and state._tricks):
+        _play_keeping(state, {"QC"})
+    assert state.legal_actions()[-1] == "stuk"
+    apply(state, "QC")  # the queen played undeclared: the stuk is gone
+    while state.deal == 4:
+        assert "stuk" not in state.legal_actions()
+        _play_keeping(state, set())
+    assert state.history[-1].roem[0] == sum(
+        r for _, _, w, _, r in state.history[-1].tricks if w % 2 == 0
+    )
+    split = apply(position("kraken", ROEM_HANDS, trump="C"), "pass pass")
+    while split.deal == 4:  # QC with seat 2, KC with seat 3
+        assert "stuk" not in split.legal_actions()
+        _play_keeping(split, set())
+    roem_too = apply(position("kraken", ROEM_HANDS), "pass pass 7C 8C JC")
+    assert roem_too.legal_actions()[-2:] == ("roem", "stuk")
+    apply(roem_too, "stuk")
+    assert roem_too.legal_actions()[-1] == "roem"
+    apply(roem_too, "roem")
+    assert [(s, p) for s, _, p in vview(roem_too, 0).declared] == [(3, 20), (3, 20)]
+
+
+def test_kraken_declared_stuk_is_known_to_samplers() -> None:
+    """R14/R22: a declared stuk's cards stay in the declarer's hand in every
+    sampled state until played."""
+    game = Klaverjassen(variant="kraken")
+    state = apply(position("kraken", STUK_HANDS, trump="C"), "pass pass stuk 7D")
+    view = state.view(1)
+    rng = random.Random(5)
+    for _ in range(20):
+        sample = game.sample_state(view, rng)
+        assert sample.view(1) == view
+        assert {"KC", "QC"} <= set(sample.card_locations()["hand:0"])
 
 
 def test_kraken_declared_cards_are_known_to_samplers() -> None:

@@ -98,6 +98,45 @@ def test_exchange_of_the_trump_seven() -> None:
     assert "exchange" not in state.legal_actions()
 
 
+def test_a_declared_trump_seven_is_not_exchanged_before_it_is_shown() -> None:
+    """000:410 / 000:462: "Nadat de tegenspeler ook een kaart aan de slag heeft
+    gespeeld, moet de declarant de kaarten behorende tot de roem laten zien":
+    declared cards are shown from the hand, so a trump 7 in a declaration
+    announced for the trick on the table may not be exchanged before the trick
+    is complete (S3; issue 28 item 4: it was swapped and the run shown with
+    the 7 lying open). Once shown and scored, it may be exchanged again."""
+    state = StockState.from_cards(
+        SMOUS, ["7H 8H 9H AS 7C", "9S 8S 7S AC KC"], "KH", ["8D", "TD", "JD", "QD"]
+    )
+    assert "exchange" in state.legal_actions()
+    play(state, "roem:9H3")
+    assert "exchange" not in state.legal_actions()
+    play(state, "AS", "7S")
+    v = view(state, 1)
+    assert (v.open_card, v.roem) == ("KH", (20, 0))
+    assert v.events[-1] == (0, "roem:9H3", ("7H", "8H", "9H"), 20)
+    assert state.to_act == 0 and "exchange" in state.legal_actions()
+
+
+def test_a_trump_seven_in_four_sevens_or_a_challenge_stays_in_hand() -> None:
+    """000:410 / 000:462 (S3, S7): the same for four sevens and for a run the
+    other seat challenges with (afkeuren); it must show them too."""
+    four = StockState.from_cards(
+        SMOUS, ["7H 7C 7D 7S AS", "9S 8S KS AC KC"], "KH", ["8D", "TD", "JD", "QD"]
+    )
+    play(four, "roem:7777")
+    assert "exchange" not in four.legal_actions()
+    challenge = StockState.from_cards(
+        SMOUS, ["8C 9C TC AS 7D", "7H 8H 9H TH 7S"], "KH", ["8D", "TD", "JD", "QD"]
+    )
+    play(challenge, "roem:TC3", "AS")
+    assert {"afkeuren:TH4", "exchange"} <= set(challenge.legal_actions())
+    play(challenge, "afkeuren:TH4")
+    assert "exchange" not in challenge.legal_actions()
+    play(challenge, "7S")
+    assert view(challenge, 0).events[-1][2] == ("7H", "8H", "9H", "TH")
+
+
 def test_last_hidden_card_shown_and_shared() -> None:
     """000:472: with one hidden card beside the open trump the winner chooses;
     the hidden card is shown, the other player takes the other (S4)."""
@@ -304,6 +343,18 @@ def test_smousjas_mariages() -> None:
     assert "brok:KHQC" not in state.legal_actions()  # KH served in a brok (S10)
 
 
+def test_dubbel_needs_no_king() -> None:
+    """000:466: "Dubbel; Ruiten vrouw & schoppen vrouw": the dubbel is two
+    queens, so it is offered to a hand without a king (issue 28 item 3; S10)."""
+    state = StockState.from_cards(
+        SMOUS, ["QD QS 9H 7C", "8D 9D TD"], "8H", ["7D", "JD", "AD", "AC"]
+    )
+    assert "dubbel" in state.legal_actions()
+    play(state, "dubbel", "9H", "8D")
+    assert view(state, 1).roem == (40, 0)
+    assert set(view(state, 1).known[0]) == {"QD", "QS"}
+
+
 def test_vijfhonderden_only_stuk() -> None:
     """000:412: Vijfhonderden knows only the stuk, 20."""
     state = StockState.from_cards(
@@ -374,6 +425,21 @@ def test_kip_worthless_when_onder_jan_at_one() -> None:
     state._totals = [520, 100]
     state._end_round(0, "500")
     assert state.is_over()
+
+
+def test_kip_not_given_to_a_player_it_cannot_save() -> None:
+    """000:480: the kip "die waardeloos is als een verliezende speler op 1 staat
+    en 'onder Jan' is, en dus 2 punten naar beneden gaat": the loser goes to -1,
+    is out, and is not the seat that got the kip's extra life (S13, issue 28
+    item 10): the view's ``kip`` stays None, its ``lives`` show him out at 0."""
+    state = StockState.from_cards(
+        Smousjas(lives=1), ["AH", "7H"], "7S", totals=(490, 100)
+    )
+    play(state, "AH", "7H")  # 490 + 21: seat 0 wins; seat 1 on 100 is onder Jan
+    v = view(state, 1)
+    assert v.rounds == ((0, 2, "500"),)
+    assert (v.kip, v.lives) == (None, (1, 0))
+    assert state.is_over() and state.result().ranks == (1, 2)
 
 
 def test_tie_above_the_target_replays_the_hand() -> None:
