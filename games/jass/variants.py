@@ -520,6 +520,12 @@ class Klaverjassen(Game):
             "Kraken and Schoppen dubbel (R21): double, redouble, redouble again",
         ),
         DECLARE_ROEM,
+        ActionKind(
+            "stuk",
+            "stuk",
+            "Kraken and Schoppen dubbel: declare the trump king and queen held in "
+            "hand, 20, at any card of the deal until the second is played (R22)",
+        ),
     )
     option_specs = (
         Option(
