@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.jass.moves import card_move
 from games.jass.scoring import PLAIN_POINTS, TRUMP_POINTS
-from games.jass.stock import StockConfig, StockGame
+from games.jass.stock import STOCK_MOVES, StockConfig, StockGame
 from harness import ActionKind
 
 __all__ = ["SMOUSJAS", "Smousjas"]
@@ -40,24 +39,7 @@ class Smousjas(StockGame):
     )
     title = "Smousjas (2 players, stock, declarations)"
     action_kinds = (
-        card_move(),
-        ActionKind(
-            "exchange",
-            "exchange",
-            "the holder of the trump 7 takes the open card for it (S3)",
-        ),
-        ActionKind(
-            "roem:<top card><length> | roem:<rank x4>",
-            r"roem:(?:[7-9TJQKA][CDHS][3-8]|([7-9TJQKA])\1{3})",
-            "announce a declaration: a run of this length topped by this card "
-            "(roem:QS3), or four of a kind (roem:JJJJ) (S5, S6)",
-        ),
-        ActionKind(
-            "afkeuren:<top card><length> | afkeuren:<rank x4>",
-            r"afkeuren:(?:[7-9TJQKA][CDHS][3-8]|([7-9TJQKA])\1{3})",
-            "challenge the leader's declarations with a higher one of your own (S7)",
-        ),
-        ActionKind("stuk", "stuk", "declare the trump king and queen (S10)"),
+        *STOCK_MOVES,
         ActionKind(
             "dubbel", "dubbel", "declare the queens of diamonds and spades (S10)"
         ),
@@ -65,12 +47,6 @@ class Smousjas(StockGame):
             "brok:<king><queen>",
             "brok:K[CDHS]Q[CDHS]",
             "declare a king and a queen of different colours (S10)",
-        ),
-        ActionKind(
-            "draw:stock | draw:open",
-            "draw:(?:stock|open)",
-            "with one hidden card left beside the open card, draw that one or the "
-            "open card (S2)",
         ),
     )
     config: ClassVar[StockConfig] = SMOUSJAS

@@ -36,6 +36,7 @@ from itertools import product
 from typing import ClassVar, NamedTuple, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
+from games.jass.moves import card_move
 from games.tricks import (
     FREE_PLAY,
     ROTTERDAM,
@@ -45,6 +46,7 @@ from games.tricks import (
     TrickTables,
 )
 from harness import (
+    ActionKind,
     Game,
     IllegalActionError,
     Option,
@@ -288,6 +290,35 @@ class StockConfig:
     @property
     def hand_size(self) -> int:
         return sum(self.packets)
+
+
+#: The moves Smousjas and Vijfhonderden share, for their reference pages.
+STOCK_MOVES = (
+    card_move(),
+    ActionKind(
+        "exchange",
+        "exchange",
+        "the holder of the trump 7 takes the open card for it (S3)",
+    ),
+    ActionKind(
+        "roem:<top card><length> | roem:<rank x4>",
+        r"roem:(?:[7-9TJQKA][CDHS][3-8]|([7-9TJQKA])\1{3})",
+        "announce a declaration: a run of this length topped by this card "
+        "(roem:QS3), or four of a kind (roem:JJJJ) (S5, S6)",
+    ),
+    ActionKind(
+        "afkeuren:<top card><length> | afkeuren:<rank x4>",
+        r"afkeuren:(?:[7-9TJQKA][CDHS][3-8]|([7-9TJQKA])\1{3})",
+        "challenge the leader's declarations with a higher one of your own (S7)",
+    ),
+    ActionKind("stuk", "stuk", "declare the trump king and queen (S10)"),
+    ActionKind(
+        "draw:stock | draw:open",
+        "draw:(?:stock|open)",
+        "with one hidden card left beside the open card, draw that one or the "
+        "open card (S2)",
+    ),
+)
 
 
 @dataclass(frozen=True)

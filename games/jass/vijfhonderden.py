@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.jass.moves import card_move
-from games.jass.stock import StockConfig, StockGame
-from harness import ActionKind
+from games.jass.stock import STOCK_MOVES, StockConfig, StockGame
 
 __all__ = ["VIJFHONDERDEN", "Vijfhonderden"]
 
@@ -37,30 +35,5 @@ class Vijfhonderden(StockGame):
         " for the last trick"
     )
     title = "Vijfhonderden (2 players, stock, declarations)"
-    action_kinds = (
-        card_move(),
-        ActionKind(
-            "exchange",
-            "exchange",
-            "the holder of the trump 7 takes the open card for it (S3)",
-        ),
-        ActionKind(
-            "roem:<top card><length> | roem:<rank x4>",
-            r"roem:(?:[7-9TJQKA][CDHS][3-8]|([7-9TJQKA])\1{3})",
-            "announce a declaration: a run of this length topped by this card "
-            "(roem:QS3), or four of a kind (roem:JJJJ) (S5, S6)",
-        ),
-        ActionKind(
-            "afkeuren:<top card><length> | afkeuren:<rank x4>",
-            r"afkeuren:(?:[7-9TJQKA][CDHS][3-8]|([7-9TJQKA])\1{3})",
-            "challenge the leader's declarations with a higher one of your own (S7)",
-        ),
-        ActionKind("stuk", "stuk", "declare the trump king and queen (S10)"),
-        ActionKind(
-            "draw:stock | draw:open",
-            "draw:(?:stock|open)",
-            "with one hidden card left beside the open card, draw that one or the "
-            "open card (S2)",
-        ),
-    )
+    action_kinds = STOCK_MOVES
     config: ClassVar[StockConfig] = VIJFHONDERDEN

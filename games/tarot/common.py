@@ -28,13 +28,14 @@ from typing import Any, Self
 from games.cards import TAROT, CardMask, field_names, iter_bits
 from games.sampling import ConstrainedDealer
 from games.tricks import Duties, TrickRecord, TrickRules, TrickState, TrickTables
-from harness import Sampler, View
+from harness import ActionKind, Sampler, View
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
 
 __all__ = [
     "BLANK",
+    "CARD_MOVE",
     "EXCUSE",
     "POINTS",
     "RULES",
@@ -48,6 +49,12 @@ __all__ = [
     "won_piles",
 ]
 
+#: Playing a card, the move of every tarot game, for its reference page.
+CARD_MOVE = ActionKind(
+    "<card>",
+    TAROT.pattern(),
+    "play this card to the trick (1C ... KS, 1T ... 21T, EX)",
+)
 #: Card points by rank (seed 000 lines 362-367); the excuse and 21T, 1T apart.
 PLAIN_POINTS = {"K": 4, "Q": 3, "N": 2, "J": 1}
 #: How the cards rank and score: suits K Q N J 10 ... 1 (the deck's index

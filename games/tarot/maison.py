@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from games.cards import TAROT
 from games.tarot.common import (
+    CARD_MOVE,
     SPADES,
     TRUMPS,
     TarotSampler,
@@ -140,13 +141,7 @@ class MaisonTarot(Game):
     #: The trump tiers, highest first: the tarot trumps.
     tiers: ClassVar[tuple[int, ...]] = (TRUMPS,)
     check_options: ClassVar[dict[str, Any]] = {"target": 80}
-    action_kinds: ClassVar[tuple[ActionKind, ...]] = (
-        ActionKind(
-            "<card>",
-            TAROT.pattern(),
-            "play this card to the trick (1C ... KS, 1T ... 21T, EX)",
-        ),
-    )
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = (CARD_MOVE,)
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "variant",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.cards import TAROT, CardMask
-from games.tarot.common import TRUMPS, TarotSampler, TarotState, TarotView
+from games.tarot.common import CARD_MOVE, TRUMPS, TarotSampler, TarotState, TarotView
 from harness import ActionKind, Game, IllegalActionError, Option, Result, View
 
 __all__ = ["TriompheForcee", "TriompheState", "TriompheView", "hand_size_for"]
@@ -288,11 +288,7 @@ class TriompheForcee(Game):
     #: Short check matches (and golden playthrough): five hands.
     check_options: ClassVar[dict[str, Any]] = {"deals": 5}
     action_kinds: ClassVar[tuple[ActionKind, ...]] = (
-        ActionKind(
-            "<card>",
-            TAROT.pattern(),
-            "play this card to the trick (1C ... KS, 1T ... 21T, EX)",
-        ),
+        CARD_MOVE,
         ActionKind(
             "declare 13T",
             "declare 13T",

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from games.cards import TAROT, CardMask, iter_bits
 from games.tarot.common import (
+    CARD_MOVE,
     EXCUSE,
     FULL,
     POINTS,
@@ -306,11 +307,7 @@ class MaisonTroggen(Game):
     #: One round (three deals) is already a short match.
     check_options: ClassVar[dict[str, Any]] = {}
     action_kinds: ClassVar[tuple[ActionKind, ...]] = (
-        ActionKind(
-            "<card>",
-            TAROT.pattern(),
-            "play this card to the trick (1C ... KS, 1T ... 21T, EX)",
-        ),
+        CARD_MOVE,
         ActionKind(
             "discard <card>",
             "discard " + TAROT.pattern(),
