@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.cards import SUITS
+from games.cards import SUIT_WORDS, SUITS
 
 __all__ = ["SUIT_WORDS", "hand_strength"]
-
-#: The suits as the jass games' actions name them, in the order of ``SUITS``.
-SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 #: What each trump is worth towards taking tricks, by rank (J 9 A 10 K Q 8 7).
 _TRUMP_VALUE = {"J": 4.0, "9": 3.0, "A": 2.0, "T": 1.5, "K": 1.0, "Q": 1.0}

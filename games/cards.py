@@ -34,6 +34,7 @@ __all__ = [
     "PIQUET24",
     "RUBICON",
     "SUITS",
+    "SUIT_WORDS",
     "TAROT",
     "CardMask",
     "CardSet",
@@ -48,6 +49,9 @@ CardMask: TypeAlias = int
 
 #: The four suits of the French pack, in index order.
 SUITS = "CDHS"
+#: The suits in words, in the order of :data:`SUITS`, as moves name them
+#: (``"hearts"``: name hearts as trump).
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 #: Cards named per chunk of this many index bits in :meth:`Deck.names`.
 _CHUNK = 8

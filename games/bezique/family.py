@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NoReturn, Self
 
 from games.bezique.melds import Kind, Needs, choose_cards, face, needs
-from games.cards import PIQUET, SUITS, CardMask, Deck, iter_bits
+from games.cards import PIQUET, SUIT_WORDS, SUITS, CardMask, Deck, iter_bits
 from games.sampling import ConstrainedDealer
 from games.tricks import (
     BEAT_LED,
@@ -81,10 +81,6 @@ MELD = "meld:"
 OPEN = "*"
 #: The view's ``shown`` while no card lies open.
 _NONE_SHOWN: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ((), ())
-
-
-#: The suits as a player names them, in the order of :data:`games.cards.SUITS`.
-SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 
 def meld_words(kind: str) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn
 
-from games.cards import PIQUET, SUITS, CardMask, iter_bits
+from games.cards import PIQUET, SUIT_WORDS, SUITS, CardMask, iter_bits
 from games.jass.declarations import (
     ROEM,
     Declaration,
@@ -54,8 +54,7 @@ __all__ = ["BELOTE_ROEM", "Belote", "BeloteState", "BeloteView"]
 
 TAKE, PASS, SMOUS = "take", "pass", "smous"
 ACCEPT, REDEAL, DIX, KEEP = "accept", "redeal", "dix", "keep"
-#: Naming a trump suit (second round, Koe), in the order C D H S.
-SUIT_ACTIONS = ("clubs", "diamonds", "hearts", "spades")
+SUIT_ACTIONS = SUIT_WORDS
 #: The Smous bid of the second round, with its suit (two seats, B4).
 SMOUS_ACTIONS = tuple(f"{SMOUS}:{word}" for word in SUIT_ACTIONS)
 _ALL_WORDS = frozenset(

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from games.cards import PIQUET24, SUITS, iter_bits
+from games.cards import PIQUET24, SUIT_WORDS, SUITS, iter_bits
 from games.jass.declarations import (
     ROEM,
     Declaration,
@@ -68,8 +68,7 @@ __all__ = [
 ]
 
 PLAY, PASS = "play", "pass"
-#: Naming a trump suit in the second round, in the order C D H S.
-SUIT_ACTIONS = ("clubs", "diamonds", "hearts", "spades")
+SUIT_ACTIONS = SUIT_WORDS
 #: Trick ranks (line 125): plain A 10 K Q J 9, trumps J 9 A 10 K Q; weakest first.
 RULES = TrickRules(
     PIQUET24,

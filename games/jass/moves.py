@@ -7,7 +7,7 @@ once. The rulings the meanings cite are in ``games/jass/RULES.md``.
 
 from __future__ import annotations
 
-from games.cards import PIQUET, Deck
+from games.cards import PIQUET, SUIT_WORDS, Deck
 from harness import ActionKind
 
 __all__ = [
@@ -19,8 +19,8 @@ __all__ = [
     "suit_move",
 ]
 
-#: The four suits named in words, as bids name them.
-SUITS = "clubs|diamonds|hearts|spades"
+#: The four suits named in words, as bids name them, as one alternation.
+SUITS = "|".join(SUIT_WORDS)
 
 
 def card_move(
@@ -32,7 +32,7 @@ def card_move(
 
 def suit_move(meaning: str) -> ActionKind:
     """Naming a trump suit in words."""
-    return ActionKind("clubs | diamonds | hearts | spades", f"(?:{SUITS})", meaning)
+    return ActionKind(" | ".join(SUIT_WORDS), f"(?:{SUITS})", meaning)
 
 
 PASS_MOVE = ActionKind("pass", "pass", "pass: no bid, no call, no declaration")

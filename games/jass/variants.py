@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from games.cards import PIQUET, SUITS, CardMask
+from games.cards import PIQUET, SUIT_WORDS, SUITS, CardMask
 from games.jass.declarations import (
     ROEM,
     Declaration,
@@ -51,8 +51,7 @@ __all__ = [
     "KlaverjassenVariantView",
 ]
 
-#: Naming a trump suit (Utrechts, Voorhand vrij), in the order C D H S.
-SUIT_ACTIONS = ("clubs", "diamonds", "hearts", "spades")
+SUIT_ACTIONS = SUIT_WORDS
 #: Leids bids, lowest first: points 82, 92, ... 162, and at equal points
 #: C < D < H < S (seed 004 line 128; R18).
 LEIDS_BIDS = tuple(f"{p}{s}" for p in range(82, 163, 10) for s in SUITS)
