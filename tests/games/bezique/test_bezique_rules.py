@@ -153,20 +153,42 @@ def test_marias_then_four_kings_but_not_marias_again() -> None:
     assert state.view(0).points == (20 + 20 + 80, 0)
 
 
-def test_the_same_marias_once_but_a_second_king_marries_the_open_queen() -> None:
-    """Seed 000 line 111 and R4: the same combination (the same cards) scores
-    once; another king of hearts with the open queen is a new marias."""
+def test_the_same_marias_once_and_a_second_needs_both_cards_new() -> None:
+    """Seed 000 lines 111, 84 and R4: the same combination scores once; a card
+    declared in a marias of hearts never joins another one (refilling is
+    Rubicon's, line 84), so a second king of hearts with the open queen is no
+    marias; with the second queen too it is a new one."""
     other = "7S 8S 9S 7S 8S 9S 7H 8H"
     state = position("KH QH AC AC 8C 7C 9C JC", other, "JS JS TD 9D")
     play(state, "AC 7S meld:marias:H AC 8S")
     assert "meld:marias:H" not in state.legal_actions()
     state = position("KH QH KH AC AC 8C 7C 9C", other, "JS JS TD 9D")
     play(state, "AC 7S meld:marias:H AC 8S")
+    assert "meld:marias:H" not in state.legal_actions()
+    state = position("KH QH KH QH AC AC 8C 7C", other, "JS JS TD 9D")
+    play(state, "AC 7S meld:marias:H AC 8S")
     assert "meld:marias:H" in state.legal_actions()
     play(state, "meld:marias:H")
     assert state.view(0).melds[1] == (0, "marias:H", ("KH", "QH"), 20)
-    assert [card for card, _ in state.view(0).shown[0]] == ["QH", "KH", "KH"]
+    assert [card for card, _ in state.view(0).shown[0]] == ["QH", "QH", "KH", "KH"]
     assert state.view(0).points == (20 + 20 + 20, 0)
+
+
+def test_a_broken_combination_is_not_completed_again() -> None:
+    """Seed 000 line 84 names, among Rubicon's differences from Bezique, that
+    after a declared card is played the same combination may be completed and
+    scored again: so in Bezique it may not (R4; issue 28's position). Four
+    kings declared; the open KS played; the other KS, drawn, with the three
+    open kings is not four kings again."""
+    state = position(
+        "KC KD KH KS 9C 8C 7D 8D", "7C TD 9D 8H 7S 9S JC QC", "KS AC 8S AD JH 9H"
+    )
+    play(state, "9C 7C meld:kings")
+    assert state.view(0).hand.count("KS") == 2  # the drawn copy and the open one
+    play(state, "KS* 7S")
+    assert state.to_act == 0
+    assert "meld:kings" not in state.legal_actions()
+    assert state.view(0).points == (80, 0)
 
 
 def test_stuk_then_five_trumps_reuses_the_open_king_and_queen() -> None:
