@@ -932,7 +932,13 @@ class FamilyState(TrickState):
         state.deal = deal
         state.dealer = (deal + 1) % 2
         deck = state._deck
-        masks = [deck.mask(h.split()) for h in hands]
+        deck.check_deal(hands, {"the stock": stock})
+        # Each hand takes copies the hands before it left free.
+        masks: list[CardMask] = []
+        taken = 0
+        for hand in hands:
+            masks.append(deck.mask(hand.split(), taken))
+            taken |= masks[-1]
         order = deck.take(stock, masks[0] | masks[1])
         state._setup(masks, order[::-1], deal % 2)
         return state

@@ -691,6 +691,7 @@ class BeloteState(DeclaresInHand):
         card turned for trump; ``stock`` the rest in dealing order (its last
         card is the Fille). Later deals are dealt from ``seed``.
         """
+        PIQUET.check_deal(hands, {"the turned card": [turned], "the stock": stock})
         n = len(hands)
         masks = [PIQUET.mask(h.split()) for h in hands]
         rest = [_INDEX[c] for c in stock.split()]

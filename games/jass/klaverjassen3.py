@@ -470,6 +470,7 @@ class Klaverjassen3State(SkartState):
     ) -> Klaverjassen3State:
         """A state at the first bid of deal ``deal`` with the given hands
         (seat 0 first; ``""`` for a seat sitting out) and skart."""
+        PIQUET.check_deal(hands, {"the skart": skart})
         n = len(hands)
         state = object.__new__(cls)
         state._blank(game, n, seed)

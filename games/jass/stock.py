@@ -1088,6 +1088,7 @@ class StockState(TrickState):
         named nowhere are out of the hand (a short stock for a short example);
         an empty ``stock`` starts at phase 2's first trick.
         """
+        PIQUET.check_deal(hands, {"the open card": [open_card], "the stock": stock})
         state = object.__new__(cls)
         state._blank(game, seed)
         state.deal = deal

@@ -520,6 +520,7 @@ class TarotState(TrickState):
 
     def _place_hands(self, hands: Sequence[str]) -> None:
         """Set the hands from strings of space-separated cards (for tests)."""
+        TAROT.check_deal(hands)
         masks = [TAROT.mask(h.split()) for h in hands]
         if len(masks) != self.n_seats or any(
             m.bit_count() != self.hand_size for m in masks
@@ -529,8 +530,6 @@ class TarotState(TrickState):
             )
         union = 0
         for m in masks:
-            if union & m:
-                raise ValueError(f"a card is in two hands: {hands!r}")
             union |= m
         self.hands = masks
         self.undealt = FULL & ~union

@@ -276,6 +276,7 @@ class TroggenState(TarotState):
         """A state at the first lead of deal ``deal`` with the given 25-card
         hands and the dealer's ``discard``; the rest of the pack must be the
         discard. For worked examples."""
+        TAROT.check_deal(hands, {"the discard": discard})
         state = object.__new__(cls)
         state._blank(game, len(hands), seed)
         state.deal = deal
