@@ -1,6 +1,6 @@
 """Klaverjassen for 3: each for himself, 10 cards, a skart of 2, roem claimed.
 
-Rule text: ``seeds/004`` lines 32-76, "Klaverjassen, 3 spelers"; the rules as
+Rule text: ``seeds/004`` lines 32-75, "Klaverjassen, 3 spelers"; the rules as
 implemented and the rulings (D1, D2, ...) are in ``games/jass/RULES.md``.
 
 Three seats each get 10 cards; two lie face down as the skart (line 46).

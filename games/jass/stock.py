@@ -1,7 +1,7 @@
 """The two-player stock games of the jass family: Smousjas and Vijfhonderden.
 
-Rule texts: ``seeds/000`` line 428 (Smousjas, the same text as ``seeds/002``
-line 1) and line 380 (Vijfhonderden). The rules as implemented and the rulings
+Rule texts: ``seeds/000`` line 428 (Smousjas, the same text as 002:1)
+and line 380 (Vijfhonderden). The rules as implemented and the rulings
 (S1, S2, ... shared; V1, ... Vijfhonderden only) are in ``games/jass/RULES.md``.
 Both games are one engine, :class:`StockState`, configured by a
 :class:`StockConfig` (deal size, card points, declaration table, mariages,

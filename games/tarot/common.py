@@ -74,7 +74,7 @@ FULL: CardMask = TAROT.full
 #: The red suits (diamonds, hearts) by deck number.
 RED_SUITS = (1, 2)
 #: Red suits in Maison Troggen and Triomphe Forcee, weakest first: 10 ... 1 J N
-#: Q K (seed 000 line 157 and line 209).
+#: Q K (seed 000 line 155 and line 211).
 RED_REVERSED = ("10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "J", "N", "Q", "K")
 
 
