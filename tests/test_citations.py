@@ -9,7 +9,8 @@ A citation is any of the forms the tree uses:
 
 - ``seed 000 line 111``, ``seed 000 lines 114-122``, ``seed 004 lines 81, 82``;
 - ``000:466``, ``000:453-455`` (the colon form, seed file and line);
-- ``line 109``, ``lines 95, 97`` alone: a line of the seed file the text named
+- ``line 109``, ``lines 95, 97`` alone, or a cell of a Markdown table's
+  ``line`` column: a line of the seed file the text named
   last before it (``seed 000``, ``seed 000 line 93``,
   ``seeds/002_7b8951f6e8c026cd.txt``, ``../shared/seeds/004_*.txt``; not a
   colon citation, which is a reference in passing), or, in a family whose games
@@ -223,6 +224,44 @@ def tree_files() -> list[Path]:
     return out
 
 
+_Groups = dict[str | int, str | None]
+
+
+def _hits(text: str) -> list[tuple[int, int, _Groups]]:
+    """The seed mentions and citations of ``text`` in order, each as its
+    span and :data:`_TOKEN`'s groups; a cell of a Markdown table's ``line``
+    column (``| meld:trumps | ... | 250 | 114 |``) is a bare citation."""
+    hits: list[tuple[int, int, _Groups]] = []
+    for m in _TOKEN.finditer(text):
+        groups: _Groups = {name: value for name, value in m.groupdict().items()}
+        groups[0] = m[0]
+        hits.append((m.start(), m.end(), groups))
+    column, offset = -1, 0
+    for row in text.splitlines(keepends=True):
+        cells = (
+            row.strip().strip("|").split("|") if row.lstrip().startswith("|") else []
+        )
+        names = [c.strip().lower() for c in cells]
+        if not cells:
+            column = -1
+        elif column < 0 and ("line" in names or "lines" in names):
+            column = names.index("line" if "line" in names else "lines")
+        elif column >= 0 and column < len(cells):
+            cell = cells[column]
+            if re.fullmatch(rf"\s*{_LIST}\s*", cell):
+                at = (
+                    offset
+                    + row.index("|")
+                    + 1
+                    + sum(len(c) + 1 for c in cells[:column])
+                )
+                hits.append(
+                    (at, at + len(cell), {0: cell.strip(), "bare": cell.strip()})
+                )
+        offset += len(row)
+    return sorted(hits, key=lambda hit: hit[0])
+
+
 def citations(rel: str, text: str) -> tuple[list[Citation], list[str]]:
     """The citations in one file's ``text``, and the errors of those that name
     no seed file."""
@@ -231,17 +270,17 @@ def citations(rel: str, text: str) -> tuple[list[Citation], list[str]]:
     context = default_seed(games)
     found: list[Citation] = []
     errors: list[str] = []
-    for m in _TOKEN.finditer(text):
-        line = text.count("\n", 0, m.start()) + 1
-        quoted = _QUOTE.match(text, m.end())
+    for start, end, m in _hits(text):
+        line = text.count("\n", 0, start) + 1
+        quoted = _QUOTE.match(text, end)
         quote = quoted[1] if quoted else ""
-        number = m["fid"] or m["did"] or m["sid"] or m["cid"]
+        number = m.get("fid") or m.get("did") or m.get("sid") or m.get("cid")
         if number is not None and number not in known:
             # "seed 170" is a match seed; "seed 170 line 4" names no rule text.
-            if m["list"]:
+            if m.get("list"):
                 errors.append(f"{rel}:{line}: {m[0]!r}: no seed file {number}")
             continue
-        if m["cid"]:
+        if m.get("cid"):
             # A colon citation is a reference in passing (``the same words at
             # 003:1``): bare lines after it still mean the file named before.
             seed = number
@@ -249,7 +288,7 @@ def citations(rel: str, text: str) -> tuple[list[Citation], list[str]]:
             if number is not None:
                 context = number
             seed = context
-        cited = m["list"] or m["cnum"] or m["bare"]
+        cited = m.get("list") or m.get("cnum") or m.get("bare")
         if cited is None:
             continue
         if seed is None:
@@ -261,7 +300,9 @@ def citations(rel: str, text: str) -> tuple[list[Citation], list[str]]:
             continue
         ranges = tuple(_ranges(cited))
         for first, last in ranges:
-            found.append(Citation(rel, line, m[0], seed, first, last, quote, ranges))
+            found.append(
+                Citation(rel, line, str(m[0]), seed, first, last, quote, ranges)
+            )
     return found, errors
 
 
@@ -371,3 +412,10 @@ def test_the_reader_finds_each_form_and_catches_each_fault() -> None:
     assert "no seed file 001" in errors[0]
     cites, errors = citations("tests/golden/__init__.py", "seed 170: 416 lines")
     assert cites == [] and errors == []  # a match seed
+    table = (
+        "seed 000 line 93\n\n| action | points | line |\n| --- | ---: | --- |\n"
+        "| `meld:kings` | 80 | 116 |\n| `dix` | 10 | 124 |\n\nline 127\n"
+    )
+    cites, errors = citations("games/bezique/RULES.md", table)
+    assert [(c.first, c.line) for c in cites] == [(93, 1), (116, 5), (124, 6), (127, 8)]
+    assert [bool(problems(c)) for c in cites] == [False, False, True, False]
