@@ -22,8 +22,9 @@ A citation is any of the forms the tree uses:
 
 Each cited line exists and is not empty (a range: its first and last line), and
 lies in the section of a game of the citing file's family (``games/jass/``,
-``tests/games/jass/``, ``bots/jass.py``, ``tournaments/belote-*.toml``, ... are
-the jass family's; a file of no family, shared code, may cite any game). Where a
+``tests/games/jass/``, ``bots/jass.py``, ... are the jass family's; a file of no
+family, shared code, may cite any game), or of its own game where its name
+names one (``belote.py``, ``tournaments/belote-2-jass-sprt.toml``). Where a
 citation is followed by a quotation that occurs in the seed file, the quotation
 is on the cited lines: a citation that drifted off its sentence fails even
 within its game's section.
@@ -63,7 +64,8 @@ TITLES = {
 #: Klaverjassen has two sections, for three and for four players.
 KLAVERJASSEN = {"3": "klaverjassen-3", "4": "klaverjassen"}
 
-#: Each family: its games and the words that mark a path as its own.
+#: Each family: its games and how a word of a path that marks it as the
+#: family's begins (``stock_jass.py``, ``klaverjassen-3-jass-round-robin.toml``).
 FAMILIES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "bezique": (
         frozenset({"bezique", "rubicon", "fildinski", "marjolet", "binage"}),
@@ -174,13 +176,41 @@ def seeds() -> dict[str, Seed]:
     return out
 
 
+#: A word of a file's name (split at ``_ - .``) that makes it one game's own:
+#: it cites that game's section only (``belote.py``, ``test_klapper_two.py``,
+#: ``triomphe-forcee-5-gauntlet.toml``). Not the names of several games'
+#: files (``bezique.py`` speaks for the family, ``maison.py`` for two games).
+GAME_WORDS = {
+    "belote": "belote",
+    "klapper": "klapper",
+    "kleintje": "kleintje-klaverjas",
+    "klaverjassen3": "klaverjassen-3",
+    "smousjas": "smousjas",
+    "vijfhonderden": "vijfhonderden",
+    "rubicon": "rubicon",
+    "fildinski": "fildinski",
+    "marjolet": "marjolet",
+    "binage": "binage",
+    "troggen": "maison-troggen",
+    "triomphe": "triomphe-forcee",
+    "rigueur": "la-rigueur",
+    "gin": "gin-rummy",
+}
+
+
 def family_games(rel: str) -> frozenset[str] | None:
-    """The games a file at ``rel`` may cite, by the families its path names;
-    ``None``: a file of no family (shared code) may cite every game."""
+    """The games a file at ``rel`` may cite: those its name names
+    (:data:`GAME_WORDS`), else those of the families its path names; ``None``:
+    a file of no family (shared code) may cite every game."""
     path = rel.lower()
+    words = set(re.split(r"[-_.]", path.rsplit("/", 1)[-1]))
+    own = frozenset(GAME_WORDS[w] for w in words & GAME_WORDS.keys())
+    if own:
+        return own
+    tokens = re.split(r"[-_./]", path)
     found: set[str] = set()
-    for games, words in FAMILIES.values():
-        if any(word in path for word in words):
+    for games, marks in FAMILIES.values():
+        if any(token.startswith(marks) for token in tokens):
             found |= games
     return frozenset(found) or None
 
@@ -412,6 +442,12 @@ def test_the_reader_finds_each_form_and_catches_each_fault() -> None:
     assert "no seed file 001" in errors[0]
     cites, errors = citations("tests/golden/__init__.py", "seed 170: 416 lines")
     assert cites == [] and errors == []  # a match seed
+    cites, _ = citations("games/jass/belote.py", "seed 002 line 111 (Klapper)")
+    assert "section of klapper, not of belote" in problems(cites[0])[0]
+    assert family_games("harness/plugins.py") is None  # "gin" is no word of it
+    assert family_games("tests/games/rummy/test_gin_rules.py") == frozenset(
+        {"gin-rummy"}
+    )
     table = (
         "seed 000 line 93\n\n| action | points | line |\n| --- | ---: | --- |\n"
         "| `meld:kings` | 80 | 116 |\n| `dix` | 10 | 124 |\n\nline 127\n"
