@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeAlias
 
 from harness.contracts.errors import InvalidActionError
@@ -307,6 +307,41 @@ class Deck:
         for index in self.take(cards, taken):
             m |= 1 << index
         return m
+
+    def check_deal(
+        self,
+        hands: Sequence[str | Iterable[str]],
+        rest: Mapping[str, str | Iterable[str]] | None = None,
+    ) -> None:
+        """Refuse a deal written by hand that names a card more often than the
+        deck holds it (the worked-example constructors' one check).
+
+        ``hands`` are the seats' cards, seat 0 first; ``rest`` maps the other
+        places (``"the stock"``, ``"the skart"``) to theirs; a string is split
+        on spaces. Which copy goes where is the constructor's business
+        (:meth:`take` with ``taken``).
+
+        :raises ValueError: a card named too often, with how often, where, and
+            how many copies the deck holds.
+        :raises InvalidActionError: an unknown card name (:meth:`parse`).
+        """
+        places = {f"seat {seat}": cards for seat, cards in enumerate(hands)}
+        places.update(rest or {})
+        named: dict[str, dict[str, int]] = {}
+        for place, cards in places.items():
+            for card in cards.split() if isinstance(cards, str) else cards:
+                self.parse(card)
+                where = named.setdefault(card, {})
+                where[place] = where.get(place, 0) + 1
+        for card, where in named.items():
+            asked = sum(where.values())
+            if asked > self.copies:
+                found = ", ".join(f"{place}: {n}" for place, n in where.items())
+                holds = "copy" if self.copies == 1 else "copies"
+                raise ValueError(
+                    f"impossible deal: {card!r} is named {asked} times ({found}); "
+                    f"the {self.name} holds {self.copies} {holds} of it"
+                )
 
     def counts(self, mask: CardMask) -> dict[str, int]:
         """How many copies of each card ``mask`` holds (cards it holds only)."""

@@ -247,6 +247,10 @@ class FamilyState(TrickState):
     #: A declared card joins a later combination only if that one is worth at
     #: least as much as every combination the card was declared in.
     REUSE_RULE: ClassVar[bool] = True
+    #: A combination may be declared again with cards already declared in it
+    #: and one new card (Rubicon, seed 000 line 84), else only with cards all
+    #: new to it (Bezique: line 84 names refilling as Rubicon's difference; R4).
+    REFILL: ClassVar[bool] = False
     #: Whether the winner of a trick of the final phase may declare too.
     MELDS_IN_FINAL: ClassVar[bool] = False
     #: Whether the match ends the moment a seat's total (earlier deals and this
@@ -463,7 +467,7 @@ class FamilyState(TrickState):
         """The declarations ``seat`` may make now: action -> cards (R3-R5)."""
         pool, shown = self._meld_pool(seat)
         history, best, deck = self._history, self._best, self._deck
-        reuse = self.REUSE_RULE
+        reuse, refill = self.REUSE_RULE, self.REFILL
         options: dict[str, tuple[int, ...]] = {}
         for kind, must, kind_needs in self._kind_checks:
             if pool & must != must:
@@ -473,7 +477,7 @@ class FamilyState(TrickState):
                     break
             else:
                 cards = choose_cards(
-                    kind, pool, shown, history, best if reuse else {}, deck
+                    kind, pool, shown, history, best if reuse else {}, deck, refill
                 )
                 if cards is not None and self._may_declare(seat, kind, cards):
                     options[MELD + kind.name] = cards
@@ -956,7 +960,13 @@ class FamilyState(TrickState):
         state.deal = deal
         state.dealer = (deal + 1) % 2
         deck = state._deck
-        masks = [deck.mask(h.split()) for h in hands]
+        deck.check_deal(hands, {"the stock": stock})
+        # Each hand takes copies the hands before it left free.
+        masks: list[CardMask] = []
+        taken = 0
+        for hand in hands:
+            masks.append(deck.mask(hand.split(), taken))
+            taken |= masks[-1]
         order = deck.take(stock, masks[0] | masks[1])
         state._setup(masks, order[::-1], deal % 2)
         return state

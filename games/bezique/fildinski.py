@@ -15,6 +15,7 @@ but no card in two of them (line 18). Bezique's re-use rule is not in the text
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations, product
 
 from games.bezique.bezique import bezique_names, distinct_names
 from games.bezique.family import (
@@ -28,7 +29,7 @@ from games.bezique.family import (
     family_moves,
 )
 from games.bezique.melds import Kind, bezique_kinds, kinds, needs
-from games.cards import BEZIQUE, CardMask
+from games.cards import BEZIQUE, CardMask, iter_bits
 from games.tricks import TrickRecord, TrickRules, TrickState
 from harness import Option
 
@@ -166,6 +167,30 @@ def choose_won(
     return tuple(picks)
 
 
+def other_choices(
+    face_needs: tuple[tuple[CardMask, int], ...],
+    bit: int,
+    won: CardMask,
+    new: CardMask,
+    history: dict[int, int],
+) -> list[tuple[int, ...]]:
+    """Every set of won copies a kind may be declared with (FI2, FI3), in
+    the order of :func:`choose_won`'s picks: per face its copies, lowest
+    first; each set holds a card of ``new``. For FI4's second step only, when
+    the first choice would block another combination: a handful of sets (two
+    copies of a card in the pack, five faces at most)."""
+    per_face = []
+    for mask, need in face_needs:
+        free = [c for c in iter_bits(won & mask) if not history.get(c, 0) & bit]
+        per_face.append(list(combinations(free, need)))
+    out = []
+    for parts in product(*per_face):
+        cards = tuple(c for part in parts for c in part)
+        if any(new >> c & 1 for c in cards):
+            out.append(cards)
+    return out
+
+
 @dataclass(frozen=True)
 class FildinskiView(FamilyView):
     """What one Fildinski seat knows: the family's view and the won cards."""
@@ -274,6 +299,8 @@ class FildinskiState(FamilyState):
             half = won >> 1
             absent, single = ~(won | half), ~(won & half)
             rows, declared = self._rows, -1
+            #: Each offered kind's row, for FI4's second step.
+            offered: dict[str, _Row] = {}
             while chosen:
                 low = chosen & -chosen
                 chosen ^= low
@@ -287,6 +314,9 @@ class FildinskiState(FamilyState):
                 )
                 if cards is not None:
                     options[MELD + kind.name] = cards
+                    offered[MELD + kind.name] = rows[low.bit_length() - 1]
+            if len(offered) > 1:
+                self._keep_others(options, offered, won, new, declared)
         sevens = self.hands[seat] & self._sevens
         if sevens and self._stock and self._stock[0] >> 1 != self._seven:
             options[DIX] = ((sevens & -sevens).bit_length() - 1,)
@@ -294,6 +324,45 @@ class FildinskiState(FamilyState):
         # (F3): its notes change in every seat's view alike.
         self._stale |= 1 << seat
         return options
+
+    def _keep_others(
+        self,
+        options: dict[str, tuple[int, ...]],
+        offered: dict[str, _Row],
+        won: CardMask,
+        new: CardMask,
+        declared: CardMask,
+    ) -> None:
+        """FI4's second step: where the copies a combination takes would make
+        another combination offered now impossible in this turn, take copies
+        that keep as many of them possible as any copies can (the first such
+        in :func:`other_choices`' order); the rest the player settles by the
+        order of declaring (issue 28)."""
+        history = self._history
+
+        def kept(name: str, cards: tuple[int, ...]) -> int:
+            mask = sum(1 << c for c in cards)
+            left, fresh = won & ~mask, new & ~mask
+            return sum(
+                choose_won(row[1], row[0].bit, left, fresh, declared, history)
+                is not None
+                for other, row in offered.items()
+                if other != name
+            )
+
+        everything = len(offered) - 1
+        for name, row in offered.items():
+            best = options[name]
+            most = kept(name, best)
+            if most == everything:
+                continue
+            for cards in other_choices(row[1], row[0].bit, won, new, history):
+                keeps = kept(name, cards)
+                if keeps > most:
+                    best, most = cards, keeps
+                    if most == everything:
+                        break
+            options[name] = best
 
     def _kinds_of(self, new: CardMask) -> int:
         """The kinds holding a card of ``new`` (at most the trick's two), as

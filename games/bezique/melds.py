@@ -130,17 +130,20 @@ def choose_cards(
     history: Mapping[int, int],
     best: Mapping[int, int],
     deck: Deck,
+    refill: bool = False,
 ) -> tuple[int, ...] | None:
     """The copies ``hand`` would declare ``kind`` with, or ``None`` if it may not.
 
     ``shown`` is the part of the hand lying open; ``history[card]`` is the mask of
     the kinds a card was declared in and ``best[card]`` the highest value among
     them. A card may join only if ``best`` is at most ``kind.value`` (the re-use
-    rule, seed 000 line 111) and the combination needs a card never declared in
-    this kind (the same combination once, line 111; R4). Of each face it takes
-    first an open copy not yet in this kind, then a hidden copy, then an open copy
-    already in this kind (R5): that keeps hidden cards hidden and is never worse
-    for the rule "the same combination once".
+    rule, seed 000 line 111). The same combination once (line 111; R4): every
+    card must be new to this kind, unless ``refill`` (Rubicon, line 84: a
+    combination broken by playing one of its cards may be completed again), when
+    one new card is enough. Of each face it takes first an open copy not yet in
+    this kind, then a hidden copy, then (``refill`` only) an open copy already in
+    this kind (R5): that keeps hidden cards hidden and is never worse for the
+    rule "the same combination once".
     """
     chosen: list[int] = []
     fresh = False
@@ -159,7 +162,8 @@ def choose_cards(
             if best.get(card, 0) > value:
                 continue
             if history.get(card, 0) & bit:
-                last.append(card)
+                if refill:
+                    last.append(card)
             elif shown & low:
                 first.append(card)
             else:

@@ -166,6 +166,7 @@ class RubiconState(FamilyState):
     SEVEN_PLAYED = 0
     DIX_VALUE = 0
     SEVERAL = True
+    REFILL = True
     VIEW = RubiconView
 
     game: Rubicon

@@ -9,7 +9,7 @@ voorhand must play (the *Koe*); at two seats the *Smous* bid. The holder of
 the trump seven may exchange it for the turned card (*Dix*). Then three more
 cards each and the *Fille* shown (two or three seats), or at four the maker
 takes the turned card and two more. Card ranks, points and the Rotterdam
-duties are klaverjassen's (line 65); declarations in hand are
+duties are klaverjassen's (line 66); declarations in hand are
 :mod:`games.jass.declarations`'; the maker must beat every other player
 (:func:`games.jass.scoring.beat_each_or_reserve`).
 """
@@ -60,7 +60,7 @@ SMOUS_ACTIONS = tuple(f"{SMOUS}:{word}" for word in SUIT_ACTIONS)
 _ALL_WORDS = frozenset(
     (TAKE, PASS, SMOUS, ACCEPT, REDEAL, DIX, KEEP, ROEM, *SUIT_ACTIONS, *SMOUS_ACTIONS)
 )
-#: Declarations (lines 80-86): four jacks 200, nines 150, A K 10 Q 100; runs
+#: Declarations (lines 83-86): four jacks 200, nines 150, A K 10 Q 100; runs
 #: of 5 or more 100, of 4 50, of 3 20; a card in one four and one run.
 BELOTE_ROEM = DeclarationRules(
     PIQUET,
@@ -71,7 +71,7 @@ BELOTE_ROEM = DeclarationRules(
 )
 #: A player with every trick; the others' share for each player without (B11).
 KAPOT = 100
-#: Cards dealt first, by seats (line 60).
+#: Cards dealt first, by seats (line 64).
 _FIRST = {2: 6, 3: 6, 4: 5}
 _FULL = PIQUET.full
 _INDEX = PIQUET.index
@@ -80,7 +80,7 @@ _NAMES = PIQUET.names
 
 
 def announcement(found: Declaration) -> str:
-    """How a declaration is announced (line 79: its kind and its highest card,
+    """How a declaration is announced (line 82: its kind and its highest card,
     not its suit): ``"four:J"``, ``"run:4:K"``."""
     rank = PIQUET.ranks[found.top]
     if found.name.startswith("four"):
@@ -692,6 +692,7 @@ class BeloteState(DeclaresInHand):
         card turned for trump; ``stock`` the rest in dealing order (its last
         card is the Fille). Later deals are dealt from ``seed``.
         """
+        PIQUET.check_deal(hands, {"the turned card": [turned], "the stock": stock})
         n = len(hands)
         masks = [PIQUET.mask(h.split()) for h in hands]
         rest = [_INDEX[c] for c in stock.split()]
@@ -946,7 +947,7 @@ class Belote(Game):
     title = "Belote / Piekjas (2 to 4 players, each for himself)"
     seat_counts = frozenset({2, 3, 4})
     check_options = {"target": 300}  # noqa: RUF012
-    #: The text's match target by seat count (line 97, B15).
+    #: The text's match target by seat count (line 99, B15).
     TARGETS: ClassVar[dict[int, int]] = {2: 500, 3: 700, 4: 1000}
     action_kinds = (
         card_move(),
@@ -976,7 +977,7 @@ class Belote(Game):
             0,
             doc=(
                 "match target; 0: by seat count, 500 at two, 700 at three, 1000 "
-                "at four (line 97, B15)"
+                "at four (line 99, B15)"
             ),
             minimum=0,
             # Before issue #25 a target per seat count; each is now `target`,

@@ -534,6 +534,7 @@ class KlapperState(DeclaresInHand):
         seats (K12): nine cards each, and the six of the ``dead`` hand, whose
         last listed card is the open card.
         """
+        PIQUET24.check_deal(hands, {"the dead hand": dead})
         n = len(hands)
         masks = [PIQUET24.mask(h.split()) for h in hands]
         union = PIQUET24.mask(dead.split())

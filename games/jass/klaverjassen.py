@@ -534,6 +534,7 @@ class KlaverjassenState(TrickState):
         voorhand, seat ``deal % 4``), who leads. Later deals are dealt from
         ``seed`` as usual.
         """
+        PIQUET.check_deal(hands)
         masks = [PIQUET.mask(h.split()) for h in hands]
         if (
             len(masks) != 4

@@ -1,6 +1,6 @@
 """Klaverjassen for 3: each for himself, 10 cards, a skart of 2, roem claimed.
 
-Rule text: ``seeds/004`` lines 32-76, "Klaverjassen, 3 spelers"; the rules as
+Rule text: ``seeds/004`` lines 32-75, "Klaverjassen, 3 spelers"; the rules as
 implemented and the rulings (D1, D2, ...) are in ``games/jass/RULES.md``.
 
 Three seats each get 10 cards; two lie face down as the skart (line 46).
@@ -479,6 +479,7 @@ class Klaverjassen3State(SkartState):
     ) -> Klaverjassen3State:
         """A state at the first bid of deal ``deal`` with the given hands
         (seat 0 first; ``""`` for a seat sitting out) and skart."""
+        PIQUET.check_deal(hands, {"the skart": skart})
         n = len(hands)
         state = object.__new__(cls)
         state._blank(game, n, seed)

@@ -644,6 +644,7 @@ class KleintjeState(SkartState):
     ) -> KleintjeState:
         """A state at the first bid of deal ``deal`` (dealer: the seat before
         seat ``deal % n``) with these hands and skart; other cards undealt."""
+        PIQUET.check_deal(hands, {"the skart": skart})
         n = len(hands)
         state = object.__new__(cls)
         state._blank(game, n, seed)

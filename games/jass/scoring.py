@@ -141,7 +141,7 @@ def beat_every_side(
 def beat_each_or_reserve(
     maker: int, totals: Sequence[int]
 ) -> tuple[tuple[int, ...], int]:
-    """Belote's deal score (seed 002 lines 91-92): ``(scores, reserve)``.
+    """Belote's deal score (seed 002 lines 94-95): ``(scores, reserve)``.
 
     The maker (index ``maker`` in ``totals``) must have strictly more than
     every other player: then each scores his own. Below one of them he scores

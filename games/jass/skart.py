@@ -1,5 +1,5 @@
 """The skart and the seats that sit a deal out, shared by the jass games that
-have them: Klaverjassen for 3 and Kleintje Klaverjas (seed 004 lines 1-76).
+have them: Klaverjassen for 3 and Kleintje Klaverjas (seed 004 lines 1-75).
 
 Both lay a few cards face down in the middle (the *skart*) that the player
 (the bidder who won) may take into his hand before laying as many back; he

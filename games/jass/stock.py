@@ -1,7 +1,7 @@
 """The two-player stock games of the jass family: Smousjas and Vijfhonderden.
 
-Rule texts: ``seeds/000`` line 428 (Smousjas, the same text as ``seeds/002``
-line 1) and line 380 (Vijfhonderden). The rules as implemented and the rulings
+Rule texts: ``seeds/000`` line 428 (Smousjas, the same text as 002:1)
+and line 380 (Vijfhonderden). The rules as implemented and the rulings
 (S1, S2, ... shared; V1, ... Vijfhonderden only) are in ``games/jass/RULES.md``.
 Both games are one engine, :class:`StockState`, configured by a
 :class:`StockConfig` (deal size, card points, declaration table, mariages,
@@ -1149,6 +1149,7 @@ class StockState(TrickState):
         named nowhere are out of the hand (a short stock for a short example);
         an empty ``stock`` starts at phase 2's first trick.
         """
+        PIQUET.check_deal(hands, {"the open card": [open_card], "the stock": stock})
         state = object.__new__(cls)
         state._blank(game, seed)
         state.deal = deal

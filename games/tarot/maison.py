@@ -1,7 +1,7 @@
 """Maison Tarot and La Rigueur: 2-6 players, 12 cards each, card points.
 
 Rule texts: ``seeds/000`` line 331 (Maison Tarot, variant Wilde Maison Tarot at
-line 376) and line 296 (La Rigueur, the same game with spades as a second trump
+line 377) and line 296 (La Rigueur, the same game with spades as a second trump
 suit); rulings R1-R16 in ``games/tarot/RULES.md``. The card play, the excuse's
 exchange and sampling are the family's (:mod:`games.tarot.common`).
 
@@ -146,7 +146,7 @@ class MaisonTarot(Game):
         Option(
             "variant",
             STANDARD,
-            doc="the rule set (seed 000 lines 331 and 376)",
+            doc="the rule set (seed 000 lines 331 and 377)",
             choices=(STANDARD, WILDE),
             choice_docs={
                 STANDARD: "12 cards each; play to the target",

@@ -1,15 +1,15 @@
 """Triomphe Forcée: 2-10 players, a pot, Death in hand, tricks only.
 
-Rule text: ``seeds/000`` line 193 (the same words at ``003`` line 1); rulings
+Rule text: ``seeds/000`` line 193 (the same words at 003:1); rulings
 TF1-TF9 in ``games/tarot/RULES.md``. The card play and sampling are the family's
-(:mod:`games.tarot.common`); the red suits rank K Q N J 1 2 ... 10 (line 209).
+(:mod:`games.tarot.common`); the red suits rank K Q N J 1 2 ... 10 (seed 000 line 211).
 
-Every seat stakes into the pot when it is empty (line 201). A seat dealt the
+Every seat stakes into the pot when it is empty (line 207). A seat dealt the
 13 of trumps (Death) shows it at once and takes the whole pot: the deal ends
 there. Otherwise the excuse and the 1 of trumps are declared for one stake
 from the pot each, the 11 of trumps for two; when a declaration empties the
 pot, everyone stakes again. Then the cards are played; the seat with most
-tricks takes the rest of the pot (line 211). Scores are net chips.
+tricks takes the rest of the pot (line 213). Scores are net chips.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from harness import ActionKind, Game, IllegalActionError, Option, Result, View
 
 __all__ = ["TriompheForcee", "TriompheState", "TriompheView", "hand_size_for"]
 
-#: The 13 of trumps, Death (line 201).
+#: The 13 of trumps, Death (line 207).
 DEATH = "13T"
 _DEATH: CardMask = TAROT.mask([DEATH])
-#: The cards declared for stakes from the pot, in declaring order (line 201).
+#: The cards declared for stakes from the pot, in declaring order (line 207).
 DECLARED_STAKES: dict[str, int] = {"EX": 1, "1T": 1, "11T": 2}
 _DECLARABLE: CardMask = TAROT.mask(DECLARED_STAKES)
-#: The text's 12 cards each (line 199).
+#: The text's 12 cards each (line 200).
 TEXT_HAND = 12
 
 
@@ -61,7 +61,7 @@ class TriompheState(TarotState):
     totals_word = "chips"
     excuse_exchange = False
     narrate_points = False
-    card_values = (0,) * len(TAROT)  # tricks only (line 211)
+    card_values = (0,) * len(TAROT)  # tricks only (line 213)
 
     def __init__(self, game: TriompheForcee, n_seats: int, seed: int) -> None:
         self._blank(game, n_seats, seed)
@@ -78,7 +78,7 @@ class TriompheState(TarotState):
         #: What happened before the first lead, not yet told (narration).
         self.opening: tuple[str, ...] = ()
 
-    # -- the pot (line 201) ----------------------------------------------------
+    # -- the pot (line 207) ----------------------------------------------------
 
     def _stake_all(self) -> None:
         """Every seat puts one stake into the (empty) pot (TF3)."""
@@ -299,7 +299,7 @@ class TriompheForcee(Game):
         Option(
             "stake",
             1,
-            doc="chips each seat puts into the empty pot (seed 000 line 197, 201)",
+            doc="chips each seat puts into the empty pot (seed 000 lines 203, 207)",
             minimum=1,
         ),
         Option("deals", 10, doc="the number of hands of a match (TF8)", minimum=1),

@@ -2,11 +2,11 @@
 
 Rule text: ``seeds/000`` line 141; rulings TR1-TR8 in ``games/tarot/RULES.md``.
 The card play, the excuse's exchange and sampling are the family's
-(:mod:`games.tarot.common`); the red suits rank K Q N J 1 2 ... 10 (line 157).
+(:mod:`games.tarot.common`); the red suits rank K Q N J 1 2 ... 10 (line 155).
 
 The dealer gets 28 cards and discards three, one decision each (``discard
 5H``), never a king, a trump or the excuse (line 151); voorhand leads. A deal
-scores the cards each seat won, counted by threes (line 173): each group of three
+scores the cards each seat won, counted by threes (line 175): each group of three
 cards is worth its cards' values (21T, 1T, kings 5; queens 4; knights and the
 excuse 3; valets 2; a blank 1) less 2. The text's easier count (line 177) gives
 the same totals: 4 3 2 2 1 plus one per set of three cards. A round is three
@@ -48,7 +48,7 @@ DEALER_SIZE, HAND_SIZE, DISCARD = 28, 25, 3
 KINGS: CardMask = TAROT.mask(["KC", "KD", "KH", "KS"])
 #: Cards the dealer may never discard (line 151): kings, trumps, the excuse.
 KEEP: CardMask = KINGS | TAROT.suit_masks[TRUMPS] | EXCUSE
-#: The text's values when counting by threes (line 163-171); a blank is 1 here.
+#: The text's values when counting by threes (lines 163-173); a blank is 1 here.
 THREE_VALUES: tuple[int, ...] = tuple(
     3 if c == EXCUSE.bit_length() - 1 else POINTS[c] + 1 for c in range(len(TAROT))
 )
@@ -59,7 +59,7 @@ SET_VALUES: tuple[int, ...] = tuple(
 
 
 def count_by_threes(won: CardMask) -> int:
-    """Count won cards as the text does (line 173): in groups of three, each
+    """Count won cards as the text does (line 175): in groups of three, each
     honour with two blanks where there are blanks, each group worth its values
     less 2 ("een Dame pas 4 punten waard is als er ook twee lege kaarten
     bijgeteld worden. Drie lege kaarten vormen samen 1 punt")."""
@@ -277,6 +277,7 @@ class TroggenState(TarotState):
         """A state at the first lead of deal ``deal`` with the given 25-card
         hands and the dealer's ``discard``; the rest of the pack must be the
         discard. For worked examples."""
+        TAROT.check_deal(hands, {"the discard": discard})
         state = object.__new__(cls)
         state._blank(game, len(hands), seed)
         state.deal = deal
@@ -323,7 +324,7 @@ class MaisonTroggen(Game):
             choices=(THREES, SETS),
             choice_docs={
                 THREES: "each group of three cards: its cards' values less 2 "
-                "(seed 000 line 173)",
+                "(seed 000 line 175)",
                 SETS: "the easier count: 4 3 2 2 1 plus one per set of three cards "
                 "(line 177)",
             },

@@ -28,7 +28,7 @@ DECKS = [PIQUET, PIQUET24, FULL52, BEZIQUE, RUBICON, TAROT]
 @pytest.mark.parametrize(
     ("deck", "size", "faces", "copies"),
     [
-        (PIQUET, 32, 32, 1),  # seed 004 line 84: A-H-B-V-10-9-8-7
+        (PIQUET, 32, 32, 1),  # seed 004 line 83: A-H-B-V-10-9-8-7
         (PIQUET24, 24, 24, 1),  # Klapper: A to 9
         (FULL52, 52, 52, 1),  # Gin Rummy
         (BEZIQUE, 64, 32, 2),  # seed 000 line 4: 2x a piquet pack

@@ -1,7 +1,7 @@
 """The trick engine of games/tricks.py: rank orders, tiers, duties, inference.
 
 Worked examples cite the rule texts: seed 004 lines 104-107 (klaverjassen's
-ranks, points and duties), line 130 (Amsterdam), seed 000 lines 313-317 (La
+ranks, points and duties), line 130 (Amsterdam), seed 000 lines 312-316 (La
 Rigueur: the tarot trumps above spades above the suit led; the excuse), and
 the Bezique texts' last phase (follow and beat the led card when possible).
 """
@@ -73,7 +73,7 @@ def legal(hand: str, trick: str, duties: Duties = ROTTERDAM, **kw: bool) -> Card
 
 
 def test_rank_orders_follow_the_text() -> None:
-    """Seed line 104: trumps J 9 A 10 K Q 8 7; plain A 10 K Q J 9 8 7."""
+    """Seed 004 line 104: trumps J 9 A 10 K Q 8 7; plain A 10 K Q J 9 8 7."""
     hearts = sorted(
         "7H 8H 9H TH JH QH KH AH".split(),
         key=lambda c: JASS.strength(PIQUET.index[c], (HEARTS,)),
@@ -93,7 +93,7 @@ def test_rank_orders_follow_the_text() -> None:
     [("KS TS 7S AC", 1), ("9S AD 7S 8S", 0), ("AS 7H KS QS", 1), ("AS 9H JH AH", 2)],
 )
 def test_trick_winner(cards: str, winner: int) -> None:
-    """Seed line 107: highest trump, else highest of the suit led."""
+    """Seed 004 line 107: highest trump, else highest of the suit led."""
     assert trick_winner(idx(cards), HEARTS_TRUMP.beats) == winner
 
 
@@ -109,7 +109,7 @@ def test_no_trump_game() -> None:
 
 
 def test_points_and_last_trick() -> None:
-    """Seed line 105: 152 on the cards whatever the trump; jas 20, nel 14."""
+    """Seed 004 line 105: 152 on the cards whatever the trump; jas 20, nel 14."""
     for trump in range(4):
         assert sum(JASS.tables(trump).points) == 152
     points = HEARTS_TRUMP.points
@@ -118,7 +118,7 @@ def test_points_and_last_trick() -> None:
 
 
 def test_rotterdam_duties() -> None:
-    """Seed line 107: follow; else trump, over-trump, else under-trump; else any."""
+    """Seed 004 line 107: follow; else trump, over-trump, else under-trump; else any."""
     hand = "7H KH 9H 7C"
     assert legal("7S KS 7H", "AS") == CardSet.of(PIQUET, "7S KS")
     assert legal(hand, "AS") == CardSet.of(PIQUET, "7H KH 9H")
@@ -131,7 +131,7 @@ def test_rotterdam_duties() -> None:
 
 
 def test_amsterdam_duties() -> None:
-    """Seed line 130: no under-trumping unless the hand holds only lower trumps;
+    """Seed 004 line 130: no under-trumping unless the hand holds only lower trumps;
     while the partner wins no duty to trump, but still no under-trump; trump
     led must be followed and over-trumped whoever wins."""
     assert legal("7H 8H 7C", "AS JH", AMSTERDAM) == CardSet.of(PIQUET, "7C")
@@ -178,7 +178,7 @@ def tm(cards: str) -> int:
 
 
 def test_la_rigueur_tiers() -> None:
-    """Seed 000 lines 313-317: trumps above spades above the suit led; plain
+    """Seed 000 lines 312-314: trumps above spades above the suit led; plain
     suits rank K Q N J 10 .. 1; trumps 21 down to 1."""
     beats = RIGUEUR.beats
     assert trick_winner(idx("KH 1S 2H", TAROT), beats) == 1  # a spade ruffs
@@ -195,7 +195,7 @@ def test_la_rigueur_tiers() -> None:
 
 
 def test_la_rigueur_duties_and_the_excuse() -> None:
-    """Seed 000 lines 313-319: void in the suit led, play a trump or a spade;
+    """Seed 000 lines 312-316: void in the suit led, play a trump or a spade;
     void in spades, a trump; void in trumps, anything; no over-trumping; the
     excuse may always be played, never wins, and a led excuse lets the next
     card set the suit."""
@@ -230,7 +230,7 @@ def test_la_rigueur_duties_and_the_excuse() -> None:
 
 
 def test_reveal_worked_example() -> None:
-    """Seed line 107 and R14: seat 1 ruffs QH (no spades), seat 2 under-trumps
+    """Seed 004 line 107 and R14: seat 1 ruffs QH (no spades), seat 2 under-trumps
     7H (no spades, no trump above QH), seat 3 discards 7C (no spades, no
     trumps)."""
     forbidden = [0, 0, 0, 0]

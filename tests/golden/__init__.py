@@ -55,7 +55,7 @@ DEFAULT_SEED = 1
 #: chooses his layout (RULES.md ruling 8).
 SEEDS: dict[str, int] = {
     "gin-rummy": 346,
-    "bezique": 13,
+    "bezique": 14,
     "rubicon": 170,
     "maison-tarot": 2,
     "la-rigueur": 2,

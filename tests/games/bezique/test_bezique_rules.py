@@ -87,11 +87,14 @@ def test_a_trump_7_scores_10_for_its_player_even_when_it_loses() -> None:
 
 
 def test_equal_cards_the_first_played_wins() -> None:
-    """R10: an equal card does not beat the one led."""
+    """R10: an equal card does not beat the one led. The two AH are the
+    pack's two copies (issue 28: both hands once got the same one), so the won
+    pile holds both."""
     state = position("AH 7C 8C 9C JC 8D 9D 8S", "AH 9S JS 7D JD TD KH 8H", "9H TS")
     play(state, "AH AH")
     assert state.view(0).tricks[0][2] == 0
     assert state.view(0).points == (20, 0)
+    assert state.card_locations()["won:0"] == ("AH", "AH")
 
 
 def test_bezique_then_a_second_bezique_then_double_bezique() -> None:
@@ -153,20 +156,42 @@ def test_marias_then_four_kings_but_not_marias_again() -> None:
     assert state.view(0).points == (20 + 20 + 80, 0)
 
 
-def test_the_same_marias_once_but_a_second_king_marries_the_open_queen() -> None:
-    """Seed 000 line 111 and R4: the same combination (the same cards) scores
-    once; another king of hearts with the open queen is a new marias."""
+def test_the_same_marias_once_and_a_second_needs_both_cards_new() -> None:
+    """Seed 000 lines 111, 84 and R4: the same combination scores once; a card
+    declared in a marias of hearts never joins another one (refilling is
+    Rubicon's, line 84), so a second king of hearts with the open queen is no
+    marias; with the second queen too it is a new one."""
     other = "7S 8S 9S 7S 8S 9S 7H 8H"
     state = position("KH QH AC AC 8C 7C 9C JC", other, "JS JS TD 9D")
     play(state, "AC 7S meld:marias:H AC 8S")
     assert "meld:marias:H" not in state.legal_actions()
     state = position("KH QH KH AC AC 8C 7C 9C", other, "JS JS TD 9D")
     play(state, "AC 7S meld:marias:H AC 8S")
+    assert "meld:marias:H" not in state.legal_actions()
+    state = position("KH QH KH QH AC AC 8C 7C", other, "JS JS TD 9D")
+    play(state, "AC 7S meld:marias:H AC 8S")
     assert "meld:marias:H" in state.legal_actions()
     play(state, "meld:marias:H")
     assert state.view(0).melds[1] == (0, "marias:H", ("KH", "QH"), 20)
-    assert [card for card, _ in state.view(0).shown[0]] == ["QH", "KH", "KH"]
+    assert [card for card, _ in state.view(0).shown[0]] == ["QH", "QH", "KH", "KH"]
     assert state.view(0).points == (20 + 20 + 20, 0)
+
+
+def test_a_broken_combination_is_not_completed_again() -> None:
+    """Seed 000 line 84 names, among Rubicon's differences from Bezique, that
+    after a declared card is played the same combination may be completed and
+    scored again: so in Bezique it may not (R4; issue 28's position). Four
+    kings declared; the open KS played; the other KS, drawn, with the three
+    open kings is not four kings again."""
+    state = position(
+        "KC KD KH KS 9C 8C 7D 8D", "7C TD 9D 8H 7S 9S JC QC", "KS AC 8S AD JH 9H"
+    )
+    play(state, "9C 7C meld:kings")
+    assert state.view(0).hand.count("KS") == 2  # the drawn copy and the open one
+    play(state, "KS* 7S")
+    assert state.to_act == 0
+    assert "meld:kings" not in state.legal_actions()
+    assert state.view(0).points == (80, 0)
 
 
 def test_stuk_then_five_trumps_reuses_the_open_king_and_queen() -> None:
@@ -209,7 +234,7 @@ def test_four_of_a_kind_values_and_no_four_tens() -> None:
 def test_the_dix_exchanges_the_trump_7_and_takes_the_place_of_a_meld() -> None:
     """Seed 000 line 123, R3, R6, R8: the trump 7 for the turned card, 10
     points; it is that trick's one declaration; the card taken is known."""
-    state = position("7H AC 8C 9C 7C 8D 9D 8S", SPADES, "KD KD 8D TH")
+    state = position("7H AC 8C 9C 7C 8D 9D JC", SPADES, "KD KD 8D TH")
     play(state, "AC 7S")
     assert state.legal_actions() == ("dix", "pass")
     play(state, "dix")
@@ -219,7 +244,7 @@ def test_the_dix_exchanges_the_trump_7_and_takes_the_place_of_a_meld() -> None:
     assert view.melds == ((0, "dix", ("7H", "TH"), 10),)
     assert "dix" not in state.legal_actions() and "TH*" in state.legal_actions()
     # R6: with the 7 lying there, the other trump 7 makes no dix.
-    state = position("7H AC AC 9C 7C 8D 9D 8S", SPADES, "KD KD 8D 7H")
+    state = position("7H AC AC 9C 7C 8D 9D JC", SPADES, "KD KD 8D 7H")
     play(state, "AC 7S")
     assert "dix" not in state.legal_actions()
 
@@ -256,7 +281,7 @@ def test_no_melds_after_the_last_draw_and_the_deal_adds_up() -> None:
 def test_klaverjas_hartendame_makes_jc_qh_the_bezique_with_spades_trump() -> None:
     """Seed 000 line 139: with diamonds or spades trump the bezique is J-clubs
     Q-hearts in the variant."""
-    hands = ("JC QH AC 7C 8C 9C 8D 9D", "7D 8D 9D 7D TD 9D 7H 8H", "9S 8S")
+    hands = ("JC QH AC 7C 8C 9C 8D 9D", "7D 8D 9D 7D TD 8H 7H 8H", "9S 8S")
     variant = Bezique(variant="klaverjas-hartendame")
     state = position(*hands, game=variant)
     play(state, "AC 7D")

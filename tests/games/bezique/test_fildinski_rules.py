@@ -9,12 +9,14 @@ not named are out of the example.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 from games.bezique import Fildinski, troef_games
 from games.bezique.fildinski import FildinskiState, FildinskiView, fildinski_kinds
+from games.bezique.melds import Kind
 from games.cards import BEZIQUE
 from harness import IllegalActionError, OptionError
 from tests.games.bezique.playing import play
@@ -33,8 +35,6 @@ def position(
 ) -> FildinskiState:
     state = FildinskiState.from_cards(game, [seat0, seat1], stock.split())
     assert isinstance(state, FildinskiState)
-    # from_cards takes each hand's copies alone: keep the hands' faces apart.
-    assert not state.hands[0] & state.hands[1]
     return state
 
 
@@ -371,43 +371,91 @@ def test_the_cached_won_cards_equal_a_fresh_view() -> None:
             state.apply(rng.choice(state.legal_actions()))
 
 
+def _reference_choice(
+    state: FildinskiState, kind: Kind, won: list[int], new: set[int]
+) -> tuple[int, ...] | None:
+    """FI2-FI4's first step written out card by card: the copies ``kind``
+    takes from the won cards ``won``, ``new`` those of the trick just won."""
+    deck, history = state._deck, state._history
+    picks: list[list[int]] = []
+    for face in dict.fromkeys(kind.faces):
+        # FI3: no copy already declared in this kind; FI4: old copies first.
+        free = [
+            c
+            for c in won
+            if deck.face_of(c) == face and not history.get(c, 0) & kind.bit
+        ]
+        ordered = [c for c in free if c not in new] + [c for c in free if c in new]
+        need = kind.faces.count(face)
+        if len(ordered) < need:
+            return None
+        picks.append(ordered[:need] + ordered[need : need + 1])  # take, then spare
+    takes = [p[: kind.faces.count(f)] for p, f in
+             zip(picks, dict.fromkeys(kind.faces), strict=True)]  # fmt: skip
+    if not any(c in new for take in takes for c in take):
+        # FI2 and FI4: the first face with a spare card of the trick gives it
+        # for its last old copy.
+        for take, p in zip(takes, picks, strict=True):
+            spare = [c for c in p[len(take) :] if c in new]
+            if spare:
+                take[-1] = spare[0]
+                break
+        else:
+            return None
+    return tuple(c for take in takes for c in take)
+
+
+def _reference_sets(
+    state: FildinskiState, kind: Kind, won: list[int], new: set[int]
+) -> list[tuple[int, ...]]:
+    """Every copy set ``kind`` may take (FI2, FI3): per face in the kind's
+    order, its free copies lowest first, every way; each holds a new card."""
+    deck, history = state._deck, state._history
+    sets: list[tuple[int, ...]] = [()]
+    for face in dict.fromkeys(kind.faces):
+        free = [
+            c
+            for c in won
+            if deck.face_of(c) == face and not history.get(c, 0) & kind.bit
+        ]
+        ways = list(itertools.combinations(free, kind.faces.count(face)))
+        sets = [done + way for done in sets for way in ways]
+    return [cards for cards in sets if any(c in new for c in cards)]
+
+
 def _reference_options(state: FildinskiState, seat: int) -> dict[str, tuple[int, ...]]:
     """FI2-FI4 written out card by card, without masks or quick tests: the
     declarations the bitmask search of ``_meld_options`` must find."""
-    deck = state._deck
-    turn, history = state._turn_cards, state._history
+    turn = state._turn_cards
     won = [c for c in range(64) if state._won[seat] >> c & 1 and not turn >> c & 1]
     new = {c for c in won if state._new >> c & 1}
+    kinds = {"meld:" + kind.name: kind for kind in state._kinds}
     options: dict[str, tuple[int, ...]] = {}
-    for kind in state._kinds:
-        picks: list[list[int]] = []
-        for face in dict.fromkeys(kind.faces):
-            # FI3: no copy already declared in this kind; FI4: old copies first.
-            free = [
-                c
-                for c in won
-                if deck.face_of(c) == face and not history.get(c, 0) & kind.bit
-            ]
-            ordered = [c for c in free if c not in new] + [c for c in free if c in new]
-            need = kind.faces.count(face)
-            if len(ordered) < need:
-                break
-            picks.append(ordered[:need] + ordered[need : need + 1])  # take, then spare
-        else:
-            takes = [p[: kind.faces.count(f)] for p, f in
-                     zip(picks, dict.fromkeys(kind.faces), strict=True)]  # fmt: skip
-            if not any(c in new for take in takes for c in take):
-                # FI2 and FI4: the first face with a spare card of the trick
-                # gives it for its last old copy.
-                for take, p in zip(takes, picks, strict=True):
-                    spare = [c for c in p[len(take) :] if c in new]
-                    if spare:
-                        take[-1] = spare[0]
-                        break
-                else:
-                    continue
-            options["meld:" + kind.name] = tuple(c for take in takes for c in take)
-    return options
+    for name, kind in kinds.items():
+        cards = _reference_choice(state, kind, won, new)
+        if cards is not None:
+            options[name] = cards
+
+    def kept(name: str, cards: tuple[int, ...]) -> int:
+        left = [c for c in won if c not in cards]
+        fresh = new - set(cards)
+        return sum(
+            _reference_choice(state, kinds[other], left, fresh) is not None
+            for other in options
+            if other != name
+        )
+
+    # FI4's second step: copies that keep the most other offers possible,
+    # the first such set in _reference_sets' order when the first step's
+    # copies keep fewer.
+    chosen = {}
+    for name, cards in options.items():
+        most = kept(name, cards)
+        for other in _reference_sets(state, kinds[name], won, new):
+            if kept(name, other) > most:
+                cards, most = other, kept(name, other)
+        chosen[name] = cards
+    return chosen
 
 
 def test_the_meld_search_equals_fi2_to_fi4_card_by_card() -> None:
@@ -430,3 +478,66 @@ def test_the_meld_search_equals_fi2_to_fi4_card_by_card() -> None:
             melds_legal = [a for a in legal if a.startswith("meld:")]
             state.apply(rng.choice(melds_legal) if melds_legal else rng.choice(legal))
     assert checked > 100
+
+
+def _queens_then_qs_qh(leads: str) -> FildinskiState:
+    """Issue 28's position: diamonds trump (9D turned); seat 0 wins a trick
+    with each card of ``leads``, declaring nothing, then leads QS, and seat 1
+    plays the QH it drew: the trick brings a second QS and a second QH."""
+    state = FildinskiState.from_cards(
+        GAME,
+        ["QC QD QH QS KH KS QS", "7S 8S 7C 8C 9S 9C 8H"],
+        "7H QH 9H 8C 7H 8H 9H TC JC JC TC 8D 7D JH 9D".split(),
+    )
+    losers = iter("7C 8C 8C 9C TC JC".split())
+    for card in leads.split():
+        play(state, f"{card} {next(losers)}")
+        while state.phase() == "meld":
+            play(state, "pass")
+    play(state, "QS QH")
+    return state
+
+
+def test_the_copies_of_a_combination_leave_another_combination_possible() -> None:
+    """FI4 (issue 28): four queens won before and K♥; the trick brings a
+    second Q♠ and a second Q♥. The queens need one card of the trick: the
+    new Q♠ leaves the new Q♥ for a marias with the old K♥ in the same turn
+    (line 18), so the queens take it, not the new Q♥ (which would leave only
+    the old Q♥ to the marias, with no card of the trick)."""
+    state = _queens_then_qs_qh("QC QD QH QS KH")
+    assert state.legal_actions() == ("meld:queens", "meld:marias:H", "pass")
+    play(state, "meld:queens")
+    assert state.legal_actions() == ("meld:marias:H", "pass")
+    # FI7: the new QS is in the queens, the new QH still free.
+    assert view(state).won_melds[0] == (
+        ("QC", ("queens",), "used"),
+        ("QD", ("queens",), "used"),
+        ("QH", ("queens",), "used"),
+        ("QH", (), "new"),
+        ("QS", ("queens",), "new used"),
+    )
+    play(state, "meld:marias:H")
+    assert [m[1:] for m in view(state).melds] == [
+        ("queens", ("QC", "QD", "QH", "QS"), 60),
+        ("marias:H", ("KH", "QH"), 20),
+    ]
+
+
+def test_two_marias_competing_for_the_trick_go_by_the_order_declared() -> None:
+    """FI4 (issue 28's position, K♠ won too): the queens and each marias need
+    a card of the trick, which brings two: no copies make all three (line 18,
+    no card in two). The player chooses any two: the two marias, or the
+    queens with the marias declared first."""
+    state = _queens_then_qs_qh("QC QD QH QS KH KS")
+    assert state.legal_actions() == (
+        "meld:queens", "meld:marias:H", "meld:marias:S", "pass",
+    )  # fmt: skip
+    play(state, "meld:queens")
+    assert state.legal_actions() == ("meld:marias:S", "pass")
+    for first, second in (("marias:H", "marias:S"), ("marias:S", "marias:H")):
+        state = _queens_then_qs_qh("QC QD QH QS KH KS")
+        play(state, f"meld:{first}")
+        assert state.legal_actions() == ("meld:queens", f"meld:{second}", "pass")
+        play(state, "meld:queens")
+        assert [m[1] for m in view(state).melds] == [first, "queens"]
+        assert f"meld:{second}" not in state.legal_actions()

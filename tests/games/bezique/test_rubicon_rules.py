@@ -218,7 +218,7 @@ def test_a_played_combination_is_refilled_and_scores_again() -> None:
 
 
 def test_a_fifth_king_beside_four_open_kings_scores_them_again() -> None:
-    """RU8 (R4): four kings declared; a fifth king, drawn, makes four kings
+    """RU8: four kings declared; a fifth king, drawn, makes four kings
     with three of the open ones: a combination not yet declared, so 80 again,
     though no king was played."""
     state = position(

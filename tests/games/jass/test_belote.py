@@ -25,13 +25,13 @@ from tests.games.playing import play as apply
 
 GAME = Belote()
 
-#: Three seats (line 60): six cards each, the 10 of hearts turned, thirteen left.
+#: Three seats (line 64): six cards each, the 10 of hearts turned, thirteen left.
 HANDS3 = [
     "7H AH KH QH JD 8S",
     "JC JS 9C 9D 9S 7S",
     "AD KD QD TC AC 8C",
 ]
-#: Three more each from voorhand (line 75), then the last card is the Fille.
+#: Three more each from voorhand (line 78), then the last card is the Fille.
 STOCK3 = "JH 7C 7D  9H 8D QC  KC TD 8H  TS QS KS AS"
 
 
@@ -49,7 +49,7 @@ def bview(state: BeloteState, seat: int) -> BeloteView:
 
 
 def test_registered_each_for_himself_with_targets_by_seats() -> None:
-    """Lines 62-64, 97 and B1, B15: 2 to 4 players, always without partners;
+    """Lines 59, 61-63, 99 and B1, B15: 2 to 4 players, always without partners;
     the match targets are 500 for two, 700 for three, 1000 for four (options)."""
     assert Belote in troef_games()
     assert GAME.seat_counts == frozenset({2, 3, 4})
@@ -64,7 +64,7 @@ def test_registered_each_for_himself_with_targets_by_seats() -> None:
 def test_dealing_first_cards_turned_card_then_the_rest(
     seats: int, first: int, later: int
 ) -> None:
-    """Lines 66-67, 75-76 and B2, B7: six cards (five at four), the next card
+    """Lines 64, 69, 78-79 and B2, B7: six cards (five at four), the next card
     turned; after the bidding three more each, or at four the maker takes the
     turned card and two more; every card is somewhere."""
     state = GAME.new_match(seats, 4)
@@ -90,7 +90,7 @@ def test_dealing_first_cards_turned_card_then_the_rest(
 
 
 def test_first_round_takes_the_turned_suit() -> None:
-    """Line 70 and B3: from voorhand each takes the turned suit or passes; the
+    """Line 72 and B3: from voorhand each takes the turned suit or passes; the
     first take ends the bidding and makes that seat the maker."""
     state = deal3()
     assert state.legal_actions() == ("take", "pass")
@@ -101,7 +101,7 @@ def test_first_round_takes_the_turned_suit() -> None:
 
 
 def test_second_round_any_suit_then_the_koe() -> None:
-    """Line 70 and B3, B5: all passing, a second round of pass or any suit;
+    """Line 72 and B3, B5: all passing, a second round of pass or any suit;
     all passing again, voorhand must play on a suit of his choice (the Koe)."""
     state = apply(deal3(), "pass pass pass")
     assert state.legal_actions() == ("pass", "clubs", "diamonds", "hearts", "spades")
@@ -118,7 +118,7 @@ def test_second_round_any_suit_then_the_koe() -> None:
 
 
 def test_smous_for_two_accepted_or_redealt() -> None:
-    """Line 72 and B4: with two players a Smous bid asks the opponent to choose:
+    """Line 74 and B4: with two players a Smous bid asks the opponent to choose:
     the bidder plays, or a new deal (the deal scores nothing)."""
     state = GAME.new_match(2, 3)
     assert state.legal_actions() == ("take", "pass", "smous")
@@ -136,14 +136,14 @@ def test_smous_for_two_accepted_or_redealt() -> None:
 
 
 def test_dix_exchanges_the_trump_seven_for_the_turned_card() -> None:
-    """Line 74 and B6: the turned suit made, the holder of its 7 may exchange it
+    """Line 76 and B6: the turned suit made, the holder of its 7 may exchange it
     for the turned card before the first trick; the 7 lies open in its place."""
     state = apply(deal3(), "take")
     assert state.legal_actions() == ("dix", "keep")
     apply(state, "dix")
     view = bview(state, 0)
     assert "TH" in view.hand and "7H" not in view.hand
-    assert view.table == ("7H", "AS")  # the Dix and the Fille (line 75)
+    assert view.table == ("7H", "AS")  # the Dix and the Fille (line 78)
     kept = apply(deal3(), "take keep keep keep")
     assert "7H" in bview(kept, 0).hand and bview(kept, 0).table == ("TH", "AS")
     # Another suit made: no Dix.
@@ -169,7 +169,7 @@ def test_dix_exchanges_the_trump_seven_for_the_turned_card() -> None:
     ],
 )
 def test_declaration_values(cards: str, points: int) -> None:
-    """Lines 80-86: four jacks 200, nines 150, A K 10 Q 100; runs of 5 or more
+    """Lines 83-86: four jacks 200, nines 150, A K 10 Q 100; runs of 5 or more
     100, of 4 50, of 3 20 in the order A K Q J 10 9 8 7; a card counts once in
     a four and once in a run (the last: four jacks and K Q J of hearts)."""
     found = best_declarations(PIQUET.mask(cards.split()), BELOTE_ROEM)
@@ -177,7 +177,7 @@ def test_declaration_values(cards: str, points: int) -> None:
 
 
 def test_declared_kind_and_top_card_shown_cards_after_the_first_trick() -> None:
-    """Line 79 and B8: a declaration names its kind and highest card, not its
+    """Line 82 and B8: a declaration names its kind and highest card, not its
     suit; the cards are shown after the first trick."""
     state = apply(deal3(), "take dix roem")
     seen_by_1 = bview(state, 1)
@@ -191,7 +191,7 @@ def test_declared_kind_and_top_card_shown_cards_after_the_first_trick() -> None:
 
 
 def test_only_the_highest_declaration_scores() -> None:
-    """Lines 79, 87 and B9: four nines (150) beat a run of five (100) and a run
+    """Lines 82, 87 and B9: four nines (150) beat a run of five (100) and a run
     of three: only seat 1's declaration scores. The stuk (K and Q of hearts,
     seat 0's) counts apart (B10)."""
     state = apply(deal3(), "take dix roem JH roem 9H roem 8H")
@@ -217,7 +217,7 @@ def test_equal_points_longer_then_stronger_top_card() -> None:
 
 
 def test_follow_trump_over_trump_under_trump() -> None:
-    """Lines 88-89: follow suit; else trump and over-trump if possible; else
+    """Line 89: follow suit; else trump and over-trump if possible; else
     under-trump; with neither, any card. Hearts trump, seat 0 leads the jas:
     seat 1's only heart is the 9, which must follow though it cannot beat."""
     state = apply(deal3(), "take dix JH")
@@ -244,7 +244,7 @@ def test_stuk_and_brok_said_when_played() -> None:
 
 
 def test_maker_must_beat_every_other_player() -> None:
-    """Lines 93-95: the maker above all: everyone scores his own; below one:
+    """Line 95: the maker above all: everyone scores his own; below one:
     the maker scores nothing and his points go to the best; tied with the
     maker, or a tie for his points: into the reserve."""
     assert beat_each_or_reserve(0, [80, 50, 32]) == ((80, 50, 32), 0)
@@ -264,7 +264,7 @@ def finish(
 
 
 def test_scores_rounded_to_tens() -> None:
-    """Line 93 and B12: each score to the nearest ten, a five up."""
+    """Line 94 and B12: each score to the nearest ten, a five up."""
     state = apply(deal3(), "take dix")
     state._stuk_seat = -1
     assert finish(state, [(0, 85), (1, 44), (2, 33)]) == (90, 40, 30)
@@ -286,7 +286,7 @@ def test_reserve_goes_to_the_winner_of_the_next_deal() -> None:
 
 
 def test_kapot_bonuses() -> None:
-    """Line 96 and B11: all tricks +100; a player without a trick: the others
+    """Line 97 and B11: all tricks +100; a player without a trick: the others
     share 100 (50 each at three)."""
     state = apply(deal3(), "take dix")
     state._stuk_seat = -1
@@ -297,7 +297,7 @@ def test_kapot_bonuses() -> None:
 
 
 def test_kapot_with_two_players_without_tricks_at_four() -> None:
-    """Line 96 and B11: two of four without a trick: the other two share 200."""
+    """Line 97 and B11: two of four without a trick: the other two share 200."""
     state = GAME.new_match(4, 2)
     apply(state, "take")
     while state._phase != "play":
@@ -310,7 +310,7 @@ def test_kapot_with_two_players_without_tricks_at_four() -> None:
 
 
 def test_roem_without_tricks_counts_unless_it_wins_the_match() -> None:
-    """Line 96 and B13: a player who took no trick and did not make trump still
+    """Line 97 and B13: a player who took no trick and did not make trump still
     scores his roem, but not when it would win him the match."""
     state = apply(deal3(), "take dix")  # seat 0 holds the stuk: 20 roem
     state._stuk_seat = 2
@@ -322,7 +322,7 @@ def test_roem_without_tricks_counts_unless_it_wins_the_match() -> None:
 
 
 def test_match_ends_at_the_target() -> None:
-    """Line 97 and B15: the match ends after the deal in which someone reaches
+    """Line 99 and B15: the match ends after the deal in which someone reaches
     the target; the highest total ranks first."""
     game = Belote(target=100)
     state = BeloteState.from_deal(game, HANDS3, "TH", STOCK3)
@@ -466,7 +466,7 @@ def test_sampled_worlds_play_on_to_the_end_of_the_deal(seats: int) -> None:
 def test_jass_bot_declares_only_what_can_win() -> None:
     """B8, B9: declaring is the bot's decision. After a run of five (100) is
     announced, four nines (150) are worth declaring, a run of three (20) is
-    not: only the best declarer scores (line 79)."""
+    not: only the best declarer scores (line 82)."""
     state = apply(deal3(), "take dix roem JH")
     bot = JassBot(GAME, 1, 0, None)
     assert bot.act(state.view(1)) == "roem"

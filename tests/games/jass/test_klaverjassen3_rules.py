@@ -1,5 +1,5 @@
 """Worked examples of Klaverjassen for 3, each citing the rule text (seed 004,
-"Klaverjassen, 3 spelers", lines 32-76) or a ruling D1, D2, ... of
+"Klaverjassen, 3 spelers", lines 32-75) or a ruling D1, D2, ... of
 games/jass/RULES.md.
 
 Positions are built with ``Klaverjassen3State.from_hands`` in deal 0 of a

@@ -87,9 +87,9 @@ def test_bot_discards_blanks_from_its_shortest_suit_in_troggen() -> None:
 
 
 def test_bot_takes_a_sure_trick_with_its_weakest_winner_in_triomphe() -> None:
-    """Triomphe Forcée counts tricks only (seed 000 line 211): last to play, the
+    """Triomphe Forcée counts tricks only (seed 000 line 213): last to play, the
     bot takes the trick with 2T, not 20T; it cannot take it, it throws its
-    weakest heart (10H: red suits reversed, line 209)."""
+    weakest heart (10H: red suits reversed, line 211)."""
     game = TriompheForcee()
     state = TriompheState.from_hands(
         game,

@@ -1,7 +1,7 @@
 """Worked examples of Triomphe Forcée, citing the rule text or a ruling.
 
 Rule text: ``../shared/seeds/000_f1f8b277f898f51f.txt`` from line 193 (cited as
-"seed 000 line N"; the same words at ``003`` line 1). Rulings:
+"seed 000 line N"; the same words at 003:1). Rulings:
 ``games/tarot/RULES.md`` (R1..., TF1...). Positions are built with
 ``TriompheState.from_hands`` in deal 0, where seat 0 is voorhand and leads; the
 stakes and declarations are made as the cards are dealt.
@@ -35,7 +35,7 @@ def play_deal(state: TriompheState) -> None:
     ("n", "size"), [(2, 12), (3, 12), (6, 12), (7, 11), (8, 9), (9, 8), (10, 7)]
 )
 def test_tf1_twelve_each_while_the_pack_holds_them(n: int, size: int) -> None:
-    """Seed 000 line 199: 12 cards each; TF1: 78 // n from 7 seats on; the rest
+    """Seed 000 line 200: 12 cards each; TF1: 78 // n from 7 seats on; the rest
     is undealt."""
     assert hand_size_for(n) == size
     state = GAME.new_match(n, 3)
@@ -45,7 +45,7 @@ def test_tf1_twelve_each_while_the_pack_holds_them(n: int, size: int) -> None:
 
 
 def test_tf3_tf4_death_in_hand_takes_the_whole_pot_at_once() -> None:
-    """Seed 000 line 201: 'Als een speler †13 op handen heeft, dan roemt hij deze
+    """Seed 000 line 207: 'Als een speler †13 op handen heeft, dan roemt hij deze
     meteen en wint héél de pot'; TF3: both stake 1, TF4: seat 1's one action
     declares Death and the deal ends unplayed, seat 1 +1, seat 0 -1."""
     state = position(
@@ -65,7 +65,7 @@ def test_tf3_tf4_death_in_hand_takes_the_whole_pot_at_once() -> None:
 
 
 def test_tf5_declarations_take_stakes_and_an_empty_pot_is_staked_again() -> None:
-    """Seed 000 line 201: the excuse and 1T a single stake, 11T a double; 'Maakt
+    """Seed 000 line 207: the excuse and 1T a single stake, 11T a double; 'Maakt
     het roemen de pot leeg, dan zet iedereen opnieuw in'. Pot 2; seat 0 declares
     EX (pot 1) and 11T (one stake empties it, both stake again, the second: pot
     1); seat 1 declares 1T (pot 0, both stake: pot 2). Seat 0 paid 3 and took 3,
@@ -87,7 +87,7 @@ def test_tf5_declarations_take_stakes_and_an_empty_pot_is_staked_again() -> None
 
 
 def test_tf6_the_excuse_instead_of_following_or_trumping_never_wins() -> None:
-    """Seed 000 line 211: 'Het Excuus mag je altijd spelen in plaats van te troeven
+    """Seed 000 line 213: 'Het Excuus mag je altijd spelen in plaats van te troeven
     of kleur te bekennen'; TF6: it never wins, goes back to its player, and no
     card is given for it (no card points)."""
     state = position(
@@ -114,7 +114,7 @@ def test_tf6_the_excuse_instead_of_following_or_trumping_never_wins() -> None:
 
 
 def test_red_suits_rank_one_above_ten() -> None:
-    """Seed 000 line 209: red K Q N J 1 2 ... 10: 2H takes 6H."""
+    """Seed 000 line 211: red K Q N J 1 2 ... 10: 2H takes 6H."""
     state = position(
         [
             "6H 2C 3C 4C 5C 6C 7C 8C 9C 10C JC NC",
@@ -127,7 +127,7 @@ def test_red_suits_rank_one_above_ten() -> None:
 
 
 def test_tf7_most_tricks_takes_the_rest_of_the_pot() -> None:
-    """Seed 000 line 211: 'De speler met de meeste slagen / punten neemt de rest
+    """Seed 000 line 213: 'De speler met de meeste slagen / punten neemt de rest
     van de pot': seat 0 takes all twelve club tricks and the pot of 2."""
     state = position(
         [
@@ -200,7 +200,7 @@ def test_tf9_samples_keep_declared_cards_and_never_deal_death() -> None:
 
 
 def test_tf2_the_deal_rotates_to_the_next_seat_and_voorhand_leads() -> None:
-    """Seed 000 line 201: 'het delen roteert van hand tot hand tegen de klok in';
+    """Seed 000 line 207: 'het delen roteert van hand tot hand tegen de klok in';
     TF2 (as R1): deal k is dealt by seat (k - 1) mod n, voorhand k mod n leads
     unless a seat holds Death."""
     state = GAME.new_match(4, 6)

@@ -123,7 +123,7 @@ def test_tr3_the_discard_is_the_dealers_secret_and_scores_for_nobody() -> None:
 
 
 def test_red_suits_rank_one_above_ten_black_as_usual() -> None:
-    """Seed 000 line 157: red K Q N J 1 2 ... 10, black K Q N J 10 ... 1: seat 0
+    """Seed 000 line 155: red K Q N J 1 2 ... 10, black K Q N J 10 ... 1: seat 0
     leads 10H, seat 1 follows 1H, seat 2 9H; the 1 of hearts wins."""
     beats = tables_of((4,), True).beats
     index = TAROT.index
@@ -139,7 +139,7 @@ def test_red_suits_rank_one_above_ten_black_as_usual() -> None:
 
 
 def test_tr5_excuse_taken_back_and_a_blank_given_when_won() -> None:
-    """Seed 000 line 159: the excuse's player takes it back to his own tricks and
+    """Seed 000 line 157: the excuse's player takes it back to his own tricks and
     gives a blank card to the trick's winner; seat 2 plays it instead of a heart,
     owes seat 1 a blank (TR5, R4) and pays with 1D from the next trick he wins."""
     state = position()
@@ -163,7 +163,7 @@ def test_tr5_excuse_taken_back_and_a_blank_given_when_won() -> None:
 
 
 def test_tr4_a_queen_with_two_blanks_is_four_three_blanks_one() -> None:
-    """Seed 000 line 173: 'een Dame pas 4 punten waard is als er ook twee lege
+    """Seed 000 line 175: 'een Dame pas 4 punten waard is als er ook twee lege
     kaarten bijgeteld worden. Drie lege kaarten vormen samen 1 punt'; line 177:
     queen 3 plus one set of three is the same 4."""
     mask = TAROT.mask
@@ -179,7 +179,7 @@ def test_tr4_a_queen_with_two_blanks_is_four_three_blanks_one() -> None:
 
 
 def test_tr4_both_counts_give_the_same_totals() -> None:
-    """TR4: line 173 and line 177 agree on every pile of a multiple of three cards
+    """TR4: line 175 and line 177 agree on every pile of a multiple of three cards
     and on whole matches (same seed, same choices, either option)."""
     rng = random.Random(7)
     cards = list(range(len(TAROT)))
