@@ -1,9 +1,13 @@
 """Every citation of the rule texts, in code and docs of the whole tree, is right.
 
-The rule texts are ``../shared/seeds/NNN_<hash>.txt`` beside the repository
-(``TROEF_SEEDS`` names another folder); a tree without them fails here, loudly:
-nothing is skipped. A seed file is a run of games, each section opening with its
-title line (``Bezique, 2 spelers - Spelregels``) and running to the next one.
+The rule texts are ``../shared/seeds/NNN_<hash>.txt`` beside the repository,
+the authority; ``tests/seed_texts/`` holds a copy of them, so that this test
+runs on any machine, a clean clone far from ``../shared`` included, and
+:func:`test_the_copy_of_the_seed_texts_is_the_authority` fails when the copy
+differs from ``../shared/seeds`` where that is there. ``TROEF_SEEDS`` names
+another folder to read instead. A seed file is a run of games, each section
+opening with its title line (``Bezique, 2 spelers - Spelregels``) and running
+to the next one.
 
 A citation is any of the forms the tree uses:
 
@@ -38,9 +42,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 #: The rule texts, as the rules documents cite them: ``../shared/seeds``.
-SEEDS = Path(os.environ.get("TROEF_SEEDS", ROOT.parent / "shared" / "seeds"))
+AUTHORITY = ROOT.parent / "shared" / "seeds"
+#: The copy of them this test reads.
+SEEDS = Path(os.environ.get("TROEF_SEEDS", ROOT / "tests" / "seed_texts"))
 
 #: Section titles of the seed files (their words before the comma) -> game.
 TITLES = {
@@ -151,8 +159,8 @@ def seeds() -> dict[str, Seed]:
     """The seed files by their number (``"000"``), with their sections."""
     files = sorted(SEEDS.glob("[0-9][0-9][0-9]_*.txt")) if SEEDS.is_dir() else []
     assert files, (
-        f"no rule texts in {SEEDS}: the seeds must lie in ../shared/seeds beside "
-        f"the repository ({ROOT}), or in the folder TROEF_SEEDS names"
+        f"no rule texts in {SEEDS}: copy ../shared/seeds/*.txt into "
+        "tests/seed_texts/, or name the folder in TROEF_SEEDS"
     )
     out = {}
     for path in files:
@@ -383,6 +391,19 @@ def every_citation() -> tuple[list[Citation], list[str]]:
         found += cites
         errors += errs
     return found, errors
+
+
+def test_the_copy_of_the_seed_texts_is_the_authority() -> None:
+    """The copy in tests/seed_texts/ is ../shared/seeds, file by file, where
+    the authority lies beside the repository (a clean clone elsewhere has only
+    the copy, and says so)."""
+    if not AUTHORITY.is_dir():
+        pytest.skip(f"no {AUTHORITY} beside this clone: only the copy is checked")
+    theirs = {p.name: p.read_bytes() for p in AUTHORITY.glob("*.txt")}
+    ours = {p.name: p.read_bytes() for p in SEEDS.glob("*.txt")}
+    assert ours == theirs, (
+        "tests/seed_texts/ differs from ../shared/seeds: copy the texts again"
+    )
 
 
 def test_the_seed_texts_are_there_and_cut_into_every_game() -> None:

@@ -180,7 +180,7 @@ def test_82_is_the_bar_whatever_the_roem() -> None:
 def test_the_bar_for_three_is_82_where_four_need_more_than_half() -> None:
     """D6 against R8 (issue 28 item 9): line 72 defines nat for three as
     "minder dan 82 punten", so 82 of the cards makes it though a defender
-    claimed 20 roem; the four-player game's line 87 ("méér dan de helft van het
+    claimed 20 roem; the four-player game's rule (R8: "méér dan de helft van het
     totaal aantal punten") makes the same 82 of 182 nat."""
     made, _, _, scores = solo_deal_score(
         0, (0, 1, 2), (82, 40, 40), (0, 20, 0), (4, 3, 3)
