@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
 from games.jass.declarations import (
@@ -155,6 +155,9 @@ pin_fields(
         "scores reserve target"
     ),
 )
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 
 class BeloteState(DeclaresInHand):
@@ -977,6 +980,19 @@ class Belote(Game):
         old = {f"target{n}": t for n, t in self.TARGETS.items()}
         old[f"target{n_seats}"] = self.target(n_seats)
         return old
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The jass encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.jass.encoding import jass_encoding
+
+        return jass_encoding(
+            self,
+            n_seats,
+            PIQUET,
+            _ALL_WORDS,
+            ("bid", "free", "koe", "smous", "dix", "play", "over"),
+        )
 
     def new_match(self, n_seats: int, seed: int) -> BeloteState:
         """The first deal of a match, dealt from ``seed``."""

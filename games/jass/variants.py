@@ -13,7 +13,7 @@ Rulings R16-R24 of ``games/jass/RULES.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
 from games.jass.declarations import (
@@ -68,6 +68,9 @@ KRAKEN_ROEM = DeclarationRules(
 _KNOWN = frozenset(
     (PLAY, PASS, KRAKEN, HERKRAKEN, SUPERKRAKEN, ROEM, *SUIT_ACTIONS, *LEIDS_BIDS)
 )
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 _KRAKEN_VARIANTS = frozenset({"kraken", "schoppen-dubbel"})
 _SPADES = 3
 
@@ -478,6 +481,23 @@ class Klaverjassen(Game):
         if self.options["variant"] in ("kraken", "schoppen-dubbel"):
             return KlaverjassenKrakenState
         return KlaverjassenVariantState
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The jass encoding (docs/ENCODING.md): one action space for every variant."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.jass.encoding import jass_encoding
+
+        return jass_encoding(
+            self,
+            n_seats,
+            PIQUET,
+            _KNOWN,
+            (
+                *("bid", "choose", "free", "leids", "kraken", "herkraken"),
+                *("superkraken", "play", "over"),
+            ),
+            view_class=self.state_class._view_class,
+        )
 
     def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
         """The first deal of a match of four, dealt from ``seed``."""
