@@ -21,8 +21,15 @@ from dataclasses import fields
 import numpy as np
 
 from games.cards import Deck
-from harness.contracts.encoding import ActionSpace, Encoding, Observation, Segment
+from harness.contracts.encoding import (
+    ActionRange,
+    ActionSpace,
+    Encoding,
+    Observation,
+    Segment,
+)
 from harness.contracts.errors import EncodingError
+from harness.contracts.game import Game
 from harness.contracts.view import View
 
 __all__ = [
@@ -37,6 +44,7 @@ __all__ = [
     "SeatOneHot",
     "SeatWords",
     "TrickCounts",
+    "card_game_encoding",
     "card_words",
     "trick_blocks",
 ]
@@ -496,3 +504,45 @@ def trick_blocks(
 def _trick_pairs(view: View) -> Iterable[tuple[int, str]]:
     trick: Iterable[tuple[int, str]] = getattr(view, "trick")  # noqa: B009
     return trick
+
+
+def card_game_encoding(
+    game: Game,
+    n_seats: int,
+    *,
+    version: int,
+    deck: Deck,
+    words: Iterable[str],
+    view_class: type[View] | None,
+    family: Callable[[type[View], Deck, int], list[Block]],
+    phases: Sequence[str] = (),
+    score_scale: float,
+    ranges: Sequence[ActionRange] = (),
+) -> BlockEncoding:
+    """A family's encoding of ``game`` at ``n_seats``: what every family encoder does.
+
+    The actions are ``deck``'s faces, ``words`` (every other action the game
+    can produce, under every option) and ``ranges``; the observation is
+    :func:`trick_blocks` and then ``family(view_class, deck, n_seats)``.
+
+    :raises SeatCountError: the game does not take ``n_seats``.
+    """
+    game.check_seats(n_seats)
+    view = view_class or game.view_class
+    if view is None:
+        raise TypeError(f"game {game.name!r} names no view_class to encode")
+    listed = tuple(sorted(set(words)))
+    actions = ActionSpace(
+        card_words(deck, listed), ranges, owner=f"game {game.name!r} at {n_seats} seats"
+    )
+    blocks = trick_blocks(
+        view,
+        deck,
+        n_seats,
+        game.teams(n_seats),
+        words=listed,
+        phases=phases,
+        score_scale=score_scale,
+    )
+    blocks += family(view, deck, n_seats)
+    return BlockEncoding(game.name, version, actions, blocks)

@@ -22,10 +22,8 @@ from games.encoding import (
     Numbers,
     SeatCards,
     SeatOneHot,
-    card_words,
-    trick_blocks,
+    card_game_encoding,
 )
-from harness.contracts.encoding import ActionSpace
 from harness.contracts.game import Game
 from harness.contracts.view import View
 
@@ -53,36 +51,17 @@ def jass_encoding(
         (default: ``game.view_class``).
     :raises SeatCountError: the game does not take ``n_seats``.
     """
-    game.check_seats(n_seats)
-    view = view_class or game.view_class
-    assert view is not None, f"{game.name} names its view_class"
-    words_ = tuple(sorted(set(words)))
-    return _build(game, n_seats, deck, words_, tuple(phases), view)
-
-
-def _build(
-    game: Game,
-    n_seats: int,
-    deck: Deck,
-    words: tuple[str, ...],
-    phases: tuple[str, ...],
-    view_class: type[View],
-) -> BlockEncoding:
-    teams = game.teams(n_seats)
-    actions = ActionSpace(
-        card_words(deck, words), owner=f"game {game.name!r} at {n_seats} seats"
-    )
-    blocks = trick_blocks(
-        view_class,
-        deck,
+    return card_game_encoding(
+        game,
         n_seats,
-        teams,
+        version=VERSION,
+        deck=deck,
         words=words,
+        view_class=view_class,
+        family=_family_blocks,
         phases=phases,
         score_scale=1000,
     )
-    blocks += _family_blocks(view_class, deck, n_seats)
-    return BlockEncoding(game.name, VERSION, actions, blocks)
 
 
 def _family_blocks(view_class: type[View], deck: Deck, n_seats: int) -> list[Block]:

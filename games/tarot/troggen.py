@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.cards import TAROT, CardMask, iter_bits
 from games.tarot.common import (
@@ -55,6 +55,9 @@ THREE_VALUES: tuple[int, ...] = tuple(
 SET_VALUES: tuple[int, ...] = tuple(
     2 if c == EXCUSE.bit_length() - 1 else POINTS[c] for c in range(len(TAROT))
 )
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 
 def count_by_threes(won: CardMask) -> int:
@@ -321,6 +324,15 @@ class MaisonTroggen(Game):
             "rounds", 1, doc="rounds of three deals (each seat deals once)", minimum=1
         ),
     )
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The tarot encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.tarot.encoding import tarot_encoding
+
+        return tarot_encoding(
+            self, n_seats, [f"discard {c}" for c in TAROT.faces], TroggenView
+        )
 
     def new_match(self, n_seats: int, seed: int) -> TroggenState:
         """The first deal of a match, dealt from ``seed``."""
