@@ -327,7 +327,8 @@ class TrickCounts(Block):
     """
 
     def __init__(self, n_seats: int, per: int, scale: float, doc: str) -> None:
-        self.field, self.name, self.size, self.doc = "tricks", "won", 2 * n_seats, doc
+        self.field, self.name, self.size = "tricks", "tricks_won", 2 * n_seats
+        self.doc = doc
         self._n, self._per, self._scale = n_seats, float(per), float(scale)
 
     def write(

@@ -189,6 +189,11 @@ class Encoding(ABC):
         self.actions = actions
         #: The observation's layout, in order and without gaps.
         self.segments: tuple[Segment, ...] = tuple(segments)
+        names = [s.name for s in self.segments]
+        if len(set(names)) != len(names):
+            raise ValueError(
+                f"the encoding of {game!r} repeats a segment name: {names}"
+            )
         size = 0
         for segment in self.segments:
             if segment.start != size:
