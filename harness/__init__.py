@@ -9,6 +9,7 @@ from harness.contracts.bot import Bot
 from harness.contracts.errors import (
     ConfigError,
     ConformanceError,
+    EncodingError,
     IllegalActionError,
     InvalidActionError,
     OptionError,
@@ -30,6 +31,7 @@ __all__ = [
     "Bot",
     "ConfigError",
     "ConformanceError",
+    "EncodingError",
     "Forfeit",
     "ForfeitReason",
     "Game",
