@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -20,10 +20,11 @@ import pytest
 from games.jass.belote import BeloteView
 from games.jass.klaverjassen import KlaverjassenView
 from harness import Bot, Game, View
-from harness.contracts.encoding import Encoding
+from harness.contracts.encoding import ActionSpace, Encoding, Observation, Segment
 from harness.contracts.errors import EncodingError
 from harness.match.referee import play_match
 from harness.plugins import load_plugins
+from tests.conftest import TOY_PLUGIN
 
 REGISTRY = load_plugins()
 GAMES = sorted(REGISTRY.games)
@@ -202,9 +203,49 @@ def test_errors_name_the_game_the_value_and_what_is_accepted() -> None:
 
 def test_a_game_without_an_encoding_says_so() -> None:
     """The hook is optional: the default names the game and its class."""
-    toy = load_plugins(entry_points=False, files=[_toy()]).game("toy")
+    toy = load_plugins(entry_points=False, files=[TOY_PLUGIN]).game("toy")
     with pytest.raises(NotImplementedError, match=r"'toy'.*ToyGame.*encoding"):
         toy.encoding(2)
+
+
+class HandOnly(Encoding):
+    """An outside game's own encoding, from the contract alone: its hand."""
+
+    def __init__(self, cards: Sequence[str]) -> None:
+        self._at = {c: i for i, c in enumerate(cards)}
+        space = ActionSpace(cards, owner="game 'toy'")
+        super().__init__("toy", 1, space, [Segment("hand", 0, len(cards), "hand")])
+
+    def encode(self, view: View) -> Observation:
+        obs = np.zeros(self.shape, dtype=np.float32)
+        obs[[self._at[c] for c in getattr(view, "hand")]] = 1  # noqa: B009
+        return obs
+
+
+def test_an_outside_game_offers_an_encoding_through_the_hook() -> None:
+    """A plugin game overrides Game.encoding; a bot plays it by ids."""
+    toy = load_plugins(entry_points=False, files=[TOY_PLUGIN]).game_class("toy")
+    cards = toy.for_checks().new_match(2, 0).deck()
+
+    class EncodedToy(toy):  # type: ignore[valid-type, misc]
+        def encoding(self, n_seats: int) -> Encoding:
+            return HandOnly(cards)
+
+    game = EncodedToy()
+    encoding = game.encoding(2)
+    bot = type("SeatedIdBot", (IdBot,), {"encoding": encoding})
+    result = play_match(game, [bot(game, 0, 1), bot(game, 1, 2)], 4)
+    assert result.forfeit is None
+    state = game.new_match(2, 4)
+    check_view(encoding, state.view(0))
+    with pytest.raises(ValueError, match=r"'gap' .* starts at 3, expected 2"):
+        Encoding.__init__(
+            HandOnly(cards),
+            "toy",
+            1,
+            encoding.actions,
+            [Segment("a", 0, 2, ""), Segment("gap", 3, 1, "")],
+        )
 
 
 def test_the_version_is_exposed_and_the_fingerprint_follows_the_layout() -> None:
@@ -223,10 +264,6 @@ def test_docs_name_every_segment_and_the_version(name: str) -> None:
     assert f"`{name}`" in text
     for segment in encoding.segments:
         assert f"`{segment.name}`" in text, f"{name}: segment {segment.name}"
-
-
-def _toy() -> str:
-    return str(Path(__file__).resolve().parents[1] / "plugins" / "toy_game.py")
 
 
 def test_the_example_in_the_docs_runs() -> None:
