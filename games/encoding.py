@@ -15,6 +15,7 @@ two copies of a bezique card). A block's value that is None writes nothing.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 
@@ -49,11 +50,8 @@ __all__ = [
     "trick_blocks",
 ]
 
-#: Where a block writes: indices and values, stored at once by the encoder.
-Sink = tuple[list[int], list[float]]
 
-
-class Block:
+class Block(ABC):
     """One segment of the observation, filled from one field of the View."""
 
     #: The View field it reads.
@@ -65,11 +63,11 @@ class Block:
     #: What the entries mean, for :class:`~harness.contracts.encoding.Segment`.
     doc: str
 
+    @abstractmethod
     def write(
         self, view: View, base: int, me: int, idx: list[int], val: list[float]
     ) -> None:
         """Append this block's entries of ``view`` (viewer ``me``) at ``base``."""
-        raise NotImplementedError
 
 
 class Cards(Block):
@@ -434,7 +432,7 @@ def trick_blocks(
 
     In this order, each only when the View has the field: ``hand``,
     ``trick`` (the cards on the table by seat), ``played`` (the cards each
-    seat played in the deal's finished tricks), ``won`` (tricks and points
+    seat played in the deal's finished tricks), ``tricks_won`` (tricks and points
     per seat), ``trump``, ``dealer``, ``to_act``, ``player`` (the maker),
     ``phase`` (one of ``phases``), ``bids`` (``words`` per seat) and
     ``scores`` (per team, / ``score_scale``). ``docs/ENCODING.md`` tells

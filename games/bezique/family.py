@@ -59,6 +59,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view
 from harness.match.narration import match_over_line
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = [
     "DIX",
     "MELD",
@@ -114,9 +117,6 @@ PIQUET_RULES = TrickRules(
     plain_points={"A": 10, "T": 10},
     last_trick=10,
 )
-
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 
 
 #: Per kind: the copies it needs all of (one pack: every card it needs), and

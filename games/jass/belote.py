@@ -48,6 +48,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = ["BELOTE_ROEM", "Belote", "BeloteState", "BeloteView"]
 
 TAKE, PASS, SMOUS = "take", "pass", "smous"
@@ -155,9 +158,6 @@ pin_fields(
         "scores reserve target"
     ),
 )
-
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 
 
 class BeloteState(DeclaresInHand):

@@ -54,6 +54,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = ["KLAPPER_ROEM", "TRUMP_TABLES", "Klapper", "KlapperState", "KlapperView"]
 
 PLAY, PASS = "play", "pass"
@@ -126,9 +129,6 @@ pin_fields(
         "trump bids player declared roem_team trick tricks deal_scores scores"
     ),
 )
-
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 
 
 class KlapperState(DeclaresInHand):

@@ -53,6 +53,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = [
     "Klaverjassen3",
     "Klaverjassen3State",
@@ -173,9 +176,6 @@ pin_fields(
         "took skart_count skart trump trick tricks deal_scores scores"
     ),
 )
-
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 
 
 class Klaverjassen3State(SkartState):

@@ -50,6 +50,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line, score_list
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = ["Kleintje", "KleintjeState", "KleintjeView", "lives_at_stake"]
 
 #: The dealer's choices (line 8) and their phases.
@@ -152,9 +155,6 @@ pin_fields(
         "took trump stuk trick tricks lives kip out deal_scores"
     ),
 )
-
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 
 
 def _cards_each(n: int) -> str:

@@ -57,6 +57,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line, score_list
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = [
     "DECLS",
     "PLAIN_ORDER",
@@ -166,9 +169,6 @@ _BROKS = tuple(
     for q in SUITS
     if (k in "DH") != (q in "DH")
 )
-
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 
 
 def _may_declare(hand: CardMask) -> bool:

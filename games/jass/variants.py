@@ -40,6 +40,9 @@ from games.tricks import AMSTERDAM
 from harness import Game, IllegalActionError, Option
 from harness.contracts.game import reject_action
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = [
     "KRAKEN_ROEM",
     "LEIDS_BIDS",
@@ -69,8 +72,6 @@ _KNOWN = frozenset(
     (PLAY, PASS, KRAKEN, HERKRAKEN, SUPERKRAKEN, ROEM, *SUIT_ACTIONS, *LEIDS_BIDS)
 )
 
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 _KRAKEN_VARIANTS = frozenset({"kraken", "schoppen-dubbel"})
 _SPADES = 3
 

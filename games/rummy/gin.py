@@ -28,6 +28,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import View
 from harness.match.narration import match_over_line
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = ["GinRummy", "GinRummySampler", "GinRummyState", "GinRummyView"]
 
 CARDS = FULL52.cards
@@ -72,8 +75,6 @@ _ROW_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     field_names(CARDS, suit * 13, 13) for suit in range(4)
 )
 
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 _C, _D, _H, _S = _ROW_NAMES
 
 

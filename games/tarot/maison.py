@@ -31,6 +31,7 @@ from harness import Game, Option, OptionError, Result, View
 if TYPE_CHECKING:
     from harness.contracts.encoding import Encoding
 
+
 __all__ = ["LaRigueur", "MaisonTarot", "MaisonTarotState"]
 
 STANDARD, WILDE = "standard", "wilde"

@@ -25,6 +25,7 @@ from harness import Game, IllegalActionError, Option, Result, View
 if TYPE_CHECKING:
     from harness.contracts.encoding import Encoding
 
+
 __all__ = ["TriompheForcee", "TriompheState", "TriompheView", "hand_size_for"]
 
 #: The 13 of trumps, Death (line 201).

@@ -33,6 +33,9 @@ from games.tarot.common import (
 )
 from harness import Game, IllegalActionError, Option, Result, View
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = [
     "MaisonTroggen",
     "TroggenState",
@@ -55,9 +58,6 @@ THREE_VALUES: tuple[int, ...] = tuple(
 SET_VALUES: tuple[int, ...] = tuple(
     2 if c == EXCUSE.bit_length() - 1 else POINTS[c] for c in range(len(TAROT))
 )
-
-if TYPE_CHECKING:
-    from harness.contracts.encoding import Encoding
 
 
 def count_by_threes(won: CardMask) -> int:

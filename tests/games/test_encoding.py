@@ -150,6 +150,31 @@ def test_the_klaverjassen_observation_marks_the_hand_and_the_trick() -> None:
         assert obs[trick.start + rel * 32 + suit * 8 + rank] == 1
 
 
+@pytest.mark.parametrize(("name", "copies"), [("bezique", 2), ("rubicon", 4)])
+def test_a_card_of_a_double_pack_counts_as_its_share_of_copies(
+    name: str, copies: int
+) -> None:
+    """Two piquet packs (Bezique, RULES.md) or four (Rubicon): a face's entry
+    is the share of its copies this seat holds, 1 when it holds them all."""
+    game = REGISTRY.game(name)
+    encoding = game.encoding(2)
+    hand = encoding.segment("hand")
+    faces = [r + s for s in "CDHS" for r in "789TJQKA"]
+    doubled = 0
+    for seed in range(20):
+        view = game.new_match(2, seed).view(0)
+        obs = encoding.encode(view)
+        held = getattr(view, "hand")  # noqa: B009 - a FamilyView
+        for card in set(held):
+            entry = obs[hand.start + faces.index(card)]
+            assert entry == pytest.approx(held.count(card) / copies)
+            doubled += held.count(card) > 1
+        assert obs[hand.start : hand.start + hand.size].sum() == pytest.approx(
+            len(held) / copies
+        )
+    assert doubled  # some hand held two copies of a face
+
+
 def test_action_ids_are_the_sorted_vocabulary() -> None:
     """Ids are stable: the words sorted, so equal games give equal ids."""
     encoding = REGISTRY.game("klaverjassen").encoding(4)
