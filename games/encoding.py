@@ -6,9 +6,9 @@ to end and fills one array per view. Every block writes its entries as
 ``(index, value)`` pairs into two lists that the encoder stores with one
 numpy assignment, so a view costs a few microseconds (``bench/bench_encoding.py``).
 
-Seats are relative: entry 0 of every per-seat block is the viewing seat, 1
-the next seat in playing order, and so on; teams likewise (0: the viewer's
-team). Cards are the deck's faces in its index order (``docs/CARDS.md``), a
+Seats are relative: entry k of every per-seat block is seat ``(me + k) % n``
+of the viewer ``me`` (0 the viewer, 1 the seat after it in the table's turn
+order); teams likewise (0: the viewer's team). Cards are the deck's faces in its index order (``docs/CARDS.md``), a
 face's entry the share of its copies (1 in a single pack, 0.5 for one of the
 two copies of a bezique card). A block's value that is None writes nothing.
 """
