@@ -8,9 +8,10 @@ numpy assignment, so a view costs a few microseconds (``bench/bench_encoding.py`
 
 Seats are relative: entry k of every per-seat block is seat ``(me + k) % n``
 of the viewer ``me`` (0 the viewer, 1 the seat after it in the table's turn
-order); teams likewise (0: the viewer's team). Cards are the deck's faces in its index order (``docs/CARDS.md``), a
-face's entry the share of its copies (1 in a single pack, 0.5 for one of the
-two copies of a bezique card). A block's value that is None writes nothing.
+order); teams likewise (0: the viewer's team). Cards are the deck's faces in
+its index order (``docs/CARDS.md``), a face's entry the share of its copies
+(1 in a single pack, 0.5 for one of the two copies of a bezique card). A
+block's value that is None writes nothing.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from harness.contracts.errors import EncodingError
 if TYPE_CHECKING:
     from harness.contracts.view import View
 
-__all__ = ["ActionRange", "ActionSpace", "Encoding", "Segment"]
+__all__ = ["ActionRange", "ActionSpace", "Encoding", "Mask", "Observation", "Segment"]
 
 #: A boolean vector over the action ids: True where the action is legal.
 Mask = NDArray[np.bool_]
