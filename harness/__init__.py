@@ -9,6 +9,7 @@ from harness.contracts.bot import Bot
 from harness.contracts.errors import (
     ConfigError,
     ConformanceError,
+    EncodingError,
     IllegalActionError,
     InvalidActionError,
     OptionError,
@@ -31,6 +32,7 @@ __all__ = [
     "Bot",
     "ConfigError",
     "ConformanceError",
+    "EncodingError",
     "Forfeit",
     "ForfeitReason",
     "Game",

@@ -1,7 +1,8 @@
-"""Smoke test of bench/bench_games.py: a tiny run over troef's games, no peers.
+"""Smoke tests of bench/bench_games.py (a tiny run over troef's games, no
+peers) and bench/bench_encoding.py.
 
-Checks only that the script runs and reports a row for every game it can
-load (plus the toy plugin game); it asserts nothing about speed.
+Checks only that the scripts run and report a row for every game they
+measure (plus the toy plugin game); they assert nothing about speed.
 """
 
 from __future__ import annotations
@@ -64,3 +65,19 @@ def test_quick_run_reports_every_game(tmp_path: Path) -> None:
         assert data["troef"][name]["median"]["us_per_decision"] > 0
     assert "floor" in data["peers"]
     assert [r["status"] for r in data["ratios"]]  # the goals table is there
+
+
+def test_the_encoding_bench_runs_and_reports_the_goal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """bench/bench_encoding.py --quick: a row for klaverjassen and the goal line
+    (met or not: no speed is asserted)."""
+    path = SCRIPT.parent / "bench_encoding.py"
+    spec = importlib.util.spec_from_file_location("troef_bench_encoding", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].split()[0] == "klaverjassen"
+    assert "goal: klaverjassen encode median <= 20 µs:" in out

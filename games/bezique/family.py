@@ -34,7 +34,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, NoReturn, Self
+from typing import TYPE_CHECKING, ClassVar, NoReturn, Self
 
 from games.bezique.melds import Kind, Needs, choose_cards, face, needs
 from games.cards import PIQUET, SUIT_WORDS, SUITS, CardMask, Deck, iter_bits
@@ -60,6 +60,9 @@ from harness.contracts.game import Aside, reject_action
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view
 from harness.match.narration import match_over_line
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 __all__ = [
     "DIX",
@@ -586,6 +589,15 @@ class FamilyState(TrickState):
         if self._stock:
             self._draw(seat)
 
+    def action_words(self) -> set[str]:
+        """Every action but a card from the hand, under any trump: the
+        declarations and, with several copies of a card, a card played from
+        the table (``7C*``); for the game's encoding."""
+        words = self._known_actions()
+        if self._copies > 1:
+            words |= {face + OPEN for face in self._deck.faces}
+        return words
+
     def _known_actions(self) -> set[str]:
         """Every declaration the game knows, under any trump."""
         known = {PASS}
@@ -990,6 +1002,19 @@ class FamilyGame(Game):
         """The combinations with suit ``trump`` trump (-1: none yet), under
         this game's options."""
         raise NotImplementedError
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The Bezique family's encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.bezique.encoding import bezique_encoding
+
+        return bezique_encoding(
+            self,
+            n_seats,
+            self.STATE.RULES.deck,
+            self.STATE(self, 0).action_words(),
+            self.STATE.VIEW,
+        )
 
     def new_match(self, n_seats: int, seed: int) -> FamilyState:
         """The first deal of a match for two, dealt from ``seed``."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from games.cards import PIQUET, SUIT_WORDS, SUITS, CardMask, iter_bits
 from games.jass.declarations import (
@@ -49,6 +49,9 @@ from harness.contracts.game import reject_action
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 __all__ = ["BELOTE_ROEM", "Belote", "BeloteState", "BeloteView"]
 
@@ -1001,6 +1004,19 @@ class Belote(Game):
         old = {f"target{n}": t for n, t in self.TARGETS.items()}
         old[f"target{n_seats}"] = self.target(n_seats)
         return old
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The jass encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.jass.encoding import jass_encoding
+
+        return jass_encoding(
+            self,
+            n_seats,
+            PIQUET,
+            _ALL_WORDS,
+            ("bid", "free", "koe", "smous", "dix", "play", "over"),
+        )
 
     def new_match(self, n_seats: int, seed: int) -> BeloteState:
         """The first deal of a match, dealt from ``seed``."""

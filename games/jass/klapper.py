@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from games.cards import PIQUET24, SUIT_WORDS, SUITS, iter_bits
 from games.jass.declarations import (
@@ -57,6 +57,9 @@ from harness.contracts.game import reject_action
 from harness.contracts.seeding import deal_rng, derive_seed
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 __all__ = [
     "KLAPPER_ROEM",
@@ -701,6 +704,13 @@ class Klapper(Game):
         if n_seats <= 3:
             return tuple(range(n_seats))
         return tuple(seat % 2 for seat in range(n_seats))
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The jass encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.jass.encoding import jass_encoding
+
+        return jass_encoding(self, n_seats, PIQUET24, (PLAY, PASS, ROEM, *SUIT_ACTIONS))
 
     def new_match(self, n_seats: int, seed: int) -> KlapperState:
         """The first deal of a match, dealt from ``seed``."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from games.cards import PIQUET, SUITS
 from games.jass.declarations import ROEM
@@ -61,6 +61,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = [
     "Klaverjassen3",
     "Klaverjassen3State",
@@ -74,6 +77,8 @@ TO_MAKE = 82
 #: Cards per hand and in the skart (lines 39-40).
 HAND, SKART_SIZE = 10, 2
 BID, CLAIM = "bid", "roem"
+#: Every action that is not a card.
+WORDS = (PLAY, PASS, TAKE, LEAVE, ROEM, *SUIT_ACTIONS)
 
 
 class Deal3Summary(NamedTuple):
@@ -270,11 +275,10 @@ class Klaverjassen3State(SkartState):
             self.to_act = self._next_seat[seat]
 
     def _bad_action(self, action: object) -> NoReturn:
-        words = (PLAY, PASS, TAKE, LEAVE, ROEM, *SUIT_ACTIONS)
         reject_action(
             self,
             action,
-            lambda a: a in PIQUET.index or a in words,
+            lambda a: a in PIQUET.index or a in WORDS,
             "a klaverjassen-3 action: 'play', 'pass', 'take', 'leave', a suit "
             "('clubs' ... 'spades'), 'roem' or a card such as 'JC'",
         )
@@ -629,6 +633,19 @@ class Klaverjassen3(Game):
             minimum=1,
         ),
     )
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The jass encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.jass.encoding import jass_encoding
+
+        return jass_encoding(
+            self,
+            n_seats,
+            PIQUET,
+            WORDS,
+            ("bid", "skart", "trump", "discard", "play", "roem", "over"),
+        )
 
     def new_match(self, n_seats: int, seed: int) -> Klaverjassen3State:
         """The first deal of a match, dealt from ``seed``."""

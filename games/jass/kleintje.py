@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask
 from games.jass.klaverjassen import RULES, TRUMP_TABLES
@@ -52,6 +52,9 @@ from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line, score_list
 
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 __all__ = ["Kleintje", "KleintjeState", "KleintjeView", "lives_at_stake"]
 
 #: The dealer's choices (line 8) and their phases.
@@ -65,6 +68,19 @@ BIDS = tuple(f"bid:{v}" for v in range(10, 170, 10))
 STUK = "stuk"
 #: The stuk's worth: off the player's bid, or on it when a defender wins it.
 STUK_POINTS = 20
+#: Every action that is not a card.
+WORDS = (
+    *DEAL_ACTIONS,
+    *SKART_ACTIONS,
+    *BIDS,
+    OPEN,
+    CLOSED,
+    PASS,
+    TAKE,
+    LEAVE,
+    STUK,
+    *SUIT_ACTIONS,
+)
 
 
 def lives_at_stake(bid: int, *, spit: bool) -> int:
@@ -304,22 +320,10 @@ class KleintjeState(SkartState):
         self.to_act = nxt
 
     def _bad_action(self, action: object) -> NoReturn:
-        words = (
-            *DEAL_ACTIONS,
-            *SKART_ACTIONS,
-            *BIDS,
-            OPEN,
-            CLOSED,
-            PASS,
-            TAKE,
-            LEAVE,
-            STUK,
-            *SUIT_ACTIONS,
-        )
         reject_action(
             self,
             action,
-            lambda a: a in PIQUET.index or a in words,
+            lambda a: a in PIQUET.index or a in WORDS,
             "a kleintje-klaverjas action: 'deal:3', 'skart:2', 'open', 'closed', "
             "'bid:40', 'pass', 'take', 'leave', a suit, 'stuk' or a card such as "
             "'JC'",
@@ -825,6 +829,22 @@ class Kleintje(Game):
             "100 or more 3",
         ),
     )
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The jass encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.jass.encoding import jass_encoding
+
+        return jass_encoding(
+            self,
+            n_seats,
+            PIQUET,
+            WORDS,
+            (
+                *("cards", "skart-size", "openness", "bid", "skart", "trump"),
+                *("discard", "play", "over"),
+            ),
+        )
 
     def new_match(self, n_seats: int, seed: int) -> KleintjeState:
         """The first deal of a match: the dealer's choices come first."""

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import product
-from typing import ClassVar, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, NoReturn
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
 from games.jass.moves import card_move
@@ -58,6 +58,9 @@ from harness.contracts.game import reject_action
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
 from harness.match.narration import match_over_line, score_list
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 __all__ = [
     "DECLS",
@@ -1440,6 +1443,24 @@ class StockGame(Game):
             minimum=1,
         ),
     )
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The jass encoding (docs/ENCODING.md): every declaration has an id."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.jass.encoding import jass_encoding
+
+        return jass_encoding(
+            self,
+            n_seats,
+            PIQUET,
+            (
+                *(EXCHANGE, STUK, DUBBEL, DRAW_STOCK, DRAW_OPEN),
+                *(ROEM + d.code for d in DECLS),
+                *(CHALLENGE + d.code for d in DECLS),
+                *(action for _, action in _BROKS),
+            ),
+            ("stock", "draw", "final", "over"),
+        )
 
     def new_match(self, n_seats: int, seed: int) -> StockState:
         """The first hand of a match for two, dealt from ``seed``."""

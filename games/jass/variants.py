@@ -13,7 +13,7 @@ Rulings R16-R24 of ``games/jass/RULES.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from games.cards import PIQUET, SUIT_WORDS, SUITS, CardMask
 from games.jass.declarations import (
@@ -40,6 +40,9 @@ from games.jass.scoring import deal_score
 from games.tricks import AMSTERDAM
 from harness import ActionKind, Game, IllegalActionError, Option, View
 from harness.contracts.game import reject_action
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 __all__ = [
     "KRAKEN_ROEM",
@@ -72,6 +75,7 @@ STUK = "stuk"
 _KNOWN = frozenset(
     (PLAY, PASS, KRAKEN, HERKRAKEN, SUPERKRAKEN, ROEM, STUK, *SUIT_ACTIONS, *LEIDS_BIDS)
 )
+
 _KRAKEN_VARIANTS = frozenset({"kraken", "schoppen-dubbel"})
 #: The variants that turn no trump (004:127-128): ``clubs_first`` is off by default.
 _NOTHING_TURNED = frozenset({"utrechts", "leids"})
@@ -579,6 +583,23 @@ class Klaverjassen(Game):
     def view_type(self) -> type[View]:
         """A variant's views say more (R24): a ``KlaverjassenVariantView``."""
         return self.state_class._view_class
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The jass encoding (docs/ENCODING.md): one action space for every variant."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.jass.encoding import jass_encoding
+
+        return jass_encoding(
+            self,
+            n_seats,
+            PIQUET,
+            _KNOWN,
+            (
+                *("bid", "choose", "free", "leids", "kraken", "herkraken"),
+                *("superkraken", "play", "over"),
+            ),
+            view_class=self.state_class._view_class,
+        )
 
     def new_match(self, n_seats: int, seed: int) -> KlaverjassenState:
         """The first deal of a match of four, dealt from ``seed``."""

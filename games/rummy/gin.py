@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from games.cards import FULL52, CardMask, field_names, iter_bits
 from games.rummy import melds
@@ -27,6 +27,9 @@ from harness.contracts.result import Result
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import View
 from harness.match.narration import match_over_line
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 __all__ = ["GinRummy", "GinRummySampler", "GinRummyState", "GinRummyView"]
 
@@ -71,6 +74,7 @@ _STOCK_ONLY = (DRAW_STOCK,)
 _ROW_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     field_names(CARDS, suit * 13, 13) for suit in range(4)
 )
+
 _C, _D, _H, _S = _ROW_NAMES
 
 
@@ -267,6 +271,19 @@ class GinRummy(Game):
             },
         ),
     )
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """Gin rummy's encoding (docs/ENCODING.md): every layout has an id."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.rummy.encoding import rummy_encoding
+
+        return rummy_encoding(
+            self,
+            n_seats,
+            (DRAW_STOCK, DRAW_PILE, GROTE_GIN, *KNOCK_ACTIONS, *GIN_ACTIONS),
+            layout_word,
+            GinRummyView,
+        )
 
     def new_match(self, n_seats: int, seed: int) -> GinRummyState:
         """The first hand of a match, dealt from ``deal_rng(seed, 0)``."""

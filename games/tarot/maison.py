@@ -15,7 +15,7 @@ score takes, and the match is a number of deals; scores are net chips (R12-R15).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.cards import TAROT
 from games.tarot.common import (
@@ -28,6 +28,10 @@ from games.tarot.common import (
     card_points,
 )
 from harness import ActionKind, Game, Option, OptionError, Result, View
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 
 __all__ = ["LaRigueur", "MaisonTarot", "MaisonTarotState"]
 
@@ -186,6 +190,13 @@ class MaisonTarot(Game):
                 f"game (the text deals 12), not {self.options['hand_size']}; use "
                 "variant='wilde' to agree another number"
             )
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The tarot encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.tarot.encoding import tarot_encoding
+
+        return tarot_encoding(self, n_seats, (), TarotView)
 
     def new_match(self, n_seats: int, seed: int) -> MaisonTarotState:
         """The first deal of a match, dealt from ``seed``."""

@@ -16,11 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.cards import TAROT, CardMask
 from games.tarot.common import CARD_MOVE, TRUMPS, TarotSampler, TarotState, TarotView
 from harness import ActionKind, Game, IllegalActionError, Option, Result, View
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
+
 
 __all__ = ["TriompheForcee", "TriompheState", "TriompheView", "hand_size_for"]
 
@@ -304,6 +308,13 @@ class TriompheForcee(Game):
         ),
         Option("deals", 10, doc="the number of hands of a match (TF8)", minimum=1),
     )
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The tarot encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.tarot.encoding import tarot_encoding
+
+        return tarot_encoding(self, n_seats, (f"declare {DEATH}",), TriompheView)
 
     def new_match(self, n_seats: int, seed: int) -> TriompheState:
         """The first deal of a match, dealt from ``seed``."""

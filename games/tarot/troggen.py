@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.cards import TAROT, CardMask, iter_bits
 from games.tarot.common import (
@@ -33,6 +33,9 @@ from games.tarot.common import (
     hand_names,
 )
 from harness import ActionKind, Game, IllegalActionError, Option, Result, View
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 __all__ = [
     "MaisonTroggen",
@@ -333,6 +336,15 @@ class MaisonTroggen(Game):
             "rounds", 1, doc="rounds of three deals (each seat deals once)", minimum=1
         ),
     )
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """The tarot encoding (docs/ENCODING.md)."""
+        # numpy is loaded only when an encoding is asked for.
+        from games.tarot.encoding import tarot_encoding
+
+        return tarot_encoding(
+            self, n_seats, [f"discard {c}" for c in TAROT.faces], TroggenView
+        )
 
     def new_match(self, n_seats: int, seed: int) -> TroggenState:
         """The first deal of a match, dealt from ``seed``."""

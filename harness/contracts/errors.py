@@ -17,6 +17,7 @@ __all__ = [
     "BotFault",
     "ConfigError",
     "ConformanceError",
+    "EncodingError",
     "IllegalActionError",
     "InvalidActionError",
     "OptionError",
@@ -63,6 +64,10 @@ class InvalidActionError(TroefError, ValueError):
 
 class IllegalActionError(TroefError, ValueError):
     """An action in valid notation that is not legal in the current state."""
+
+
+class EncodingError(TroefError, ValueError):
+    """An action, id or view value that a game's encoding has no place for."""
 
 
 class ConformanceError(TroefError, AssertionError):

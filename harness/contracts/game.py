@@ -30,6 +30,7 @@ from harness.contracts.options import (
 from harness.contracts.view import View
 
 if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
     from harness.contracts.result import Result
 
 __all__ = [
@@ -255,6 +256,22 @@ class Game(ABC):
             half = n_seats // 2
             return tuple(seat % half for seat in range(n_seats))
         return tuple(range(n_seats))
+
+    def encoding(self, n_seats: int) -> Encoding:
+        """Integer actions, legal masks and observations for learning bots.
+
+        Optional: a game that offers one returns an
+        :class:`~harness.contracts.encoding.Encoding` for its options at a
+        table of ``n_seats``, a function of the View alone
+        (``docs/ENCODING.md``). The default says the game has none.
+
+        :raises NotImplementedError: the game offers no encoding.
+        """
+        raise NotImplementedError(
+            f"game {self.name!r} has no encoding for learning bots: its class "
+            f"{type(self).__name__} does not override Game.encoding(n_seats) "
+            "(docs/ENCODING.md)"
+        )
 
     @abstractmethod
     def new_match(self, n_seats: int, seed: int) -> State:
