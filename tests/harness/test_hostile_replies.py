@@ -253,7 +253,9 @@ def _hostile_config(tmp_path: Path, mode: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("mode", "where"), [("nested", "act")])
+@pytest.mark.parametrize(
+    ("mode", "where"), [("nested", "act"), ("nested-ready", "ready")]
+)
 def test_a_run_with_a_bot_that_sends_30000_nested_lists_finishes(
     tmp_path: Path, mode: str, where: str
 ) -> None:
