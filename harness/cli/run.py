@@ -99,10 +99,11 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             )
         )
     else:
+        void = f"; {len(summary.void)} void" if summary.void else ""
         print(
             f"played {summary.played} matches in {summary.seconds:.1f}s "
             f"({summary.already_done} were already recorded; "
-            f"{summary.forfeits} forfeits)"
+            f"{summary.forfeits} forfeits{void})"
         )
     print_standings(config.database)
     if monitor is not None:
@@ -112,6 +113,19 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
         "\nratings with intervals and significance tests: "
         f"troef report {config.database}"
     )
+    if summary.void:
+        # Ruling (issue 29, item 2): the run goes on past a game's fault; it
+        # ends by saying so, with status 1, as 'troef check' ends on a failure.
+        _, text = summary.void[0]
+        print(
+            f"troef: {len(summary.void)} of the matches played are void: the game "
+            f"plugin raised (the fault of no bot; they count for nobody). The first: "
+            f"{text.partition(chr(10))[0]}\n"
+            f"troef: every void match with its traceback: troef matches "
+            f"{config.database} --forfeits; fix the game and run again with --fresh",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -40,6 +40,9 @@ class RunSummary:
     children_cpu: float = 0.0
     #: The monitor that watched the run (an SPRT's), if any.
     monitor: Monitor | None = None
+    #: The matches this run recorded void (the game plugin raised), with
+    #: what ``Result.void`` says.
+    void: list[tuple[Job, str]] = dataclasses.field(default_factory=list)
 
 
 class Monitor(Protocol):
@@ -79,8 +82,10 @@ class _Tracker:
         self._table: dict[str, Standing] = {}
         self.done = 0
         if self._keep or monitor is not None:
-            for match in store.matches():
+            for match in store.matches(void=True):
                 self.done += 1
+                if match.result.void is not None:
+                    continue  # counts for nobody
                 if self._keep:
                     self._unfolded.append((match.job["seating"], match.result))
                 if monitor is not None:
@@ -134,10 +139,15 @@ class _Tracker:
             self.done += 1
             self.summary.played += 1
             self.summary.forfeits += result.forfeit is not None
-            if self._keep:
-                self._unfolded.append((job.seating, result))
-            if self.monitor is not None:
-                self.monitor.feed(job, result)
+            if result.void is not None:
+                # Counts for nobody: in no standing, nor the SPRT's test.
+                self.summary.void.append((job, result.void))
+                self.note(result.void.partition("\n")[0])
+            else:
+                if self._keep:
+                    self._unfolded.append((job.seating, result))
+                if self.monitor is not None:
+                    self.monitor.feed(job, result)
             if self.on_result is not None:
                 self.on_result(job, _with_log(result, (encoded or {}).get(job.id)))
         if self.progress is not None:
