@@ -49,7 +49,9 @@ class Monitor(Protocol):
     """Watches results in plan order and may end a run early (an SPRT does)."""
 
     def feed(self, job: Job, result: Result) -> None:
-        """Take one recorded result (any order; a monitor orders them itself)."""
+        """Take one recorded result (any order; a monitor orders them itself),
+        a void one too (``Result.void``: counted for nobody; an SPRT passes its
+        group over)."""
 
     def done(self) -> bool:
         """True once no more jobs need to be played."""
@@ -84,9 +86,7 @@ class _Tracker:
         if self._keep or monitor is not None:
             for match in store.matches(void=True):
                 self.done += 1
-                if match.result.void is not None:
-                    continue  # counts for nobody
-                if self._keep:
+                if self._keep and match.result.void is None:
                     self._unfolded.append((match.job["seating"], match.result))
                 if monitor is not None:
                     monitor.feed(Job.from_dict(match.job), match.result)
@@ -140,14 +140,13 @@ class _Tracker:
             self.summary.played += 1
             self.summary.forfeits += result.forfeit is not None
             if result.void is not None:
-                # Counts for nobody: in no standing, nor the SPRT's test.
+                # Counts for nobody: in no standing (an SPRT passes its group over).
                 self.summary.void.append((job, result.void))
                 self.note(result.void.partition("\n")[0])
-            else:
-                if self._keep:
-                    self._unfolded.append((job.seating, result))
-                if self.monitor is not None:
-                    self.monitor.feed(job, result)
+            elif self._keep:
+                self._unfolded.append((job.seating, result))
+            if self.monitor is not None:
+                self.monitor.feed(job, result)
             if self.on_result is not None:
                 self.on_result(job, _with_log(result, (encoded or {}).get(job.id)))
         if self.progress is not None:

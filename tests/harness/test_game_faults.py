@@ -25,6 +25,10 @@ from harness.contracts.errors import GameFault
 from harness.contracts.seeding import bot_seed
 from harness.match.referee import play_match
 from harness.plugins import load_plugins
+from harness.tournament.config import load_config
+from harness.tournament.plan import plan
+from harness.tournament.scheduler import run_tournament
+from harness.tournament.sprt import SprtMonitor
 from harness.tournament.store import Store
 
 FAULTY = Path(__file__).parents[1] / "plugins" / "faulty_game.py"
@@ -158,3 +162,29 @@ def test_troef_play_says_the_game_fault_in_one_line(fault: str) -> None:
         f"troef: error: game fault of plugin '{FAULTY}': game 'faulty' raised "
     )
     assert error.endswith(f"RuntimeError: faulty {fault}: a bug in the game plugin")
+
+
+def test_an_sprt_passes_over_a_pair_with_a_void_match(tmp_path: Path) -> None:
+    """Half a duplicate pair is no pentanomial sample: the live test and the
+    one replayed from the database both pass the pair over, and agree."""
+    path = tmp_path / "sprt.toml"
+    path.write_text(
+        f'game = "faulty"\nformat = "sprt"\nmatches = 8\nseed = 3\n'
+        f'plugins = ["{FAULTY}"]\nexecutor = "inline"\n'
+        '[options]\nfault = "result"\nevery = 2\n'
+        "[sprt]\nelo0 = 0\nelo1 = 50\n"
+        '[entrants.one]\nbot = "random"\n[entrants.two]\nbot = "random"\n'
+    )
+    config = load_config(path)
+    jobs = plan(config)
+    live = SprtMonitor(config, jobs)
+    summary = run_tournament(config, monitor=live)
+    assert summary.played == len(jobs) == 16  # random play decides nothing in 8
+    pairs = {job.seed for job in jobs}
+    assert 0 < len(summary.void) < len(jobs)
+    assert {job.seed for job, _ in summary.void} == {s for s in pairs if s % 2 == 0}
+    verdict = live.verdict()
+    assert verdict.samples == sum(1 for s in pairs if s % 2) == sum(verdict.counts)
+    with Store.existing(config.database) as store:
+        again = SprtMonitor.from_store(store)
+    assert again is not None and again.verdict() == verdict
