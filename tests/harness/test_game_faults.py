@@ -133,6 +133,10 @@ def test_a_run_records_the_faulty_matches_void_and_plays_the_others(
         _troef("matches", str(tmp_path / "t.sqlite"), "--format", "json").stdout
     )
     assert sum("void" in row for row in listed) == len(void)
+    report = _troef("report", str(tmp_path / "t.sqlite"), "--format", "json")
+    assert report.returncode == 0, report.stderr
+    assert json.loads(report.stdout)["matches"] == len(counted)
+    assert f"troef: note: {len(void)} recorded matches are void" in report.stderr
     # The void matches are results: a rerun does not play them again.
     again = _troef("run", str(path))
     assert again.returncode == 0, again.stderr
