@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
-from harness.contracts.errors import BotFault, TroefError
+from harness.contracts.errors import BotFault, GameFault, TroefError
 from harness.contracts.result import ForfeitReason, Result
 from harness.tournament.config import TournamentConfig
 from harness.tournament.plan import Job
@@ -116,6 +116,7 @@ def probe_forfeits(
     """
     from harness.match.referee import forfeit_before_start
     from harness.tournament.executor_plugins import load_registry
+    from harness.tournament.workers import name_void
 
     failed = {f.entrant: f for f in failures}
     mine = [job for job in jobs if failed.keys() & set(job.seating)]
@@ -127,15 +128,18 @@ def probe_forfeits(
     for job in mine:
         seat = next(s for s, label in enumerate(job.seating) if label in failed)
         failure = failed[job.seating[seat]]
-        result = forfeit_before_start(
-            game,
-            len(job.seating),
-            job.seed,
-            seat,
-            failure.reason,
-            f"start-up probe: {failure.detail}",
-            config.keep_logs,
-        )
+        try:
+            result = forfeit_before_start(
+                game,
+                len(job.seating),
+                job.seed,
+                seat,
+                failure.reason,
+                f"start-up probe: {failure.detail}",
+                config.keep_logs,
+            )
+        except GameFault as fault:  # the game cannot even begin it: void
+            result = name_void(registry, job, fault.result)
         results.append((job, result))
     return results
 

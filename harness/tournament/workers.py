@@ -41,7 +41,7 @@ from harness.tournament.plan import Job
 if TYPE_CHECKING:
     from harness.tournament.executors import Channel
 
-__all__ = ["Worker", "WorkerMismatch", "fingerprint", "play_chunk"]
+__all__ = ["Worker", "WorkerMismatch", "fingerprint", "name_void", "play_chunk"]
 
 #: troef's engine: every module of ``harness/`` and its subpackages.
 _HARNESS = Path(__file__).parents[1]
@@ -179,7 +179,7 @@ def play_chunk(
     def stream(index: int, result: Result) -> None:
         if channel is not None:
             channel.results.put(
-                (jobs[index].id, _placed(registry, jobs[index], result))
+                (jobs[index].id, name_void(registry, jobs[index], result))
             )
 
     if any(any(job.process) for job in jobs) and in_flight > 1:
@@ -192,12 +192,12 @@ def play_chunk(
             results.append(_play(spec))
             stream(index, results[-1])
     return [
-        (job.id, _placed(registry, job, result))
+        (job.id, name_void(registry, job, result))
         for job, result in zip(jobs, results, strict=False)
     ]
 
 
-def _placed(registry: Registry, job: Job, result: Result) -> Result:
+def name_void(registry: Registry, job: Job, result: Result) -> Result:
     """``result``, a void one naming the plugin of its game and its match.
 
     The referee knows the game, not where it came from nor which match of the

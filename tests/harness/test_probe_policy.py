@@ -20,6 +20,8 @@ import pytest
 from harness.contracts.errors import ConfigError
 from harness.contracts.result import ForfeitReason
 from harness.tournament.config import load_config
+from harness.tournament.plan import plan
+from harness.tournament.probe import ProbeFailure, probe_forfeits
 from harness.tournament.store import Store
 from tests.conftest import TOY_PLUGIN
 
@@ -146,3 +148,29 @@ def test_validate_probe_names_the_entrant_and_what_the_run_will_do(
     assert f"{path}: entrant 'nested' cannot play: protocol error" in refused.stderr
     assert 'probe = "refuse": nothing is played' in refused.stderr
     assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_a_game_that_cannot_begin_the_forfeited_match_makes_it_void(
+    tmp_path: Path,
+) -> None:
+    """The probe's forfeits are built by the referee too: a game whose
+    new_match raises makes them void, named, not a crash of the run."""
+    faulty = Path(__file__).parents[1] / "plugins" / "faulty_game.py"
+    path = tmp_path / "v.toml"
+    path.write_text(
+        f'game = "faulty"\nplugins = ["{faulty}"]\nmatches = 2\nseed = 1\n'
+        '[options]\nfault = "new_match"\n'
+        '[entrants.a]\nbot = "random"\n'
+        '[entrants.ghost]\ncommand = ["definitely-not-a-program"]\n'
+    )
+    config = load_config(path)
+    jobs = plan(config)
+    failure = ProbeFailure("ghost", ForfeitReason.CRASH, "cannot start")
+    results = probe_forfeits(config, jobs, [failure])
+    assert [job.id for job, _ in results] == [job.id for job in jobs]
+    for job, result in results:
+        assert result.forfeit is None and result.void is not None
+        assert result.void.startswith(
+            f"game fault in match {job.index} ({job.id}), plugin '{faulty}': "
+            "game 'faulty' raised in FaultyGame.new_match (faulty_game.py:"
+        )
