@@ -256,84 +256,69 @@ def referee_steps(
     thinking = [[0, 0.0, 0.0] for _ in range(n_seats)]
     log: list[str] = []
     try:
-        return (
-            yield from _steps(
-                game, n_seats, seed, keep_log, clocks, thinking, log, on_action
+        state = game.new_match(n_seats, seed)
+        while not state.is_over():
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            clock = clocks[seat]
+            action, fault, elapsed = yield (
+                seat,
+                view,
+                (None if clock is None else clock.limit()),
             )
-        )
-    except Exception as exc:
-        fault = game_fault(game, n_seats, exc, log, keep_log)
-        if fault is None:
-            raise  # the referee's own bug, not the game's
-        fault.result = _measured(fault.result, thinking)
-        raise fault from exc
-
-
-def _steps(
-    game: Game,
-    n_seats: int,
-    seed: int,
-    keep_log: bool,
-    clocks: Sequence[Clock | None],
-    thinking: list[list[Any]],
-    log: list[str],
-    on_action: Callable[[str], None] | None,
-) -> Generator[tuple[int, View, float | None], tuple[object, Any, float], Result]:
-    """The body of :func:`referee_steps`, which names what the game raises."""
-    state = game.new_match(n_seats, seed)
-    while not state.is_over():
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
-        clock = clocks[seat]
-        action, fault, elapsed = yield (
-            seat,
-            view,
-            (None if clock is None else clock.limit()),
-        )
-        spent = thinking[seat]
-        spent[0] += 1
-        spent[1] += elapsed
-        spent[2] = max(spent[2], elapsed)
-        if fault is not None:
-            forfeit = _forfeit(state, seat, fault[0], fault[1], log, keep_log)
-            return _measured(forfeit, thinking)
-        if clock is not None:
-            late = clock.charge(elapsed)
-            if late is not None:
+            spent = thinking[seat]
+            spent[0] += 1
+            spent[1] += elapsed
+            spent[2] = max(spent[2], elapsed)
+            if fault is not None:
+                forfeit = _forfeit(state, seat, fault[0], fault[1], log, keep_log)
+                return _measured(forfeit, thinking)
+            if clock is not None:
+                late = clock.charge(elapsed)
+                if late is not None:
+                    forfeit = _forfeit(
+                        state, seat, ForfeitReason.TIMEOUT, late, log, keep_log
+                    )
+                    return _measured(forfeit, thinking)
+            if type(action) is not str:
                 forfeit = _forfeit(
-                    state, seat, ForfeitReason.TIMEOUT, late, log, keep_log
+                    state,
+                    seat,
+                    ForfeitReason.NOT_A_STRING,
+                    f"act() returned {_short(action)}, not a string",
+                    log,
+                    keep_log,
                 )
                 return _measured(forfeit, thinking)
-        if type(action) is not str:
-            forfeit = _forfeit(
-                state,
-                seat,
-                ForfeitReason.NOT_A_STRING,
-                f"act() returned {_short(action)}, not a string",
-                log,
-                keep_log,
-            )
-            return _measured(forfeit, thinking)
-        if action not in view.legal_actions:
-            forfeit = _forfeit(
-                state,
-                seat,
-                ForfeitReason.ILLEGAL_ACTION,
-                f"act() returned {action[:80]!r}, not one of "
-                f"{', '.join(view.legal_actions)}",
-                log,
-                keep_log,
-            )
-            return _measured(forfeit, thinking)
-        state.apply(action)
-        log.append(action)
-        if on_action is not None:
-            on_action(action)
-        if len(log) >= game.action_cap and not state.is_over():
-            return _measured(_capped(game, n_seats, log, keep_log), thinking)
-    result = state.result()
-    return _measured(replace(result, log=tuple(log)) if keep_log else result, thinking)
+            if action not in view.legal_actions:
+                forfeit = _forfeit(
+                    state,
+                    seat,
+                    ForfeitReason.ILLEGAL_ACTION,
+                    f"act() returned {action[:80]!r}, not one of "
+                    f"{', '.join(view.legal_actions)}",
+                    log,
+                    keep_log,
+                )
+                return _measured(forfeit, thinking)
+            state.apply(action)
+            log.append(action)
+            if on_action is not None:
+                on_action(action)
+            if len(log) >= game.action_cap and not state.is_over():
+                return _measured(_capped(game, n_seats, log, keep_log), thinking)
+        result = state.result()
+        return _measured(
+            replace(result, log=tuple(log)) if keep_log else result, thinking
+        )
+    except Exception as exc:
+        # Whatever leaves this module was raised by the game: the match is void.
+        broken = game_fault(game, n_seats, exc, log, keep_log)
+        if broken is None:
+            raise  # the referee's own bug, not the game's
+        broken.result = _measured(broken.result, thinking)
+        raise broken from exc
 
 
 def _measured(result: Result, thinking: list[list[Any]]) -> Result:
