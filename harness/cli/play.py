@@ -6,12 +6,13 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.cli.common import option_argument, parse_options
-from harness.contracts.errors import ConfigError
+from harness.contracts.errors import ConfigError, GameFault, TroefError
 from harness.match.conformance import DEFAULT_BUDGET, check_game
 from harness.tournament.entrants import resolve_command
 
@@ -98,7 +99,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
     from harness.isolation.botpool import ProcessPool
     from harness.match.narration import Narrator, seat_labels
-    from harness.match.referee import abandon_bots, play_match
+    from harness.match.referee import (
+        abandon_bots,
+        place_fault,
+        play_match,
+    )
     from harness.report.tables import result_table
 
     game = registry.game(args.game, parse_options(args.option))
@@ -128,19 +133,44 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
         from harness.match.human import HumanBot
 
         bots[human] = HumanBot(game, human, args.seed, labels=labels)
-    # A person at the table hears the seat's account, the others the referee's.
-    narrator = Narrator(game, args.seed, labels, show_hands=args.show_hands, seat=human)
+    plugin = registry.provider.get(("game", game.name), "?")
 
     def tell(action: str) -> None:
         for line in narrator.tell(action):
             print(line, flush=True)
 
-    if not args.quiet:
-        print("\n".join(narrator.start()), flush=True)
     try:
+        # A person at the table hears the seat's account, the others the referee's.
+        narrator = Narrator(
+            game, args.seed, labels, show_hands=args.show_hands, seat=human
+        )
+        if not args.quiet:
+            print("\n".join(narrator.start()), flush=True)
         result = play_match(
             game, bots, args.seed, keep_log=True, on_action=None if args.quiet else tell
         )
+    except GameFault as fault:
+        # Issue 29, item 2: the game's bug is said, without a traceback.
+        abandon_bots(bots)
+        raise TroefError(place_fault(str(fault), f"of plugin {plugin!r}")) from None
+    except Exception as exc:
+        abandon_bots(bots)
+        if isinstance(exc, TroefError):
+            raise
+        # Telling the match failed in the game's code (new_match, narrate): the
+        # game's bug, said as the referee says it. Elsewhere: troef's own.
+        frames = [
+            f
+            for f in traceback.extract_tb(exc.__traceback__)
+            if not Path(f.filename).resolve().is_relative_to(_HARNESS)
+        ]
+        if not frames:
+            raise
+        at = f"{frames[-1].name} ({Path(frames[-1].filename).name}:{frames[-1].lineno})"
+        raise TroefError(
+            f"game fault of plugin {plugin!r}: game {game.name!r} raised telling "
+            f"the match, at {at}: {type(exc).__name__}: {exc}"
+        ) from None
     except BaseException:
         abandon_bots(bots)
         raise
@@ -154,6 +184,8 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
     return 0
 
 
+#: troef's own sources: a fault raised there is troef's, not the game's.
+_HARNESS = Path(__file__).resolve().parents[1]
 _COMMAND_BOT = "cmd:"
 _HUMAN = "human"
 

@@ -171,6 +171,14 @@ def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
         forfeits = store.forfeits()
         thinking = store.thinking()
         monitor = SprtMonitor.from_store(store)
+        void = store.counts()[0] - len(matches)
+    if void:
+        # On stderr: the report itself (JSON, CSV) stays what it was.
+        print(
+            f"troef: note: {void} recorded matches are void (the game raised) and "
+            f"count for nobody; 'troef status {args.database}' names them",
+            file=sys.stderr,
+        )
     if not matches:
         raise TroefError(f"{args.database} holds no results yet")
     entrants = list(snapshot.get("entrants", {}))

@@ -90,6 +90,7 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
         forfeit_count = store.forfeit_count()
         forfeits = store.forfeits()
         thinking = store.thinking()
+        void = [m for m in store.matches(void=True) if m.result.void is not None]
     fmt = args.format
     headers, rows = _standings_rows(args.database, raw=fmt in ("json", "csv"))
     if fmt == "json":
@@ -100,6 +101,7 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
                     "recorded": done,
                     "planned": planned,
                     "forfeits": forfeit_count,
+                    **({"void": len(void)} if void else {}),
                     "standings": [dict(zip(headers, r, strict=True)) for r in rows],
                     "sprt": None
                     if monitor is None
@@ -114,7 +116,11 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
     if fmt == "csv":
         print(format_table(headers, rows, fmt))
         return 0
-    print(f"{name}: {done} of {planned} matches recorded, {forfeit_count} forfeits")
+    voided = f", {len(void)} void (the game raised)" if void else ""
+    print(
+        f"{name}: {done} of {planned} matches recorded, {forfeit_count} forfeits"
+        + voided
+    )
     print(format_table(headers, rows, fmt, colalign=_STANDINGS_ALIGN))
     if monitor is not None:
         print()
@@ -125,6 +131,17 @@ def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
     if thinking:
         print()
         print(thinking_table(thinking, fmt))
+    if void:
+        # Ruling (issue 29, item 2): a void match counts for nobody; said here,
+        # with where to read why.
+        print()
+        for match in void[:5]:
+            print((match.result.void or "").partition("\n")[0])
+        more = f" (and {len(void) - 5} more)" if len(void) > 5 else ""
+        print(
+            f"{len(void)} void matches{more}, each with its traceback: "
+            f"troef matches {args.database} --forfeits"
+        )
     return 0
 
 
@@ -149,9 +166,13 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
             )
         selected = [
             (match.job, match.result)
-            for match in store.matches()
+            for match in store.matches(void=True)
             if (args.entrant is None or args.entrant in match.job["seating"])
-            and (not args.forfeits or match.result.forfeit is not None)
+            and (
+                not args.forfeits
+                or match.result.forfeit is not None
+                or match.result.void is not None
+            )
         ]
     if args.format == "json":
         print(json.dumps([_match_record(job, result) for job, result in selected]))
@@ -181,6 +202,8 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
 def _forfeit_cell(seating: Sequence[str], result: Result) -> str:
     """``raiser: exception``, or empty when nobody forfeited."""
     f = result.forfeit
+    if result.void is not None:
+        return "void: game fault"
     return "" if f is None else f"{seating[f.seat]}: {f.reason.value}"
 
 
@@ -202,6 +225,7 @@ def _match_record(job: dict[str, Any], result: Result) -> dict[str, Any]:
             "reason": forfeit.reason.value,
             "detail": forfeit.detail,
         },
+        **({} if result.void is None else {"void": result.void}),
     }
 
 
@@ -213,14 +237,18 @@ def _forfeit_details(
     lines = ["", f"{heading}Forfeit details (what 'troef replay' tells)"]
     for job, result in selected:
         forfeit = result.forfeit
-        if forfeit is None:
+        if result.void is not None:
+            title = f"match {job['index']} ({job['id']}) is void: the game raised"
+            detail = result.void.rstrip()
+        elif forfeit is None:
             continue
-        who = job["seating"][forfeit.seat]
-        title = (
-            f"match {job['index']} ({job['id']}): {who} in seat {forfeit.seat} "
-            f"forfeits ({forfeit.reason.value})"
-        )
-        detail = forfeit.detail.rstrip() or "(no detail recorded)"
+        else:
+            who = job["seating"][forfeit.seat]
+            title = (
+                f"match {job['index']} ({job['id']}): {who} in seat {forfeit.seat} "
+                f"forfeits ({forfeit.reason.value})"
+            )
+            detail = forfeit.detail.rstrip() or "(no detail recorded)"
         if markdown:
             lines += ["", f"### {title}", "", "```", detail, "```"]
         else:
@@ -260,6 +288,12 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
     with Store.existing(args.database) as store:
         snapshot = store.config_snapshot()
         match = store.match(args.match)
+    if match.result.void is not None:
+        raise TroefError(
+            f"match {match.job['id']} is void, it cannot be told: "
+            f"{match.result.void.partition(chr(10))[0]}; its traceback: "
+            f"troef matches {args.database} --forfeits"
+        )
     if match.result.log is None:
         raise TroefError(
             f"match {match.job['id']} was recorded without its log (keep_logs = false)"

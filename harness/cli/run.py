@@ -99,10 +99,11 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             )
         )
     else:
+        void = f"; {len(summary.void)} void" if summary.void else ""
         print(
             f"played {summary.played} matches in {summary.seconds:.1f}s "
             f"({summary.already_done} were already recorded; "
-            f"{summary.forfeits} forfeits)"
+            f"{summary.forfeits} forfeits{void})"
         )
     print_standings(config.database)
     if monitor is not None:
@@ -112,6 +113,19 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
         "\nratings with intervals and significance tests: "
         f"troef report {config.database}"
     )
+    if summary.void:
+        # Ruling (issue 29, item 2): the run goes on past a game's fault; it
+        # ends by saying so, with status 1, as 'troef check' ends on a failure.
+        _, text = summary.void[0]
+        print(
+            f"troef: {len(summary.void)} of the matches played are void: the game "
+            f"plugin raised (the fault of no bot; they count for nobody). The first: "
+            f"{text.partition(chr(10))[0]}\n"
+            f"troef: every void match with its traceback: troef matches "
+            f"{config.database} --forfeits; fix the game and run again with --fresh",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -119,7 +133,7 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     from harness.tournament.botuser import check_entrants
     from harness.tournament.executor_config import check_executor, describe_executor
     from harness.tournament.plan import MAX_PLANNED, plan, planned_count, planned_groups
-    from harness.tournament.probe import probe_entrants
+    from harness.tournament.probe import probe_entrants, refusal
 
     config = command_config(args)
     # Counted, not built: validate answers at once whatever the size.
@@ -161,11 +175,38 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
         print(f"  isolation  {line}")
     if users:
         print(f"  users      each can run its bot: {users}")
+    if config.untrusted:
+        print(f"  probe      {_probe_note(config)}")
     if args.probe:
-        probe_entrants(config, users_checked=True)
+        failures = probe_entrants(config, users_checked=True)
+        if failures and config.probe == "refuse":
+            raise refusal(config, failures)
         probed = sum(e.process is not None for e in config.entrants)
-        print(f"  probe      {probed} process bots started and answered 'ready'")
+        ready = f"{probed - len(failures)} of {probed}" if failures else f"{probed}"
+        print(f"  probe      {ready} process bots started and answered 'ready'")
+        for failure in failures:
+            print(
+                f"  probe      entrant {failure.entrant!r} failed "
+                f"({failure.reason.value}): {failure.detail}\n"
+                f"             'troef run' will record each of its matches as its "
+                "forfeit and play the others"
+            )
+        if failures:
+            return 1
     return 0
+
+
+def _probe_note(config: TournamentConfig) -> str:
+    """What a run does with an entrant that fails the start-up probe."""
+    if config.probe == "refuse":
+        return (
+            "every process bot starts once before the first match; one that fails "
+            'refuses the run (probe = "refuse")'
+        )
+    return (
+        "every process bot starts once before the first match; one that fails "
+        'forfeits its matches and the others play (probe = "forfeit")'
+    )
 
 
 def _seed_note(config: TournamentConfig) -> str:

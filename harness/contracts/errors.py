@@ -11,13 +11,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from harness.contracts.result import ForfeitReason
+    from harness.contracts.result import ForfeitReason, Result
 
 __all__ = [
     "BotFault",
     "ConfigError",
     "ConformanceError",
     "EncodingError",
+    "GameFault",
     "IllegalActionError",
     "InvalidActionError",
     "OptionError",
@@ -97,3 +98,18 @@ class BotFault(TroefError):
         super().__init__(f"{reason.value}: {detail}")
         self.reason = reason
         self.detail = detail
+
+
+class GameFault(TroefError):
+    """A game plugin raised while the referee played a match: the game's fault,
+    not a bot's.
+
+    Raised by :func:`harness.match.referee.play_match` (``troef play`` shows
+    its message, no traceback); ``result`` is the match's void
+    :class:`~harness.contracts.result.Result` (``Result.void`` set), which a
+    tournament records instead, so that the run goes on.
+    """
+
+    def __init__(self, message: str, result: Result) -> None:
+        super().__init__(message)
+        self.result = result

@@ -89,6 +89,12 @@ class Result:
     #: Why the match ended without the game ending it (the referee's cap on
     #: actions, ``Game.max_actions``); None for a match the rules finished.
     ended: str | None = None
+    #: Set when the game plugin raised during the match (``State.view``,
+    #: ``legal_actions``, ``apply``, ``result``, ...): the match is void, the
+    #: fault of the game and of no bot. It counts for nobody (no standing,
+    #: rating or test reads it); the text names the game, its plugin, the
+    #: match, the call that raised and the traceback tail.
+    void: str | None = None
     #: How long each seat's bot thought: ``(decisions, total s, max s per move)``
     #: per seat, as the referee measured it; None when not measured. A
     #: measurement, not an outcome: never compared, never part of
@@ -135,6 +141,7 @@ class Result:
             "log": None if self.log is None else list(self.log),
             # Only when set: results recorded before the field existed are unchanged.
             **({} if self.ended is None else {"ended": self.ended}),
+            **({} if self.void is None else {"void": self.void}),
         }
 
     @classmethod
@@ -158,6 +165,7 @@ class Result:
             log=None if data["log"] is None else tuple(data["log"]),
             utilities=tuple(data.get("utilities") or ()),
             ended=data.get("ended"),
+            void=data.get("void"),
         )
 
     @classmethod

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, cast
 
-from harness.contracts.errors import BotFault
+from harness.contracts.errors import BotFault, GameFault
 from harness.contracts.result import ForfeitReason
 from harness.isolation.botprocess import ProcessBot, opening
 from harness.isolation.botprogram import BotProcess, ProcessFault, ProcessUser
@@ -256,9 +256,8 @@ class _Driver:
         self, match: _Match, seat: int, reason: ForfeitReason, detail: str
     ) -> None:
         spec = match.spec
-        self.finish(
-            match,
-            forfeit_before_start(
+        try:
+            result = forfeit_before_start(
                 spec.game,
                 len(spec.bots),
                 spec.seed,
@@ -266,8 +265,10 @@ class _Driver:
                 reason,
                 detail,
                 spec.keep_log,
-            ),
-        )
+            )
+        except GameFault as fault:
+            result = fault.result
+        self.finish(match, result)
 
     def finish(self, match: _Match, result: Result) -> None:
         # Let go of the processes first: match_over hands them back to the
@@ -301,6 +302,10 @@ class _Driver:
                 )
             except StopIteration as stop:
                 self.finish(match, stop.value)
+                return
+            except GameFault as fault:
+                # The game's fault: this match is void, the others play on.
+                self.finish(match, fault.result)
                 return
             bot = bots[seat]
             if isinstance(bot, ProcessBot):

@@ -16,6 +16,7 @@ the view is already compact JSON, so it is never parsed or re-encoded here.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import fields
 from operator import attrgetter
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from harness.contracts.view import View
 
 __all__ = [
+    "MAX_REPLY_DEPTH",
     "MAX_REPLY_LINE",
     "PROTOCOL_FAULT",
     "PROTOCOL_VERSION",
@@ -47,6 +49,13 @@ PROTOCOL_VERSION = 1
 #: message with a traceback fits easily. A longer line is a flood: the bot is
 #: stopped and forfeits.
 MAX_REPLY_LINE = 64 * 1024
+
+#: The deepest nesting of arrays and objects a reply may have. Every reply is
+#: an object of strings and numbers (depth 1); the limit leaves room for an
+#: action that is not a string (a forfeit the referee names) but refuses, before
+#: it is parsed, a line that would exhaust the parser's stack (issue 29: 30,000
+#: nested lists fit in a line and raised RecursionError out of the run).
+MAX_REPLY_DEPTH = 32
 
 #: The forfeit reason for a reply that breaks the protocol (not JSON, wrong
 #: shape, unknown type, a flood). The detail always starts with ``protocol error:``.
@@ -188,9 +197,19 @@ def decode_answer(line: bytes, expected: str, match: int | None) -> Any:
                     return action.decode()
                 except UnicodeDecodeError:
                     pass
+    depth = _depth(line)
+    if depth > MAX_REPLY_DEPTH:
+        raise BotFault(
+            PROTOCOL_FAULT,
+            f"protocol error: reply nests arrays and objects {depth} deep; at most "
+            f"{MAX_REPLY_DEPTH} are accepted: {_clip(line)}",
+        )
     try:
         message = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError, MemoryError):
+        # ValueError covers bad JSON, bad UTF-8 and integers over Python's digit
+        # limit; the other two can only come from a parser already deep in a stack
+        # or short of memory: still the reply's fault, never the run's.
         raise BotFault(
             PROTOCOL_FAULT, f"protocol error: reply is not JSON: {_clip(line)}"
         ) from None
@@ -204,7 +223,7 @@ def decode_answer(line: bytes, expected: str, match: int | None) -> Any:
         if echoed != match or type(echoed) is not int:
             raise BotFault(
                 PROTOCOL_FAULT,
-                f"protocol error: a reply for match {echoed!r} where the answer "
+                f"protocol error: a reply for match {_short(echoed)} where the answer "
                 f"for match {match!r} was due (answers come in request order): "
                 f"{_clip(line)}",
             )
@@ -220,21 +239,25 @@ def decode_answer(line: bytes, expected: str, match: int | None) -> Any:
         if version != PROTOCOL_VERSION:
             raise BotFault(
                 PROTOCOL_FAULT,
-                f"protocol error: bot speaks protocol {version!r}, "
+                f"protocol error: bot speaks protocol {_short(version)}, "
                 f"the harness speaks {PROTOCOL_VERSION}",
             )
         matches = message.get("matches", 1)
         if type(matches) is not int or matches < 1:
             raise BotFault(
                 PROTOCOL_FAULT,
-                f"protocol error: 'matches' is {matches!r}; it takes an integer >= 1",
+                f"protocol error: 'matches' is {_short(matches)}; it takes an "
+                "integer >= 1",
             )
         return matches
     if kind == "error":
         text = message.get("message")
         raise BotFault(
             ForfeitReason.EXCEPTION,
-            text if isinstance(text, str) else f"error reply: {_clip(line)}",
+            # A lone surrogate (JSON allows "\\ud800") cannot be stored as text.
+            text.encode("utf-8", "backslashreplace").decode()
+            if isinstance(text, str)
+            else f"error reply: {_clip(line)}",
         )
     raise BotFault(
         PROTOCOL_FAULT,
@@ -242,6 +265,29 @@ def decode_answer(line: bytes, expected: str, match: int | None) -> Any:
         if expected == "action"
         else f"protocol error: expected a {expected!r} reply, got {_clip(line)}",
     )
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = bytes.maketrans(b"[]{}", b"\x01\x00\x01\x00")
+
+
+def _depth(line: bytes) -> int:
+    """How deep ``line`` nests arrays and objects, brackets in strings not counted.
+
+    Cheap for every reply that could be well formed: a line with at most
+    :data:`MAX_REPLY_DEPTH` opening brackets cannot nest deeper than that; it is
+    not scanned, and their number is returned as the bound.
+    """
+    opening = line.count(b"[") + line.count(b"{")
+    if opening <= MAX_REPLY_DEPTH:
+        return opening
+    steps = _STRING.sub(b"", line).translate(None, _NOT_BRACKETS).translate(_STEP)
+    depth = deepest = 0
+    for opens in steps:
+        depth += 1 if opens else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def _tagged_head(match: int) -> bytes:
@@ -277,6 +323,12 @@ def _line(message: Mapping[str, Any]) -> bytes:
 
 
 _encode_str = json.encoder.encode_basestring_ascii
+
+
+def _short(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a bot chose the value."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _clip(line: bytes, limit: int = 120) -> str:

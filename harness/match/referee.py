@@ -12,11 +12,12 @@ import math
 import traceback
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from harness.contracts.bot import Bot
-from harness.contracts.errors import BotFault, OptionError, TroefError
+from harness.contracts.errors import BotFault, GameFault, OptionError, TroefError
 from harness.contracts.game import Game, State
 from harness.contracts.result import Forfeit, ForfeitReason, Result, competition_ranks
 from harness.contracts.seeding import bot_seed
@@ -29,8 +30,10 @@ __all__ = [
     "Clock",
     "TimeControl",
     "forfeit_result",
+    "game_fault",
     "make_bot",
     "make_bots",
+    "place_fault",
     "play_match",
     "replay",
 ]
@@ -251,61 +254,71 @@ def referee_steps(
     The Result carries each seat's thinking time as the driver measured it.
     """
     thinking = [[0, 0.0, 0.0] for _ in range(n_seats)]
-    state = game.new_match(n_seats, seed)
     log: list[str] = []
-    while not state.is_over():
-        seat = state.to_act
-        assert seat is not None
-        view = state.view(seat)
-        clock = clocks[seat]
-        action, fault, elapsed = yield (
-            seat,
-            view,
-            (None if clock is None else clock.limit()),
-        )
-        spent = thinking[seat]
-        spent[0] += 1
-        spent[1] += elapsed
-        spent[2] = max(spent[2], elapsed)
-        if fault is not None:
-            forfeit = _forfeit(state, seat, fault[0], fault[1], log, keep_log)
-            return _measured(forfeit, thinking)
-        if clock is not None:
-            late = clock.charge(elapsed)
-            if late is not None:
+    try:
+        state = game.new_match(n_seats, seed)
+        while not state.is_over():
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            clock = clocks[seat]
+            action, fault, elapsed = yield (
+                seat,
+                view,
+                (None if clock is None else clock.limit()),
+            )
+            spent = thinking[seat]
+            spent[0] += 1
+            spent[1] += elapsed
+            spent[2] = max(spent[2], elapsed)
+            if fault is not None:
+                forfeit = _forfeit(state, seat, fault[0], fault[1], log, keep_log)
+                return _measured(forfeit, thinking)
+            if clock is not None:
+                late = clock.charge(elapsed)
+                if late is not None:
+                    forfeit = _forfeit(
+                        state, seat, ForfeitReason.TIMEOUT, late, log, keep_log
+                    )
+                    return _measured(forfeit, thinking)
+            if type(action) is not str:
                 forfeit = _forfeit(
-                    state, seat, ForfeitReason.TIMEOUT, late, log, keep_log
+                    state,
+                    seat,
+                    ForfeitReason.NOT_A_STRING,
+                    f"act() returned {_short(action)}, not a string",
+                    log,
+                    keep_log,
                 )
                 return _measured(forfeit, thinking)
-        if type(action) is not str:
-            forfeit = _forfeit(
-                state,
-                seat,
-                ForfeitReason.NOT_A_STRING,
-                f"act() returned {_short(action)}, not a string",
-                log,
-                keep_log,
-            )
-            return _measured(forfeit, thinking)
-        if action not in view.legal_actions:
-            forfeit = _forfeit(
-                state,
-                seat,
-                ForfeitReason.ILLEGAL_ACTION,
-                f"act() returned {action[:80]!r}, not one of "
-                f"{', '.join(view.legal_actions)}",
-                log,
-                keep_log,
-            )
-            return _measured(forfeit, thinking)
-        state.apply(action)
-        log.append(action)
-        if on_action is not None:
-            on_action(action)
-        if len(log) >= game.action_cap and not state.is_over():
-            return _measured(_capped(game, n_seats, log, keep_log), thinking)
-    result = state.result()
-    return _measured(replace(result, log=tuple(log)) if keep_log else result, thinking)
+            if action not in view.legal_actions:
+                forfeit = _forfeit(
+                    state,
+                    seat,
+                    ForfeitReason.ILLEGAL_ACTION,
+                    f"act() returned {action[:80]!r}, not one of "
+                    f"{', '.join(view.legal_actions)}",
+                    log,
+                    keep_log,
+                )
+                return _measured(forfeit, thinking)
+            state.apply(action)
+            log.append(action)
+            if on_action is not None:
+                on_action(action)
+            if len(log) >= game.action_cap and not state.is_over():
+                return _measured(_capped(game, n_seats, log, keep_log), thinking)
+        result = state.result()
+        return _measured(
+            replace(result, log=tuple(log)) if keep_log else result, thinking
+        )
+    except Exception as exc:
+        # Whatever leaves this module was raised by the game: the match is void.
+        broken = game_fault(game, n_seats, exc, log, keep_log)
+        if broken is None:
+            raise  # the referee's own bug, not the game's
+        broken.result = _measured(broken.result, thinking)
+        raise broken from exc
 
 
 def _measured(result: Result, thinking: list[list[Any]]) -> Result:
@@ -345,9 +358,95 @@ def forfeit_before_start(
     detail: str,
     keep_log: bool,
 ) -> Result:
-    """The Result of a match that ``seat`` forfeits before the first decision."""
-    state = game.new_match(n_seats, seed)
-    return _forfeit(state, seat, reason, detail, [], keep_log)
+    """The Result of a match that ``seat`` forfeits before the first decision.
+
+    :raises GameFault: the game raised making the match or its result.
+    """
+    try:
+        state = game.new_match(n_seats, seed)
+        return _forfeit(state, seat, reason, detail, [], keep_log)
+    except Exception as exc:
+        fault = game_fault(game, n_seats, exc, [], keep_log)
+        if fault is None:
+            raise
+        raise fault from exc
+
+
+def game_fault(
+    game: Game,
+    n_seats: int,
+    exc: Exception,
+    log: Sequence[str],
+    keep_log: bool,
+) -> GameFault | None:
+    """The :class:`GameFault` of ``exc``, raised by the game; ``None`` when the
+    referee raised it itself (its own bug, not the game's).
+
+    The game is to blame when the traceback leaves this module: the first
+    frame outside it is the call the referee made (``ToyState.result``), named
+    with its file and line.
+
+    Ruling (issue 29, item 2): the match is void, the fault of no bot: every
+    seat scores 0 and ranks equal, no deal points, the actions so far as the
+    log when kept, and ``Result.void`` says what happened; no standing,
+    rating or test counts it.
+    """
+    call = _culprit(exc)
+    if call is None:
+        return None
+    name = getattr(game, "name", type(game).__name__)
+    text = (
+        f"game {name!r} raised in {call} after {len(log)} actions: "
+        f"{type(exc).__name__}: {exc}"
+    )
+    tail = "".join(traceback.format_exception(exc, limit=-8))
+    try:
+        teams = team_layout(game, n_seats)
+    except Exception:  # the game's teams() may be what failed
+        teams = tuple(range(n_seats))
+    result = Result(
+        scores=(0,) * n_seats,
+        ranks=(1,) * n_seats,
+        teams=teams,
+        deal_points=(),
+        log=tuple(log) if keep_log else None,
+        void=f"{_FAULT}{text}\n{tail}",
+    )
+    return GameFault(_FAULT + text, result)
+
+
+def place_fault(text: str, where: str) -> str:
+    """A game fault's ``text`` (``game fault: ...``) saying ``where`` it was
+    (``in match 3 (id), plugin 'p'``), for a caller that knows more than the
+    referee."""
+    if not text.startswith(_FAULT):
+        return text
+    return f"game fault {where}: {text[len(_FAULT) :]}"
+
+
+_FAULT = "game fault: "
+
+
+def _culprit(exc: BaseException) -> str | None:
+    """The first call out of this module in ``exc``'s traceback, and the frame
+    that raised when it is another one; None: it never left this module."""
+    tb = exc.__traceback__
+    first = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if first is None and code.co_filename != __file__:
+            first = _frame(code, tb.tb_lineno)
+            last = first
+        elif first is not None:
+            last = _frame(code, tb.tb_lineno)
+        tb = tb.tb_next
+    if first is None:
+        return None
+    return first if last == first else f"{first}, at {last}"
+
+
+def _frame(code: Any, line: int) -> str:
+    return f"{code.co_qualname} ({Path(code.co_filename).name}:{line})"
 
 
 def tell_match_over(bots: Sequence[Bot], result: Result) -> None:
@@ -460,5 +559,8 @@ def _tail() -> str:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # a bot's object: its fault is the forfeit, not a crash
+        text = f"<a {type(value).__name__} whose repr() raised>"
     return text if len(text) <= 80 else text[:77] + "..."

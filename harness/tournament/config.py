@@ -65,6 +65,10 @@ __all__ = [
 
 #: The tournament formats and what each needs.
 FORMATS = ("round-robin", "gauntlet", "sprt", "ladder")
+#: What a run does with an entrant whose bot fails the start-up probe: record
+#: its matches as its forfeits and play the others (the default), or refuse
+#: the whole run (:mod:`harness.tournament.probe`).
+PROBE_POLICIES = ("forfeit", "refuse")
 #: How ``troef report`` rates (harness.stats.ratings.MODELS; not imported: numpy).
 RATING_MODELS = ("pairwise", "plackett-luce")
 
@@ -103,6 +107,10 @@ _TOP_KEYS = {
     "ladder": "the [ladder] table of an Elo-rated ladder (k, initial, explore, ...)",
     "rating_model": (
         'how "troef report" rates: "pairwise" (default) or "plackett-luce"'
+    ),
+    "probe": (
+        'what a process bot that fails the start-up probe does: "forfeit" its '
+        'matches while the others play (default), or "refuse" the whole run'
     ),
     "user": (
         "the user every bot in its own process runs as, unless its entrant names "
@@ -147,6 +155,10 @@ class TournamentConfig:
     ladder: LadderSettings | None = None
     #: The report's rating model: "pairwise" or "plackett-luce".
     rating_model: str = "pairwise"
+    #: An entrant failing the start-up probe: "forfeit" its matches or
+    #: "refuse" the run (:data:`PROBE_POLICIES`). Not in the snapshot: with
+    #: bots that start, both play the same matches.
+    probe: str = "forfeit"
     #: False when the config gives no ``seed``: the store then draws a random
     #: master seed once and keeps it (``Store.master_seed``); ``seed`` is 0
     #: until :func:`harness.tournament.store.Store.resolve` sets it.
@@ -416,6 +428,14 @@ class _Validator(EntrantReader, FormatReader, ExecutorReader):
                 f"unknown rating model {rating_model!r}; "
                 f"{close_names(rating_model, RATING_MODELS)}",
             )
+        probe = self.get("probe", str, "forfeit", f"one of {', '.join(PROBE_POLICIES)}")
+        if probe not in PROBE_POLICIES:
+            raise self.error(
+                "",
+                "probe",
+                f"{probe!r} is not allowed; expected one of "
+                + ", ".join(repr(p) for p in PROBE_POLICIES),
+            )
         ladder = self.ladder_settings(fmt)
         entrants = self.entrants(registry, game_name, allow_few=ladder is not None)
         candidates = self.candidates(fmt, entrants)
@@ -445,6 +465,7 @@ class _Validator(EntrantReader, FormatReader, ExecutorReader):
             sprt=sprt,
             ladder=ladder,
             rating_model=rating_model,
+            probe=probe,
             blocked=self.blocked,
             warnings=(
                 *registry.warnings,

@@ -45,7 +45,7 @@ from harness.tournament.executors import Channel, local_executor, run_jobs
 from harness.tournament.flight import _POLL, _Flight, _sigterm_as_interrupt
 from harness.tournament.plan import Job, plan
 from harness.tournament.pool_faults import _abandon, _blame, _requeue
-from harness.tournament.probe import probe_entrants
+from harness.tournament.probe import probe_entrants, probe_forfeits, refusal
 from harness.tournament.progress import Progress
 from harness.tournament.store import Store
 from harness.tournament.tracker import Monitor, RunSummary, _Tracker
@@ -144,7 +144,30 @@ def _run_in(
     summary.monitor = monitor
     if not pending or tracker.stopped():
         return summary
-    probe_entrants(config)
+    failures = probe_entrants(config)
+    if failures:
+        if config.probe == "refuse":
+            raise refusal(config, failures)
+        # Ruling in harness.tournament.probe: their matches are forfeits, at once.
+        forfeits = probe_forfeits(config, pending, failures)
+        tracker.record(forfeits)
+        for failure in failures:
+            mine = sum(
+                job.seating[result.forfeit.seat] == failure.entrant
+                for job, result in forfeits
+                if result.forfeit is not None
+            )
+            first = (failure.detail.splitlines() or [""])[0]
+            tracker.note(
+                f"entrant {failure.entrant!r} failed the start-up probe "
+                f"({failure.reason.value}: {first[:160]}): its {mine} matches left "
+                'are recorded as its forfeits; the others play (probe = "refuse" '
+                "refuses the run instead)"
+            )
+        recorded = {job.id for job, _ in forfeits}
+        pending = [job for job in pending if job.id not in recorded]
+        if not pending or tracker.stopped():
+            return summary
     started = time.perf_counter()
     cpu = os.times()
     try:

@@ -101,12 +101,12 @@ class SprtMonitor:
         if "sprt" not in snapshot:
             return None
         monitor = cls.__new__(cls)
-        jobs = [Job.from_dict(m.job) for m in store.matches()]
+        jobs = [Job.from_dict(m.job) for m in store.matches(void=True)]
         jobs += store.unfinished_jobs()
         monitor._start(
             SprtSettings(**snapshot["sprt"]), bool(snapshot.get("duplicate")), jobs
         )
-        for match in store.matches():
+        for match in store.matches(void=True):
             monitor.feed(Job.from_dict(match.job), match.result)
         return monitor
 
@@ -120,7 +120,9 @@ class SprtMonitor:
         for job in sorted(jobs, key=lambda j: j.index):
             groups.setdefault(job.group if duplicate else job.id, []).append(job.id)
         self.order = list(groups.values())
-        self.scores: dict[str, float] = {}
+        self.scores: dict[str, float | None] = {}
+        #: Groups passed over for a void match (not samples of the test).
+        self.passed = 0
         self.cursor = 0
         self.sprt = SPRT(
             self.settings.elo0,
@@ -133,13 +135,26 @@ class SprtMonitor:
         self.status = "continue"
 
     def feed(self, job: Job, result: Result) -> None:
-        """Take one result; advance the test over every complete group in order."""
-        self.scores[job.id] = self._candidate_score(job.seating, result)
+        """Take one result; advance the test over every complete group in order.
+
+        A group with a void match (the game raised) is passed over, not
+        counted: half a duplicate pair is no sample of the pentanomial model.
+        """
+        self.scores[job.id] = (
+            None
+            if result.void is not None
+            else self._candidate_score(job.seating, result)
+        )
         while self.status == "continue" and self.cursor < len(self.order):
             group = self.order[self.cursor]
             if not all(job_id in self.scores for job_id in group):
                 break
-            self.sprt.add(sum(self.scores[job_id] for job_id in group))
+            scores = [self.scores[job_id] for job_id in group]
+            if None in scores:
+                self.cursor += 1
+                self.passed += 1
+                continue
+            self.sprt.add(sum(s for s in scores if s is not None))
             self.status = self.sprt.status
             self.cursor += 1
 
@@ -154,7 +169,7 @@ class SprtMonitor:
         return (
             f"SPRT LLR {self.sprt.llr:+.2f} "
             f"[{self.sprt.lower + o0:+.2f}, {self.sprt.upper - o1:+.2f}] "
-            f"after {self.cursor} {samples}"
+            f"after {self.cursor - self.passed} {samples}"
         )
 
     def verdict(self) -> SprtVerdict:
@@ -167,7 +182,7 @@ class SprtMonitor:
             llr=self.sprt.llr,
             lower=self.sprt.lower + o0,
             upper=self.sprt.upper - o1,
-            samples=self.cursor,
+            samples=self.cursor - self.passed,
             model=self.model,
             elo_model=self.settings.elo_model,
             counts=self.sprt.counts,

@@ -444,8 +444,13 @@ class Store:
             (str(e), int(n), float(total), float(most)) for e, n, total, most in rows
         ]
 
-    def matches(self) -> Iterator[StoredMatch]:
-        """Every recorded match in plan order, with its log if kept."""
+    def matches(self, *, void: bool = False) -> Iterator[StoredMatch]:
+        """Every recorded match in plan order, with its log if kept.
+
+        A void match (``Result.void``: the game plugin raised) counts for
+        nobody, so standings, ratings and tests never see it: it comes only
+        with ``void=True`` (``troef matches``, ``troef status``).
+        """
         query = (
             "SELECT jobs.spec, results.result, logs.log FROM results "
             "JOIN jobs ON jobs.id = results.job_id "
@@ -453,6 +458,8 @@ class Store:
         )
         for spec, result, log in self._db.execute(query):
             data = json.loads(result)
+            if "void" in data and not void:
+                continue
             data["log"] = None if log is None else decode_log(log)
             yield StoredMatch(json.loads(spec), Result.from_dict(data))
 
@@ -475,7 +482,7 @@ class Store:
                 f"{planned} recorded); 'troef matches {self.path}' lists them"
             )
         job_id = rows[0][0]
-        for match in self.matches():
+        for match in self.matches(void=True):
             if match.job["id"] == job_id:
                 return match
         raise TroefError(f"match {job_id} of {self.path} has no result yet")

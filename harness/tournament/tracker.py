@@ -40,13 +40,18 @@ class RunSummary:
     children_cpu: float = 0.0
     #: The monitor that watched the run (an SPRT's), if any.
     monitor: Monitor | None = None
+    #: The matches this run recorded void (the game plugin raised), with
+    #: what ``Result.void`` says.
+    void: list[tuple[Job, str]] = dataclasses.field(default_factory=list)
 
 
 class Monitor(Protocol):
     """Watches results in plan order and may end a run early (an SPRT does)."""
 
     def feed(self, job: Job, result: Result) -> None:
-        """Take one recorded result (any order; a monitor orders them itself)."""
+        """Take one recorded result (any order; a monitor orders them itself),
+        a void one too (``Result.void``: counted for nobody; an SPRT passes its
+        group over)."""
 
     def done(self) -> bool:
         """True once no more jobs need to be played."""
@@ -79,9 +84,9 @@ class _Tracker:
         self._table: dict[str, Standing] = {}
         self.done = 0
         if self._keep or monitor is not None:
-            for match in store.matches():
+            for match in store.matches(void=True):
                 self.done += 1
-                if self._keep:
+                if self._keep and match.result.void is None:
                     self._unfolded.append((match.job["seating"], match.result))
                 if monitor is not None:
                     monitor.feed(Job.from_dict(match.job), match.result)
@@ -134,7 +139,11 @@ class _Tracker:
             self.done += 1
             self.summary.played += 1
             self.summary.forfeits += result.forfeit is not None
-            if self._keep:
+            if result.void is not None:
+                # Counts for nobody: in no standing (an SPRT passes its group over).
+                self.summary.void.append((job, result.void))
+                self.note(result.void.partition("\n")[0])
+            elif self._keep:
                 self._unfolded.append((job.seating, result))
             if self.monitor is not None:
                 self.monitor.feed(job, result)

@@ -19,24 +19,29 @@ import inspect
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.contracts.bot import Bot
-from harness.contracts.errors import TroefError
+from harness.contracts.errors import GameFault, TroefError
 from harness.contracts.game import Game
 from harness.contracts.result import ForfeitReason, Result
 from harness.contracts.seeding import bot_seed
 from harness.isolation.multiplex import MatchSpec, play_matches_interleaved
-from harness.match.referee import abandon_bots, forfeit_before_start, play_match
+from harness.match.referee import (
+    abandon_bots,
+    forfeit_before_start,
+    place_fault,
+    play_match,
+)
 from harness.plugins import PluginSource, Registry, load_plugins
 from harness.tournament.plan import Job
 
 if TYPE_CHECKING:
     from harness.tournament.executors import Channel
 
-__all__ = ["Worker", "WorkerMismatch", "fingerprint", "play_chunk"]
+__all__ = ["Worker", "WorkerMismatch", "fingerprint", "name_void", "play_chunk"]
 
 #: troef's engine: every module of ``harness/`` and its subpackages.
 _HARNESS = Path(__file__).parents[1]
@@ -173,7 +178,9 @@ def play_chunk(
 
     def stream(index: int, result: Result) -> None:
         if channel is not None:
-            channel.results.put((jobs[index].id, result))
+            channel.results.put(
+                (jobs[index].id, name_void(registry, jobs[index], result))
+            )
 
     if any(any(job.process) for job in jobs) and in_flight > 1:
         results = play_matches_interleaved(
@@ -184,7 +191,24 @@ def play_chunk(
         for index, spec in enumerate(until_stopped()):
             results.append(_play(spec))
             stream(index, results[-1])
-    return list(zip((job.id for job in jobs), results, strict=False))
+    return [
+        (job.id, name_void(registry, job, result))
+        for job, result in zip(jobs, results, strict=False)
+    ]
+
+
+def name_void(registry: Registry, job: Job, result: Result) -> Result:
+    """``result``, a void one naming the plugin of its game and its match.
+
+    The referee knows the game, not where it came from nor which match of the
+    plan it played: the record names both, so an organiser finds the plugin
+    to fix and the match to look at (``troef matches``).
+    """
+    if result.void is None:
+        return result
+    plugin = registry.provider.get(("game", job.game), "?")
+    where = f"in match {job.index} ({job.id}), plugin {plugin!r}"
+    return replace(result, void=place_fault(result.void, where))
 
 
 def _game(
@@ -259,19 +283,26 @@ def _play(spec: MatchSpec) -> Result:
             # A bot that cannot even be built forfeits before the first move; the
             # bots built so far give their processes back (as multiplex does).
             abandon_bots(bots)
-            return forfeit_before_start(
-                spec.game,
-                len(spec.bots),
-                spec.seed,
-                seat,
-                ForfeitReason.EXCEPTION,
-                traceback.format_exc(limit=-8),
-                spec.keep_log,
-            )
-    return play_match(
-        spec.game,
-        bots,
-        spec.seed,
-        keep_log=spec.keep_log,
-        time_controls=spec.time_controls,
-    )
+            try:
+                return forfeit_before_start(
+                    spec.game,
+                    len(spec.bots),
+                    spec.seed,
+                    seat,
+                    ForfeitReason.EXCEPTION,
+                    traceback.format_exc(limit=-8),
+                    spec.keep_log,
+                )
+            except GameFault as fault:
+                return fault.result
+    try:
+        return play_match(
+            spec.game,
+            bots,
+            spec.seed,
+            keep_log=spec.keep_log,
+            time_controls=spec.time_controls,
+        )
+    except GameFault as fault:
+        # The game's fault: this match is void, the chunk plays on.
+        return fault.result

@@ -279,9 +279,11 @@ def test_interleaved_clocks_charge_only_the_bot_that_thinks(tmp_path: Path) -> N
 def test_an_entrant_that_cannot_start_is_named_before_any_match(
     tmp_path: Path, command: list[str]
 ) -> None:
+    # The old refusal, asked for (issue 29, item 3: by default the entrant
+    # forfeits; tests/harness/test_probe_policy.py).
     path = write_config(
         tmp_path,
-        extra="workers = 1\n",
+        extra='workers = 1\nprobe = "refuse"\n',
         name="t",
     )
     path.write_text(

@@ -113,7 +113,7 @@ def test_dask_without_distributed_is_refused_before_any_file_is_made(
 def test_a_run_that_fails_before_its_first_match_leaves_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = write(tmp_path, 'executor = "inline"\n', ENTRANTS + GHOST)
+    path = write(tmp_path, 'executor = "inline"\nprobe = "refuse"\n', ENTRANTS + GHOST)
     assert main(["run", str(path), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "entrant 'ghost' cannot play: cannot start" in err
@@ -128,7 +128,7 @@ def test_a_run_that_fails_before_its_first_match_leaves_nothing(
 def test_a_database_that_was_there_is_kept_when_a_run_fails(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = write(tmp_path, 'executor = "inline"\n', ENTRANTS + GHOST)
+    path = write(tmp_path, 'executor = "inline"\nprobe = "refuse"\n', ENTRANTS + GHOST)
     config = load_config(path)
     (tmp_path / "out").mkdir()
     Store.open(config.database, config).close()  # made before, holding no match

@@ -162,6 +162,12 @@ def troef_bots() -> Sequence[type[Bot]]:
 # -- raw protocol bots ---------------------------------------------------------
 
 
+def _nested(levels: int = 30_000) -> bytes:
+    """A JSON list nested ``levels`` deep (60 kB: under the line limit), which
+    Python's own JSON parser cannot parse without a RecursionError."""
+    return b"[" * levels + b"]" * levels
+
+
 def _raw(mode: str, marker: str) -> None:
     """A protocol bot: answers ``ready``, plays once, then breaks as ``mode`` says."""
     out = sys.stdout.buffer
@@ -172,6 +178,8 @@ def _raw(mode: str, marker: str) -> None:
         if message["type"] == "start":
             if mode == "bad-version":
                 out.write(b'{"type":"ready","protocol":99}\n')
+            elif mode == "nested-ready":
+                out.write(b'{"type":"ready","x":' + _nested() + b"}\n")
             else:
                 out.write(b'{"type":"ready"}\n')
             out.flush()
@@ -206,6 +214,8 @@ def _raw(mode: str, marker: str) -> None:
             reply = json.dumps({"type": "action", "action": legal[0]}).encode() + b"\n"
             while True:
                 out.write(reply * 1000)
+        elif mode == "nested":
+            out.write(b'{"type":"action","action":' + _nested() + b"}\n")
         elif mode == "two-replies":
             reply = json.dumps({"type": "action", "action": legal[0]}).encode() + b"\n"
             out.write(reply + reply)
