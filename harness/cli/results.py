@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from harness.cli.common import format_arg, format_argument
 from harness.contracts.errors import ConfigError, TroefError, close_names
-from harness.report.tables import forfeit_table, format_table, thinking_table
+from harness.report.tables import (
+    forfeit_table,
+    format_table,
+    match_record,
+    thinking_table,
+)
 from harness.tournament.executor_plugins import load_registry
 
 if TYPE_CHECKING:
@@ -154,7 +159,7 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
             and (not args.forfeits or match.result.forfeit is not None)
         ]
     if args.format == "json":
-        print(json.dumps([_match_record(job, result) for job, result in selected]))
+        print(json.dumps([match_record(job, result) for job, result in selected]))
         return 0
     headers = ["index", "job id", "seating", "scores", "ranks", "forfeit"]
     rows = [
@@ -182,27 +187,6 @@ def _forfeit_cell(seating: Sequence[str], result: Result) -> str:
     """``raiser: exception``, or empty when nobody forfeited."""
     f = result.forfeit
     return "" if f is None else f"{seating[f.seat]}: {f.reason.value}"
-
-
-def _match_record(job: dict[str, Any], result: Result) -> dict[str, Any]:
-    """One match of ``troef matches --format json``: typed, the forfeit whole."""
-    seating = job["seating"]
-    forfeit = result.forfeit
-    return {
-        "index": job["index"],
-        "job id": job["id"],
-        "seating": list(seating),
-        "scores": list(result.scores),
-        "ranks": list(result.ranks),
-        "forfeit": None
-        if forfeit is None
-        else {
-            "entrant": seating[forfeit.seat],
-            "seat": forfeit.seat,
-            "reason": forfeit.reason.value,
-            "detail": forfeit.detail,
-        },
-    }
 
 
 def _forfeit_details(
