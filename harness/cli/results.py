@@ -1,5 +1,6 @@
-"""``troef status``, ``troef matches`` and ``troef replay``: what a results
-database holds, from its quick standings to one match told again."""
+"""``troef status``, ``troef matches``, ``troef replay`` and ``troef export``: what
+a results database holds, from its quick standings to one match told again and
+every decision written out as training data."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import dataclasses
 import json
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,39 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="text (default), markdown, json or csv",
     )
     matches.set_defaults(run=_cmd_matches)
+
+    export = sub.add_parser(
+        "export",
+        help="write every recorded decision as training data (JSON lines)",
+        description="Replay every recorded match from its seed and log and write one "
+        "JSON line per decision: its ids (match, index, game, options, seed, deal, "
+        "step, seat, entrant, bot), the seat's view as the protocol sends it, the "
+        "action taken and the match's final utility for that seat. Streamed: memory "
+        "does not grow with the database. Needs keep_logs = true.",
+    )
+    export.add_argument("database", help="a tournament's SQLite file")
+    export.add_argument(
+        "--format",
+        choices=EXPORT_FORMATS,
+        default="jsonl",
+        help="jsonl (default): one JSON object per line",
+    )
+    export.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE (default: standard output)",
+    )
+    export.add_argument(
+        "--entrant", metavar="LABEL", help="only the decisions of this entrant's seats"
+    )
+    export.add_argument(
+        "--bot", metavar="NAME", help="only the decisions of seats this bot played"
+    )
+    export.add_argument(
+        "--seat", type=int, metavar="N", help="only the decisions of seat N (from 0)"
+    )
+    export.set_defaults(run=_cmd_export)
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -181,6 +215,83 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
         for line in _forfeit_details(selected, markdown=args.format == "markdown"):
             print(line)
     return 0
+
+
+#: ``troef export --format``: JSON lines, one decision each, for now.
+EXPORT_FORMATS = ("jsonl",)
+
+
+def _cmd_export(registry: Registry | None, args: argparse.Namespace) -> int:
+    """``troef export``: every decision as a JSON line (``harness.report.dataset``)."""
+    from harness.report.dataset import Export, decision_lines
+    from harness.tournament.store import Store
+
+    counts = Export()
+    with Store.existing(args.database) as store:
+        snapshot = store.config_snapshot()
+        _check_export_filters(args, snapshot)
+        plugins = snapshot.get("plugins", [])
+        reg = load_registry(
+            files=[p for p in plugins if p.endswith(".py")],
+            modules=[p for p in plugins if not p.endswith(".py")],
+        )
+        games: dict[str, Game] = {}
+
+        def game_of(job: Mapping[str, Any]) -> Game:
+            # One Game per option set (a tournament has one): built once.
+            key = json.dumps([job["game"], job["options"]], sort_keys=True)
+            if key not in games:
+                games[key] = reg.game(job["game"], job["options"])
+            return games[key]
+
+        lines = decision_lines(
+            store,
+            game_of,
+            entrant=args.entrant,
+            bot=args.bot,
+            seat=args.seat,
+            counts=counts,
+        )
+        if args.output is None:
+            sys.stdout.writelines(lines)
+            sys.stdout.flush()
+        else:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.writelines(lines)
+    where = "standard output" if args.output is None else args.output
+    print(
+        f"exported {counts.decisions} decisions of {counts.matches} matches to {where}",
+        file=sys.stderr,
+    )
+    if counts.without_log:
+        print(
+            f"left out {counts.without_log} matches recorded without their log "
+            "(keep_logs = false): they cannot be replayed",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _check_export_filters(args: argparse.Namespace, snapshot: dict[str, Any]) -> None:
+    """A filter that names no entrant, bot or seat of the tournament is an error."""
+    entrants = snapshot.get("entrants", {})
+    if args.entrant is not None and args.entrant not in entrants:
+        raise ConfigError(
+            f"--entrant {args.entrant!r}: no such entrant; "
+            f"{close_names(args.entrant, list(entrants))}"
+        )
+    bots = sorted({e.get("bot", "") for e in entrants.values()})
+    if args.bot is not None and args.bot not in bots:
+        raise ConfigError(
+            f"--bot {args.bot!r}: no entrant plays that bot; "
+            f"{close_names(args.bot, bots)}"
+        )
+    seats = snapshot.get("seats")
+    if args.seat is not None and (
+        args.seat < 0 or (isinstance(seats, int) and args.seat >= seats)
+    ):
+        top = "" if not isinstance(seats, int) else f" to {seats - 1}"
+        raise ConfigError(f"--seat {args.seat}: no such seat; expected 0{top}")
 
 
 def _forfeit_cell(seating: Sequence[str], result: Result) -> str:
