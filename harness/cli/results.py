@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -101,7 +102,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "-o",
         "--output",
         metavar="FILE",
-        help="write to FILE (default: standard output)",
+        help="write to FILE, whole or not at all (default, or -: standard output)",
     )
     export.add_argument(
         "--entrant", metavar="LABEL", help="only the decisions of this entrant's seats"
@@ -252,13 +253,12 @@ def _cmd_export(registry: Registry | None, args: argparse.Namespace) -> int:
             seat=args.seat,
             counts=counts,
         )
-        if args.output is None:
+        if args.output in (None, "-"):
             sys.stdout.writelines(lines)
             sys.stdout.flush()
         else:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.writelines(lines)
-    where = "standard output" if args.output is None else args.output
+            _write_whole(Path(args.output), lines)
+    where = "standard output" if args.output in (None, "-") else args.output
     print(
         f"exported {counts.decisions} decisions of {counts.matches} matches to {where}",
         file=sys.stderr,
@@ -270,6 +270,25 @@ def _cmd_export(registry: Registry | None, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _write_whole(path: Path, lines: Iterable[str]) -> None:
+    """Write ``lines`` to ``path`` as they come, through ``path.partial``
+    renamed at the end: a file at ``path`` is always a whole export, even when
+    a match fails to replay halfway through a long one."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        with open(partial, "w", encoding="utf-8") as out:
+            out.writelines(lines)
+        os.replace(partial, path)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise TroefError(
+            f"-o {path}: cannot write the export: {exc.strerror}"
+        ) from None
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def _check_export_filters(args: argparse.Namespace, snapshot: dict[str, Any]) -> None:

@@ -192,22 +192,34 @@ def test_matches_without_their_log_are_left_out_and_said(
     assert "left out 4 matches recorded without their log" in captured.err
 
 
-def test_a_log_the_game_no_longer_replays_is_named(tmp_path: Path) -> None:
-    """Ruling 4: a changed game is an error naming the match and the step."""
+def test_a_log_the_game_no_longer_replays_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ruling 4: a changed game is an error naming the match and the step, and
+    ``-o FILE`` leaves no half-written file behind."""
     database = _toy_tournament(tmp_path, keep_logs=True, matches=1)
     with Store.existing(database) as store:
-        first = next(store.matches())
+        stored = list(store.matches())
+        last = stored[-1].job["id"]
         with store.db:
             store.db.execute(
-                "UPDATE logs SET log = 'XX ' || log WHERE job_id = ?",
-                (first.job["id"],),
+                "UPDATE logs SET log = log || ' XX' WHERE job_id = ?", (last,)
             )
-        registry = load_plugins(files=[TOY_PLUGIN])
-        lines = decision_lines(
-            store, lambda job: registry.game(job["game"], job["options"])
-        )
-        with pytest.raises(Exception, match=rf"match {first.job['id']} .*step 0"):
-            list(lines)
+    out = tmp_path / "out.jsonl"
+    assert main(["export", str(database), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    step = len(stored[-1].result.log or ())
+    assert f"match {last} (plan index 1): step {step}, 'XX' does not replay" in err
+    assert list(tmp_path.glob("out.jsonl*")) == []
+
+
+def test_an_output_that_cannot_be_written_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = _toy_tournament(tmp_path, keep_logs=True, matches=1)
+    out = tmp_path / "no such folder" / "out.jsonl"
+    assert main(["export", str(database), "-o", str(out)]) == 2
+    assert f"-o {out}: cannot write the export" in capsys.readouterr().err
 
 
 def _copies(database: Path, config: Path, count: int) -> None:
