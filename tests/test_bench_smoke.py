@@ -1,7 +1,8 @@
-"""Smoke test of bench/bench_games.py: a tiny run over troef's games, no peers.
+"""Smoke tests of the benchmark scripts: bench/bench_games.py, a tiny run over
+troef's games, no peers; bench/bench_export.py on a tiny database.
 
-Checks only that the script runs and reports a row for every game it can
-load (plus the toy plugin game); it asserts nothing about speed.
+Each checks only that its script runs and reports (bench_games.py a row for
+every game it can load, the toy plugin game too); nothing about speed.
 """
 
 from __future__ import annotations
@@ -64,3 +65,24 @@ def test_quick_run_reports_every_game(tmp_path: Path) -> None:
         assert data["troef"][name]["median"]["us_per_decision"] > 0
     assert "floor" in data["peers"]
     assert [r["status"] for r in data["ratios"]]  # the goals table is there
+
+
+@pytest.mark.slow
+def test_export_bench_builds_its_database_and_reports(tmp_path: Path) -> None:
+    """bench/bench_export.py at a tiny size: the database it builds holds the
+    matches asked for, and the export's figures are printed."""
+    script = SCRIPT.with_name("bench_export.py")
+    proc = subprocess.run(
+        [sys.executable, str(script), "--matches", "20", "--folder", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "database: 20 matches of klaverjassen" in proc.stdout
+    assert " of 20 matches to " in proc.stdout
+    assert "peak resident memory of the export process:" in proc.stdout
+    exported = tmp_path / "export-bench.jsonl"
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    assert len({json.loads(line)["match"] for line in lines}) == 20
