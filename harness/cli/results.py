@@ -273,22 +273,33 @@ def _cmd_export(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _write_whole(path: Path, lines: Iterable[str]) -> None:
-    """Write ``lines`` to ``path`` as they come, through ``path.partial``
-    renamed at the end: a file at ``path`` is always a whole export, even when
-    a match fails to replay halfway through a long one."""
+    """Write ``lines`` to ``path`` as they come.
+
+    A regular file is written as ``path.partial`` and renamed at the end, so
+    a file at ``path`` is always a whole export, even when a match fails to
+    replay halfway through a long one. Anything else already there (a FIFO,
+    ``/dev/null``) is written to directly: renaming over it would replace it.
+    """
+    if path.exists() and not path.is_file():
+        _write_to(path, path, lines)
+        return
     partial = path.with_name(path.name + ".partial")
     try:
-        with open(partial, "w", encoding="utf-8") as out:
-            out.writelines(lines)
+        _write_to(path, partial, lines)
         os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _write_to(shown: Path, path: Path, lines: Iterable[str]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.writelines(lines)
     except OSError as exc:
-        partial.unlink(missing_ok=True)
         raise TroefError(
-            f"-o {path}: cannot write the export: {exc.strerror}"
+            f"-o {shown}: cannot write the export: {exc.strerror}; give a file "
+            "in a folder you may write to"
         ) from None
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
 
 
 def _check_export_filters(args: argparse.Namespace, snapshot: dict[str, Any]) -> None:

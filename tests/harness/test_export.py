@@ -13,6 +13,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import stat
+import threading
 import tracemalloc
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -220,6 +222,27 @@ def test_an_output_that_cannot_be_written_is_named(
     out = tmp_path / "no such folder" / "out.jsonl"
     assert main(["export", str(database), "-o", str(out)]) == 2
     assert f"-o {out}: cannot write the export" in capsys.readouterr().err
+
+
+def test_an_output_that_is_no_regular_file_is_written_not_replaced(
+    tmp_path: Path,
+) -> None:
+    """``-o`` on a FIFO (as on /dev/null) writes into it: renaming a finished
+    file over it would replace it."""
+    database = _toy_tournament(tmp_path, keep_logs=True, matches=1)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(
+        target=lambda: received.extend(fifo.read_text(encoding="utf-8").splitlines()),
+        daemon=True,
+    )
+    reader.start()
+    assert main(["export", str(database), "-o", str(fifo)]) == 0
+    reader.join(timeout=60)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert len(received) == 24  # two matches of two deals of six cards
+    assert {json.loads(line)["step"] for line in received} == set(range(12))
 
 
 def _copies(database: Path, config: Path, count: int) -> None:
