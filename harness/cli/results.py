@@ -223,7 +223,12 @@ EXPORT_FORMATS = ("jsonl",)
 
 
 def _cmd_export(registry: Registry | None, args: argparse.Namespace) -> int:
-    """``troef export``: every decision as a JSON line (``harness.report.dataset``)."""
+    """``troef export``: every decision as a JSON line (``harness.report.dataset``).
+
+    Ruling: the filters are by entrant, bot and seat; none by game, since a
+    database holds one tournament of one game (its lines all say which). A
+    summary goes to standard error, so standard output holds lines only.
+    """
     from harness.report.dataset import Export, decision_lines
     from harness.tournament.store import Store
 
