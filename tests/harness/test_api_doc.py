@@ -9,6 +9,7 @@ and ``from harness import Bot`` does not pull the notebook API in.
 from __future__ import annotations
 
 import doctest
+import json
 import subprocess
 import sys
 import tomllib
@@ -120,3 +121,35 @@ def test_the_package_reexports_the_api() -> None:
     assert set(harness.__all__) >= set(api.__all__) - {"BotSpec"}
     with pytest.raises(AttributeError, match="no attribute 'load_gmae'"):
         harness.load_gmae  # noqa: B018
+
+
+def test_results_and_ratings_are_the_commands_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Plain data (a JSON round trip gives it back unchanged), and the very
+    records ``troef matches`` and ``troef report`` print as JSON."""
+    from harness.cli import main
+
+    database = api.run_tournament(
+        {
+            "game": "gin-rummy",
+            "matches": 2,
+            "seed": 4,
+            "executor": "inline",
+            "options": {"target": 20},
+            "entrants": {"a": {"bot": "random"}, "b": {"bot": "random"}},
+        },
+        database=tmp_path / "g.sqlite",
+    )
+    matches, report = api.results(database), api.report_data(database)
+    assert json.loads(json.dumps(matches)) == matches and len(matches) == 4
+    assert json.loads(json.dumps(report)) == report
+    assert api.ratings(database) == report["standings"]
+    assert {r["entrant"] for r in report["standings"]} == {"a", "b"}
+    capsys.readouterr()
+    assert main(["matches", str(database), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == matches
+    assert main(["report", str(database), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == report
+    with pytest.raises(ConfigError, match=r"anchor='c' is no entrant"):
+        api.report_data(database, anchor="c")
