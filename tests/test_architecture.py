@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("harness.isolation", "harness.stats"),
     ("harness.tournament",),
     ("harness.report",),
-    ("harness.cli",),
+    ("harness.cli", "harness.api"),
     ("harness.__main__",),
 )
 #: What a game or bot may import of the engine besides the package ``harness``

@@ -1,8 +1,9 @@
-"""Smoke tests of bench/bench_games.py (a tiny run over troef's games, no
-peers) and bench/bench_encoding.py.
+"""Smoke tests of the benchmark scripts: bench/bench_games.py, a tiny run over
+troef's games, no peers; bench/bench_encoding.py; bench/bench_export.py on a
+tiny database.
 
-Checks only that the scripts run and report a row for every game they
-measure (plus the toy plugin game); they assert nothing about speed.
+Each checks only that its script runs and reports (bench_games.py a row for
+every game it can load, the toy plugin game too); nothing about speed.
 """
 
 from __future__ import annotations
@@ -81,3 +82,24 @@ def test_the_encoding_bench_runs_and_reports_the_goal(
     out = capsys.readouterr().out
     assert out.splitlines()[1].split()[0] == "klaverjassen"
     assert "goal: klaverjassen encode median <= 20 µs:" in out
+
+
+@pytest.mark.slow
+def test_export_bench_builds_its_database_and_reports(tmp_path: Path) -> None:
+    """bench/bench_export.py at a tiny size: the database it builds holds the
+    matches asked for, and the export's figures are printed."""
+    script = SCRIPT.with_name("bench_export.py")
+    proc = subprocess.run(
+        [sys.executable, str(script), "--matches", "20", "--folder", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "database: 20 matches of klaverjassen" in proc.stdout
+    assert " of 20 matches to " in proc.stdout
+    assert "peak resident memory of the export process:" in proc.stdout
+    exported = tmp_path / "export-bench.jsonl"
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    assert len({json.loads(line)["match"] for line in lines}) == 20

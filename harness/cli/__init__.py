@@ -3,7 +3,7 @@
 This module is the entry point (``main``) and the top-level parser; each
 command group is a module of its own, next to its flags (``add_parsers``):
 ``listing`` (games, bots), ``play`` (play, check), ``run`` (run, validate),
-``results`` (status, matches, replay), ``reports`` (report, compare, rate),
+``results`` (status, matches, replay, export), ``reports`` (report, compare, rate),
 ``ladder``; ``common`` holds what they share."""
 
 from __future__ import annotations

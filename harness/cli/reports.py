@@ -159,56 +159,43 @@ def _stored_matches(store: Store) -> list[tuple[list[str], Result, str | None]]:
 
 
 def _cmd_report(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.report.model import RunFacts, build_report
+    from harness.report.model import stored_report
     from harness.report.render import render
-    from harness.tournament.sprt import SprtMonitor
     from harness.tournament.store import Store
 
     with Store.existing(args.database) as store:
         snapshot = store.config_snapshot()
-        matches = _stored_matches(store)
-        title = store.meta("name") or str(args.database)
-        forfeits = store.forfeits()
-        thinking = store.thinking()
-        monitor = SprtMonitor.from_store(store)
-        void = store.counts()[0] - len(matches)
-    if void:
-        # On stderr: the report itself (JSON, CSV) stays what it was.
-        print(
-            f"troef: note: {void} recorded matches are void (the game raised) and "
-            f"count for nobody; 'troef status {args.database}' names them",
-            file=sys.stderr,
+        void = store.void_count()
+        if void:
+            # On stderr: the report itself (JSON, CSV) stays what it was.
+            print(
+                f"troef: note: {void} recorded matches are void (the game raised) "
+                f"and count for nobody; 'troef status {args.database}' names them",
+                file=sys.stderr,
+            )
+        if store.counts()[0] == void:
+            raise TroefError(f"{args.database} holds no results yet")
+        entrants = list(snapshot.get("entrants", {}))
+        if args.anchor is not None and args.anchor not in entrants:
+            raise ConfigError(
+                f"--anchor {args.anchor!r}: no such entrant; "
+                f"{close_names(args.anchor, entrants)}"
+            )
+        model = args.model or snapshot.get("rating_model", "pairwise")
+        if model == "plackett-luce" and args.seat_advantage:
+            raise ConfigError(
+                "--seat-advantage: the Plackett-Luce model fits no seat advantage; "
+                "accepted with --model pairwise"
+            )
+        report = stored_report(
+            store,
+            title=store.meta("name") or str(args.database),
+            anchor=args.anchor,
+            model=model,
+            seat_advantage=args.seat_advantage,
+            bootstrap=args.bootstrap,
+            seed=args.seed,
         )
-    if not matches:
-        raise TroefError(f"{args.database} holds no results yet")
-    entrants = list(snapshot.get("entrants", {}))
-    if args.anchor is not None and args.anchor not in entrants:
-        raise ConfigError(
-            f"--anchor {args.anchor!r}: no such entrant; "
-            f"{close_names(args.anchor, entrants)}"
-        )
-    model = args.model or snapshot.get("rating_model", "pairwise")
-    if model == "plackett-luce" and args.seat_advantage:
-        raise ConfigError(
-            "--seat-advantage: the Plackett-Luce model fits no seat advantage; "
-            "accepted with --model pairwise"
-        )
-    report = build_report(
-        title,
-        matches,
-        entrants=entrants,
-        anchor=args.anchor,
-        duplicate=bool(snapshot.get("duplicate", True)),
-        seat_advantage=args.seat_advantage,
-        bootstrap=args.bootstrap,
-        seed=args.seed,
-        model=model,
-        run=RunFacts(
-            forfeits=forfeits,
-            thinking=thinking,
-            sprt=None if monitor is None else monitor.verdict().describe(),
-        ),
-    )
     if args.html is not None:
         index = _write_html(args, report, snapshot)
         print(f"HTML report: {index}", file=sys.stderr)

@@ -1,20 +1,27 @@
-"""``troef status``, ``troef matches`` and ``troef replay``: what a results
-database holds, from its quick standings to one match told again."""
+"""``troef status``, ``troef matches``, ``troef replay`` and ``troef export``: what
+a results database holds, from its quick standings to one match told again and
+every decision written out as training data."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import json
+import os
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.cli.common import format_arg, format_argument
 from harness.contracts.errors import ConfigError, TroefError, close_names
-from harness.report.tables import forfeit_table, format_table, thinking_table
+from harness.report.tables import (
+    forfeit_table,
+    format_table,
+    match_record,
+    thinking_table,
+)
 from harness.tournament.executor_plugins import load_registry
 
 if TYPE_CHECKING:
@@ -74,6 +81,39 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="text (default), markdown, json or csv",
     )
     matches.set_defaults(run=_cmd_matches)
+
+    export = sub.add_parser(
+        "export",
+        help="write every recorded decision as training data (JSON lines)",
+        description="Replay every recorded match from its seed and log and write one "
+        "JSON line per decision: its ids (match, index, game, options, seed, deal, "
+        "step, seat, entrant, bot), the seat's view as the protocol sends it, the "
+        "action taken and the match's final utility for that seat. Streamed: memory "
+        "does not grow with the database. Needs keep_logs = true.",
+    )
+    export.add_argument("database", help="a tournament's SQLite file")
+    export.add_argument(
+        "--format",
+        choices=EXPORT_FORMATS,
+        default="jsonl",
+        help="jsonl (default): one JSON object per line",
+    )
+    export.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE, whole or not at all (default, or -: standard output)",
+    )
+    export.add_argument(
+        "--entrant", metavar="LABEL", help="only the decisions of this entrant's seats"
+    )
+    export.add_argument(
+        "--bot", metavar="NAME", help="only the decisions of seats this bot played"
+    )
+    export.add_argument(
+        "--seat", type=int, metavar="N", help="only the decisions of seat N (from 0)"
+    )
+    export.set_defaults(run=_cmd_export)
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
@@ -175,7 +215,7 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
             )
         ]
     if args.format == "json":
-        print(json.dumps([_match_record(job, result) for job, result in selected]))
+        print(json.dumps([match_record(job, result) for job, result in selected]))
         return 0
     headers = ["index", "job id", "seating", "scores", "ranks", "forfeit"]
     rows = [
@@ -199,34 +239,123 @@ def _cmd_matches(registry: Registry | None, args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``troef export --format``: JSON lines, one decision each, for now.
+EXPORT_FORMATS = ("jsonl",)
+
+
+def _cmd_export(registry: Registry | None, args: argparse.Namespace) -> int:
+    """``troef export``: every decision as a JSON line (``harness.report.dataset``).
+
+    Ruling: the filters are by entrant, bot and seat; none by game, since a
+    database holds one tournament of one game (its lines all say which). A
+    summary goes to standard error, so standard output holds lines only.
+    """
+    from harness.report.dataset import Export, decision_lines
+    from harness.tournament.store import Store
+
+    counts = Export()
+    with Store.existing(args.database) as store:
+        snapshot = store.config_snapshot()
+        _check_export_filters(args, snapshot)
+        plugins = snapshot.get("plugins", [])
+        reg = load_registry(
+            files=[p for p in plugins if p.endswith(".py")],
+            modules=[p for p in plugins if not p.endswith(".py")],
+        )
+        games: dict[str, Game] = {}
+
+        def game_of(job: Mapping[str, Any]) -> Game:
+            # One Game per option set (a tournament has one): built once.
+            key = json.dumps([job["game"], job["options"]], sort_keys=True)
+            if key not in games:
+                games[key] = reg.game(job["game"], job["options"])
+            return games[key]
+
+        lines = decision_lines(
+            store,
+            game_of,
+            entrant=args.entrant,
+            bot=args.bot,
+            seat=args.seat,
+            counts=counts,
+        )
+        if args.output in (None, "-"):
+            sys.stdout.writelines(lines)
+            sys.stdout.flush()
+        else:
+            _write_whole(Path(args.output), lines)
+    where = "standard output" if args.output in (None, "-") else args.output
+    print(
+        f"exported {counts.decisions} decisions of {counts.matches} matches to {where}",
+        file=sys.stderr,
+    )
+    if counts.without_log:
+        print(
+            f"left out {counts.without_log} matches recorded without their log "
+            "(keep_logs = false): they cannot be replayed",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _write_whole(path: Path, lines: Iterable[str]) -> None:
+    """Write ``lines`` to ``path`` as they come.
+
+    A regular file is written as ``path.partial`` and renamed at the end, so
+    a file at ``path`` is always a whole export, even when a match fails to
+    replay halfway through a long one. Anything else already there (a FIFO,
+    ``/dev/null``) is written to directly: renaming over it would replace it.
+    """
+    if path.exists() and not path.is_file():
+        _write_to(path, path, lines)
+        return
+    partial = path.with_name(path.name + ".partial")
+    try:
+        _write_to(path, partial, lines)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _write_to(shown: Path, path: Path, lines: Iterable[str]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.writelines(lines)
+    except OSError as exc:
+        raise TroefError(
+            f"-o {shown}: cannot write the export: {exc.strerror}; give a file "
+            "in a folder you may write to"
+        ) from None
+
+
+def _check_export_filters(args: argparse.Namespace, snapshot: dict[str, Any]) -> None:
+    """A filter that names no entrant, bot or seat of the tournament is an error."""
+    entrants = snapshot.get("entrants", {})
+    if args.entrant is not None and args.entrant not in entrants:
+        raise ConfigError(
+            f"--entrant {args.entrant!r}: no such entrant; "
+            f"{close_names(args.entrant, list(entrants))}"
+        )
+    bots = sorted({e.get("bot", "") for e in entrants.values()})
+    if args.bot is not None and args.bot not in bots:
+        raise ConfigError(
+            f"--bot {args.bot!r}: no entrant plays that bot; "
+            f"{close_names(args.bot, bots)}"
+        )
+    seats = snapshot.get("seats")
+    if args.seat is not None and (
+        args.seat < 0 or (isinstance(seats, int) and args.seat >= seats)
+    ):
+        top = "" if not isinstance(seats, int) else f" to {seats - 1}"
+        raise ConfigError(f"--seat {args.seat}: no such seat; expected 0{top}")
+
+
 def _forfeit_cell(seating: Sequence[str], result: Result) -> str:
     """``raiser: exception``, or empty when nobody forfeited."""
     f = result.forfeit
     if result.void is not None:
         return "void: game fault"
     return "" if f is None else f"{seating[f.seat]}: {f.reason.value}"
-
-
-def _match_record(job: dict[str, Any], result: Result) -> dict[str, Any]:
-    """One match of ``troef matches --format json``: typed, the forfeit whole."""
-    seating = job["seating"]
-    forfeit = result.forfeit
-    return {
-        "index": job["index"],
-        "job id": job["id"],
-        "seating": list(seating),
-        "scores": list(result.scores),
-        "ranks": list(result.ranks),
-        "forfeit": None
-        if forfeit is None
-        else {
-            "entrant": seating[forfeit.seat],
-            "seat": forfeit.seat,
-            "reason": forfeit.reason.value,
-            "detail": forfeit.detail,
-        },
-        **({} if result.void is None else {"void": result.void}),
-    }
 
 
 def _forfeit_details(

@@ -17,8 +17,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from harness.contracts.errors import TroefError
 from harness.contracts.result import Result
 from harness.report.numbers import _p
 from harness.stats import ratings as rt
@@ -31,12 +32,16 @@ from harness.stats.ratings_bootstrap import (
 from harness.stats.ratings_pairwise import fit_ratings
 from harness.stats.ratings_plackett_luce import fit_plackett_luce, rankings_from_matches
 
+if TYPE_CHECKING:
+    from harness.tournament.store import Store
+
 __all__ = [
     "Report",
     "ReportModel",
     "RunFacts",
     "build_report",
     "report_model",
+    "stored_report",
 ]
 
 
@@ -141,6 +146,48 @@ def build_report(
         duplicate,
         boot,
         run or RunFacts(),
+    )
+
+
+def stored_report(
+    store: Store,
+    *,
+    title: str | None = None,
+    anchor: str | None = None,
+    model: str | None = None,
+    seat_advantage: bool = False,
+    bootstrap: int = 0,
+    seed: int = 1,
+) -> Report:
+    """The :class:`Report` of everything ``store`` records (``troef report DB``).
+
+    :param title: default: the tournament's name, else the database's path.
+    :param model: default: the config's ``rating_model``.
+    The other parameters are :func:`build_report`'s.
+    :raises TroefError: the database holds no result yet.
+    """
+    from harness.tournament.sprt import SprtMonitor
+
+    snapshot = store.config_snapshot()
+    matches = [(m.job["seating"], m.result, m.job["group"]) for m in store.matches()]
+    if not matches:
+        raise TroefError(f"{store.path} holds no results yet")
+    monitor = SprtMonitor.from_store(store)
+    return build_report(
+        title or store.meta("name") or str(store.path),
+        matches,
+        entrants=list(snapshot.get("entrants", {})),
+        anchor=anchor,
+        duplicate=bool(snapshot.get("duplicate", True)),
+        seat_advantage=seat_advantage,
+        bootstrap=bootstrap,
+        seed=seed,
+        model=model or snapshot.get("rating_model", "pairwise"),
+        run=RunFacts(
+            forfeits=store.forfeits(),
+            thinking=store.thinking(),
+            sprt=None if monitor is None else monitor.verdict().describe(),
+        ),
     )
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "format_table",
     "game_detail",
     "games_table",
+    "match_record",
     "notes",
     "result_table",
     "seat_ranges",
@@ -192,6 +193,29 @@ def result_table(result: Result, names: Sequence[str]) -> str:
     return tabulate(
         rows, headers=["seat", "player", "team", "score", "rank", "utility"]
     )
+
+
+def match_record(job: dict[str, Any], result: Result) -> dict[str, Any]:
+    """One recorded match as plain data: ``troef matches --format json``'s
+    record (typed, the forfeit whole), and ``harness.api.results``'."""
+    seating = job["seating"]
+    forfeit = result.forfeit
+    return {
+        "index": job["index"],
+        "job id": job["id"],
+        "seating": list(seating),
+        "scores": list(result.scores),
+        "ranks": list(result.ranks),
+        "forfeit": None
+        if forfeit is None
+        else {
+            "entrant": seating[forfeit.seat],
+            "seat": forfeit.seat,
+            "reason": forfeit.reason.value,
+            "detail": forfeit.detail,
+        },
+        **({} if result.void is None else {"void": result.void}),
+    }
 
 
 def duration(seconds: float) -> str:

@@ -60,6 +60,7 @@ from harness.tournament.format_settings import (
 __all__ = [
     "FORMATS",
     "TournamentConfig",
+    "config_from_data",
     "load_config",
 ]
 
@@ -286,7 +287,29 @@ def load_config(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    validator = _Validator(path, text, data, registry)
+    return config_from_data(
+        data, path=path, text=text, registry=registry, plugins=plugins, blocked=blocked
+    )
+
+
+def config_from_data(
+    data: Mapping[str, Any],
+    *,
+    path: Path,
+    text: str = "",
+    registry: Registry | None = None,
+    plugins: Sequence[str] = (),
+    blocked: Sequence[str] = (),
+) -> TournamentConfig:
+    """Validate a config already read into ``data`` (a dict as TOML gives it).
+
+    :func:`load_config` reads a file into this; ``harness.api.run_tournament``
+    gives a dict. Errors name ``path`` (with lines found in ``text``, if any),
+    and relative paths in the config are taken from ``path``'s folder.
+    The other parameters are :func:`load_config`'s.
+    :raises ConfigError: with file, line, key, problem and what is accepted.
+    """
+    validator = _Validator(path, text, dict(data), registry)
     validator.extra_plugins = tuple(
         str(Path(p).resolve()) if p.endswith(".py") or os.sep in p else p
         for p in plugins

@@ -444,6 +444,14 @@ class Store:
             (str(e), int(n), float(total), float(most)) for e, n, total, most in rows
         ]
 
+    def void_count(self) -> int:
+        """Recorded matches that are void (the game plugin raised)."""
+        (n,) = self._db.execute(
+            "SELECT COUNT(*) FROM results WHERE json_extract(result, '$.void') "
+            "IS NOT NULL"
+        ).fetchone()
+        return int(n)
+
     def matches(self, *, void: bool = False) -> Iterator[StoredMatch]:
         """Every recorded match in plan order, with its log if kept.
 

@@ -81,6 +81,7 @@ CASES: dict[str, list[str]] = {
     "report-json": ["report", "{db}", "--format", "json"],
     "report-pairs-csv": ["report", "{db}", "--format", "csv", "--table", "pairs"],
     "report-pairs-text": ["report", "{db}", "--table", "pairs"],
+    "export": ["export", "{db}", "--entrant", "raiser", "--seat", "0"],
     "errors": ["replay", "{db}", "99"],
 }
 
