@@ -203,9 +203,10 @@ def run_tournament(
 
 def results(database: str | Path) -> list[dict[str, Any]]:
     """Every recorded match in plan order, as ``troef matches --format json``
-    gives it: index, job id, seating, scores, ranks and the forfeit (or None)."""
+    gives it: index, job id, seating, scores, ranks and the forfeit (or None),
+    and ``void`` (what the game raised) for a match a game fault made void."""
     with Store.existing(database) as store:
-        return [match_record(m.job, m.result) for m in store.matches()]
+        return [match_record(m.job, m.result) for m in store.matches(void=True)]
 
 
 def report_data(
