@@ -398,6 +398,21 @@ class RatingFit:
         d = ra.rating - rb.rating
         return d, d - z * sd, d + z * sd
 
+    def los(self, a: str, b: str) -> float:
+        """Likelihood of superiority of ``a`` over ``b``: Φ(d/sd) of :meth:`difference`
+        (1, 0 or ½ by the sign of d when sd is 0 or unknown, as for a bound).
+
+        :raises ValueError: a and b are in different components.
+        """
+        d, lo, hi = self.difference(a, b)
+        z = float(NormalDist().inv_cdf(0.5 + self.confidence / 2))
+        sd = (hi - lo) / (2 * z)
+        return (
+            float(NormalDist().cdf(d / sd))
+            if sd > 0
+            else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
+        )
+
 
 # -- options every fit checks --------------------------------------------------
 
