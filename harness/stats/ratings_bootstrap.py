@@ -25,14 +25,14 @@ import numpy as np
 from harness.contracts.errors import close_names
 from harness.stats.ratings import (
     ELO_TO_NATURAL,
+    Clusters,
     FloatArray,
-    IntArray,
     PairResult,
     PairTable,
     RatingFit,
     _aggregate,
     _check_options,
-    _columns,
+    clusters_of,
 )
 from harness.stats.ratings_pairwise import fit_ratings
 from harness.stats.ratings_plackett_luce import (
@@ -159,6 +159,7 @@ def bootstrap_ratings(
         raise ValueError(f"rounds must be at least 1, got {rounds!r}")
     results = list(results)
     table, row_of = _aggregate(results)
+    clusters = clusters_of(table, results, row_of)
     fit = fit_ratings(
         table,
         anchor=anchor,
@@ -167,9 +168,10 @@ def bootstrap_ratings(
         draw_model=draw_model,
         confidence=confidence,
         prior_draws=prior_draws,
+        clusters=clusters,
     )
-    group_of, groups = _group_index(results)
-    columns = _per_group(table, results, row_of, group_of, groups)
+    groups = clusters.count
+    columns = _per_group(table, clusters)
     rng = np.random.default_rng(seed)
     names = table.names
     samples = np.full((rounds, len(names)), np.nan)
@@ -324,31 +326,14 @@ def _has_games(table: PairTable, name: str) -> bool:
     return bool(np.any(table.i == k) or np.any(table.j == k))
 
 
-def _group_index(results: Sequence[PairResult]) -> tuple[IntArray, int]:
-    ids: dict[object, int] = {}
-    out = np.empty(len(results), np.int64)
-    for k, r in enumerate(results):
-        key: object = ("group", r.group) if r.group is not None else ("single", k)
-        out[k] = ids.setdefault(key, len(ids))
-    return out, len(ids)
-
-
-def _per_group(
-    table: PairTable,
-    results: Sequence[PairResult],
-    row_of: IntArray,
-    group_of: IntArray,
-    groups: int,
-) -> list[Any]:
+def _per_group(table: PairTable, clusters: Clusters) -> list[Any]:
     """Sparse rows x groups matrices of weighted wins, draws, losses (as the table)."""
     from scipy import sparse
 
-    index = {name: k for k, name in enumerate(table.names)}
-    ia, ib, score, weight, _ = _columns(results, index)
-    score = np.where(ia > ib, 1.0 - score, score)
-    shape = (table.rows, groups)
+    shape = (table.rows, clusters.count)
+    where = (clusters.row, clusters.cluster)
     return [
-        sparse.csr_matrix((weight * (score == value), (row_of, group_of)), shape=shape)
+        sparse.csr_matrix((clusters.weight * (clusters.score == value), where), shape)
         for value in (1.0, 0.5, 0.0)
     ]
 

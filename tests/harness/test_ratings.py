@@ -10,6 +10,7 @@ with some rating vector is fitted exactly by it.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,7 +24,9 @@ from harness.stats.ratings import (
     ELO_TO_NATURAL,
     PairResult,
     RatingFlag,
+    _aggregate,
     aggregate,
+    clusters_of,
     pair_results_from_matches,
     pair_results_from_stored,
 )
@@ -617,6 +620,68 @@ def test_bootstrap_agrees_with_the_analytic_intervals_where_both_apply() -> None
         half = (fhi - flo) / 2
         assert (lo, hi) == pytest.approx((flo, fhi), abs=0.25 * half)
         assert boot.los(a, b) == pytest.approx(boot.fit.los(a, b), abs=0.02)
+
+
+def test_sandwich_sums_the_score_per_duplicate_group() -> None:
+    """Issue 31 item 3: a game played twice identically in one group carries no more
+    information than once. Copied into groups of two, the clustered sandwich
+    gives the per-game interval of the original games times √(G/(G - 1)) (the
+    small-sample factor, G = the games); per game (the groups taken away) the
+    copies looked like twice the data (±1/√2), and so did the fit before: the
+    issue's 48.062 both ways.
+    """
+    # Weight 1: a weighted result enters J as w(x - p) in its group's sum, where
+    # per game it counts w(x - p)² (R2c).
+    original = [replace(r, weight=1.0) for r in random_tournament(5)]
+    once = fit_ratings(original)  # no groups: per game, as before
+    grouped = [replace(r, group=f"g{k}") for k, r in enumerate(original) for _ in "ab"]
+    twice = fit_ratings(grouped)
+    ungrouped = fit_ratings([replace(r, group=None) for r in grouped])
+    factor = math.sqrt(len(original) / (len(original) - 1))
+    for line in once.ratings:
+        width = line.upper - line.lower
+        assert twice[line.entrant].rating == pytest.approx(line.rating, rel=1e-9)
+        got = twice[line.entrant].upper - twice[line.entrant].lower
+        assert got == pytest.approx(width * factor, rel=1e-9)
+        per_game = ungrouped[line.entrant].upper - ungrouped[line.entrant].lower
+        assert per_game == pytest.approx(width / math.sqrt(2), rel=1e-9)
+    a, b = once.ratings[0].entrant, once.ratings[-1].entrant
+    _, lo, hi = once.difference(a, b)
+    _, glo, ghi = twice.difference(a, b)
+    assert ghi - glo == pytest.approx((hi - lo) * factor, rel=1e-9)
+    # A PairTable has no groups unless they are passed along.
+    table, row_of = _aggregate(grouped)
+    assert fit_ratings(table).ratings == ungrouped.ratings
+    assert (
+        fit_ratings(table, clusters=clusters_of(table, grouped, row_of)).ratings
+        == twice.ratings
+    )
+
+
+def test_clustered_sandwich_with_a_perfect_score_and_the_seat_advantage() -> None:
+    """The clusters follow the rows the fit keeps: an entrant taken out with its
+    perfect score takes its results out of J, and the seat advantage's column is
+    summed per group too (one group of two copies again: width x √(G/(G - 1)))."""
+    base = [replace(r, weight=1.0) for r in random_tournament(6, players=5)]
+    base += games("top", "p0", 3, first="top")
+    once = fit_ratings(base, seat_advantage=True)
+    assert RatingFlag.PERFECT_SCORE in once["top"].flags
+    grouped = [replace(r, group=f"g{k}") for k, r in enumerate(base) for _ in "ab"]
+    twice = fit_ratings(grouped, seat_advantage=True)
+    kept = len(base) - 3  # top's games leave the fit
+    factor = math.sqrt(kept / (kept - 1))
+    for line in once.ratings:
+        if line.entrant == "top":
+            assert twice["top"].interval == (twice["top"].rating, math.inf)
+            continue
+        width = line.upper - line.lower
+        got = twice[line.entrant].upper - twice[line.entrant].lower
+        assert got == pytest.approx(width * factor, rel=1e-9)
+    assert once.seat_advantage_interval is not None
+    assert twice.seat_advantage_interval is not None
+    lo, hi = once.seat_advantage_interval
+    glo, ghi = twice.seat_advantage_interval
+    assert ghi - glo == pytest.approx((hi - lo) * factor, rel=1e-9)
 
 
 # -- online Elo
