@@ -266,13 +266,14 @@ def _quantile(values: FloatArray, q: float) -> float:
     finite = values[np.isfinite(values)]
     if len(finite) == len(values):
         return float(np.quantile(values, q))
-    if not len(finite):
-        return float(np.quantile(np.sign(values), q) * math.inf)
-    top, bottom = float(finite.max()), float(finite.min())
+    top, bottom = (float(finite.max()), float(finite.min())) if len(finite) else (0, 0)
     span = top - bottom + 1.0
-    stand_in = np.clip(values, bottom - span, top + span)
-    value = float(np.quantile(stand_in, q))
-    return math.inf if value > top else -math.inf if value < bottom else value
+    value = float(np.quantile(np.clip(values, bottom - span, top + span), q))
+    if value > top or (not len(finite) and value == 0 and q >= 0.5):
+        return math.inf
+    if value < bottom or not len(finite):
+        return -math.inf  # or halfway from -inf to +inf: the lower side
+    return value
 
 
 def _percentile_lines(

@@ -30,7 +30,7 @@ from harness.stats.ratings import (
     pair_results_from_matches,
     pair_results_from_stored,
 )
-from harness.stats.ratings_bootstrap import bootstrap_ratings
+from harness.stats.ratings_bootstrap import _quantile, bootstrap_ratings
 from harness.stats.ratings_pairwise import fit_ratings
 
 LOG3 = 400 * math.log10(3)  # 190.848...
@@ -562,6 +562,22 @@ def test_bootstrap_keeps_perfect_and_zero_scores_at_a_bound(
     assert main(["rate", str(path), "--bootstrap", "300", "--seed", "1"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if " P " in line)
     assert f"[{boot['P'].lower:.1f}, inf]" in row
+
+
+def test_percentiles_with_replicates_beyond_every_rating() -> None:
+    """numpy's linear percentiles, with ±inf above (below) every finite replicate:
+    a quantile interpolating towards one is infinite, one between finite values
+    is numpy's."""
+    inf = math.inf
+    values = np.array([1.0, 2.0, 3.0, inf, np.nan])
+    assert _quantile(values, 0.5) == pytest.approx(np.quantile([1.0, 2, 3, 9], 0.5))
+    assert _quantile(values, 0.7) == inf
+    assert _quantile(np.array([-inf, 1.0, 2.0]), 0.25) == -inf
+    assert _quantile(np.array([-inf, 1.0, 2.0]), 0.75) == pytest.approx(1.5)
+    assert _quantile(np.array([-inf, inf]), 0.5) == inf
+    assert _quantile(np.array([-inf, inf]), 0.25) == -inf
+    assert _quantile(np.array([inf, inf]), 0.025) == inf
+    assert math.isnan(_quantile(np.array([np.nan]), 0.5))
 
 
 def test_bootstrap_los_orders_a_replicate_bound_beyond_every_rating() -> None:
