@@ -16,7 +16,6 @@ import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from harness.contracts.errors import TroefError
@@ -193,16 +192,9 @@ def stored_report(
 
 def _los(fit: rt.RatingFit, a: str, b: str) -> float | None:
     try:
-        d, lo, hi = fit.difference(a, b)
+        return fit.los(a, b)
     except ValueError:
         return None  # not comparable (different components)
-    z = float(NormalDist().inv_cdf(0.5 + fit.confidence / 2))
-    sd = (hi - lo) / (2 * z)
-    return (
-        float(NormalDist().cdf(d / sd))
-        if sd > 0
-        else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
-    )
 
 
 def _standings_rows(report: Report) -> list[dict[str, Any]]:

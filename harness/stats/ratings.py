@@ -51,12 +51,15 @@ from harness.contracts.result import Result
 from harness.stats.standings import pairwise_outcomes
 
 __all__ = [
+    "Clusters",
     "EntrantRating",
     "PairResult",
     "PairTable",
     "RatingFit",
     "RatingFlag",
     "aggregate",
+    "clusters_of",
+    "group_index",
     "pair_results_from_matches",
     "pair_results_from_stored",
     "table_from_columns",
@@ -275,6 +278,64 @@ def aggregate(results: Iterable[PairResult], entrants: Iterable[str] = ()) -> Pa
     return _aggregate(list(results), entrants)[0]
 
 
+@dataclass(frozen=True)
+class Clusters:
+    """Which results of a :class:`PairTable` share a duplicate group: one entry per
+    result, for the clustered sandwich (docs/STATISTICS.md R2c).
+
+    ``row[k]`` is the table row of result k, ``score[k]`` its score from the
+    row's i side, ``weight[k]`` its weight, ``cluster[k]`` its cluster in
+    0..count-1 (a duplicate group; a result without a group is one alone).
+    """
+
+    row: IntArray = field(repr=False)
+    score: FloatArray = field(repr=False)
+    weight: FloatArray = field(repr=False)
+    cluster: IntArray = field(repr=False)
+    count: int
+
+    @property
+    def grouped(self) -> bool:
+        """True when some cluster holds more than one result."""
+        return self.count < len(self.row)
+
+    def keep_rows(self, rows: NDArray[np.bool_]) -> Clusters:
+        """The clusters of a table reduced to ``rows`` (a mask over its rows)."""
+        new_row = np.cumsum(rows) - 1
+        kept = rows[self.row]
+        ids, cluster = np.unique(self.cluster[kept], return_inverse=True)
+        return Clusters(
+            new_row[self.row[kept]].astype(np.int64),
+            self.score[kept],
+            self.weight[kept],
+            cluster.astype(np.int64),
+            len(ids),
+        )
+
+
+def group_index(results: Sequence[PairResult]) -> tuple[IntArray, int]:
+    """Each result's duplicate group as 0, 1, ... (a result without a group is one
+    alone), and how many there are."""
+    ids: dict[object, int] = {}
+    out = np.empty(len(results), np.int64)
+    for k, r in enumerate(results):
+        key: object = ("group", r.group) if r.group is not None else ("single", k)
+        out[k] = ids.setdefault(key, len(ids))
+    return out, len(ids)
+
+
+def clusters_of(
+    table: PairTable, results: Sequence[PairResult], row_of: IntArray
+) -> Clusters:
+    """The :class:`Clusters` of ``results``, which ``row_of`` maps into ``table``."""
+    index = {name: k for k, name in enumerate(table.names)}
+    ia, ib, score, weight, _ = _columns(results, index)
+    cluster, count = group_index(results)
+    return Clusters(
+        row_of, np.where(ia > ib, 1.0 - score, score), weight, cluster, count
+    )
+
+
 # -- fit results ---------------------------------------------------------------
 
 
@@ -397,6 +458,21 @@ class RatingFit:
         z = float(NormalDist().inv_cdf(0.5 + self.confidence / 2))
         d = ra.rating - rb.rating
         return d, d - z * sd, d + z * sd
+
+    def los(self, a: str, b: str) -> float:
+        """Likelihood of superiority of ``a`` over ``b``: Φ(d/sd) of :meth:`difference`
+        (1, 0 or ½ by the sign of d when sd is 0 or unknown, as for a bound).
+
+        :raises ValueError: a and b are in different components.
+        """
+        d, lo, hi = self.difference(a, b)
+        z = float(NormalDist().inv_cdf(0.5 + self.confidence / 2))
+        sd = (hi - lo) / (2 * z)
+        return (
+            float(NormalDist().cdf(d / sd))
+            if sd > 0
+            else (1.0 if d > 0 else 0.0 if d < 0 else 0.5)
+        )
 
 
 # -- options every fit checks --------------------------------------------------

@@ -4,6 +4,13 @@ Each round resamples whole duplicate groups with replacement and refits
 (:func:`bootstrap_ratings` with the pairwise model, :func:`bootstrap_plackett_luce`
 with Plackett-Luce); the intervals are the percentile intervals of the
 replicates, in a :class:`BootstrapFit`.
+
+A replicate in which an entrant won or lost every game has no finite
+maximum-likelihood rating for it: the fit shows it at a bound (docs R3), and
+the bootstrap keeps it as one. Its replicate is +∞ (-∞) when ordering
+entrants (:meth:`BootstrapFit.los`) and "at least (at most) the bound" in the
+percentile intervals: the lower end of an interval reads the bound of a
+perfect score, the upper end +∞ (docs/STATISTICS.md §3).
 """
 
 from __future__ import annotations
@@ -18,14 +25,14 @@ import numpy as np
 from harness.contracts.errors import close_names
 from harness.stats.ratings import (
     ELO_TO_NATURAL,
+    Clusters,
     FloatArray,
-    IntArray,
     PairResult,
     PairTable,
     RatingFit,
     _aggregate,
     _check_options,
-    _columns,
+    clusters_of,
 )
 from harness.stats.ratings_pairwise import fit_ratings
 from harness.stats.ratings_plackett_luce import (
@@ -76,11 +83,18 @@ class BootstrapFit:
     fit: RatingFit = field(repr=False)
     notes: tuple[str, ...] = ()
     #: Replicates, rounds x entrants in ``names`` order (NaN where an entrant had no
-    #: games).
+    #: games; +∞ or -∞ where it won or lost every game of the replicate, whose
+    #: likelihood grows without bound as its rating goes that way).
     samples: FloatArray = field(
         default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False
     )
     names: tuple[str, ...] = field(default=(), repr=False)
+    #: What each replicate's fit showed: ``samples`` with the bound in place of
+    #: ±∞ (the best rating a perfect score beat, the worst a zero score lost to).
+    #: Empty when no replicate had a bound.
+    shown: FloatArray = field(
+        default_factory=lambda: np.zeros((0, 0)), repr=False, compare=False
+    )
 
     def __getitem__(self, entrant: str) -> BootstrapRating:
         for line in self.ratings:
@@ -89,13 +103,32 @@ class BootstrapFit:
         raise KeyError(f"no entrant {entrant!r}; {close_names(entrant, self.names)}")
 
     def difference(self, a: str, b: str) -> tuple[float, float, float]:
-        """(R_a - R_b of the full fit, percentile lower, upper) of paired replicates."""
+        """(R_a - R_b of the full fit, percentile lower, upper) of paired replicates.
+
+        A replicate where either is at a bound gives the difference as a range
+        (its lowest value to the lower end, its highest to the upper end).
+        """
         ia, ib = self.names.index(a), self.names.index(b)
-        diff = self.samples[:, ia] - self.samples[:, ib]
-        lo, hi = np.nanquantile(
-            diff, [0.5 - self.confidence / 2, 0.5 + self.confidence / 2]
-        )
-        return self[a].rating - self[b].rating, float(lo), float(hi)
+        low, high = _ends(self.samples, self.shown)
+        keep = ~(np.isnan(self.samples[:, ia]) | np.isnan(self.samples[:, ib]))
+        lo = _quantile((low[:, ia] - high[:, ib])[keep], 0.5 - self.confidence / 2)
+        hi = _quantile((high[:, ia] - low[:, ib])[keep], 0.5 + self.confidence / 2)
+        return self[a].rating - self[b].rating, lo, hi
+
+    def los(self, a: str, b: str) -> float:
+        """Likelihood of superiority: the share of replicates rating ``a`` above ``b``
+        (a tie counts half; replicates without games for either are left out).
+
+        A perfect score is above, a zero score below every rated entrant of its
+        replicate; two perfect (or two zero) scores of one replicate tie.
+        """
+        ia, ib = self.names.index(a), self.names.index(b)
+        x, y = self.samples[:, ia], self.samples[:, ib]
+        keep = ~(np.isnan(x) | np.isnan(y))
+        x, y = x[keep], y[keep]
+        if not len(x):
+            return math.nan
+        return float(np.mean((x > y) + 0.5 * (x == y)))
 
 
 # -- pairwise ------------------------------------------------------------------
@@ -126,6 +159,7 @@ def bootstrap_ratings(
         raise ValueError(f"rounds must be at least 1, got {rounds!r}")
     results = list(results)
     table, row_of = _aggregate(results)
+    clusters = clusters_of(table, results, row_of)
     fit = fit_ratings(
         table,
         anchor=anchor,
@@ -134,12 +168,14 @@ def bootstrap_ratings(
         draw_model=draw_model,
         confidence=confidence,
         prior_draws=prior_draws,
+        clusters=clusters,
     )
-    group_of, groups = _group_index(results)
-    columns = _per_group(table, results, row_of, group_of, groups)
+    groups = clusters.count
+    columns = _per_group(table, clusters)
     rng = np.random.default_rng(seed)
     names = table.names
     samples = np.full((rounds, len(names)), np.nan)
+    shown = np.full((rounds, len(names)), np.nan)
     seats = np.full(rounds, np.nan)
     failures = 0
     for r in range(rounds):
@@ -169,11 +205,25 @@ def bootstrap_ratings(
         )
         if len(one.components) > 1 or (anchor is not None and one.anchor is None):
             failures += 1
-        samples[r] = [one[name].rating for name in names]
+        for k, name in enumerate(names):
+            line = one[name]
+            shown[r, k] = line.rating
+            # A separated entrant's interval is open on one side (docs R3).
+            samples[r, k] = (
+                math.inf
+                if math.isinf(line.upper)
+                else -math.inf
+                if math.isinf(line.lower)
+                else line.rating
+            )
         if one.seat_advantage is not None:
             seats[r] = one.seat_advantage
     lo_q, hi_q = 0.5 - confidence / 2, 0.5 + confidence / 2
-    lines, notes = _percentile_lines(names, samples, fit, confidence, failures, rounds)
+    if np.array_equal(shown, samples, equal_nan=True):
+        shown = np.zeros((0, 0))
+    lines, notes = _percentile_lines(
+        names, samples, fit, confidence, failures, rounds, shown
+    )
     seat_interval = None
     if fit.seat_advantage is not None:
         ok = seats[~np.isnan(seats)]
@@ -190,7 +240,40 @@ def bootstrap_ratings(
         notes=tuple(notes),
         samples=samples,
         names=names,
+        shown=shown,
     )
+
+
+def _ends(samples: FloatArray, shown: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The lowest and highest value each replicate allows: the bound of a perfect
+    score to +∞, -∞ to the bound of a zero score, else the point itself."""
+    if not shown.size:
+        return samples, samples
+    low = np.where(samples == math.inf, shown, samples)
+    high = np.where(samples == -math.inf, shown, samples)
+    return low, high
+
+
+def _quantile(values: FloatArray, q: float) -> float:
+    """numpy's (linear) quantile of ``values`` with ±∞ allowed (NaN: none given).
+
+    An infinite value is replaced by one beyond every finite one, so a quantile
+    that interpolates towards it lies beyond them too and is read as infinite.
+    """
+    values = values[~np.isnan(values)]
+    if not len(values):
+        return math.nan
+    finite = values[np.isfinite(values)]
+    if len(finite) == len(values):
+        return float(np.quantile(values, q))
+    top, bottom = (float(finite.max()), float(finite.min())) if len(finite) else (0, 0)
+    span = top - bottom + 1.0
+    value = float(np.quantile(np.clip(values, bottom - span, top + span), q))
+    if value > top or (not len(finite) and value == 0 and q >= 0.5):
+        return math.inf
+    if value < bottom or not len(finite):
+        return -math.inf  # or halfway from -inf to +inf: the lower side
+    return value
 
 
 def _percentile_lines(
@@ -200,23 +283,32 @@ def _percentile_lines(
     confidence: float,
     failures: int,
     rounds: int,
+    shown: FloatArray | None = None,
 ) -> tuple[list[BootstrapRating], list[str]]:
     """Each entrant's percentile interval over the rounds (``samples[round,
-    entrant]``, NaN where a round could not rate it), in the fit's order, and
-    the note on rounds whose pool fell apart."""
+    entrant]``, NaN where a round could not rate it; ±∞ at a bound, whose
+    value ``shown`` holds), in the fit's order, and the note on rounds whose
+    pool fell apart."""
     lo_q, hi_q = 0.5 - confidence / 2, 0.5 + confidence / 2
+    low, high = _ends(samples, np.zeros((0, 0)) if shown is None else shown)
     lines = []
     for k, name in enumerate(names):
         column = samples[:, k]
         ok = column[~np.isnan(column)]
-        lo, hi = np.quantile(ok, [lo_q, hi_q]) if len(ok) else (math.nan, math.nan)
+        spread = (
+            math.inf
+            if not np.all(np.isfinite(ok))
+            else float(ok.std(ddof=1))
+            if len(ok) > 1
+            else math.nan
+        )
         lines.append(
             BootstrapRating(
                 name,
                 fit[name].rating,
-                float(lo),
-                float(hi),
-                float(ok.std(ddof=1)) if len(ok) > 1 else math.nan,
+                _quantile(low[:, k], lo_q),
+                _quantile(high[:, k], hi_q),
+                spread,
             )
         )
     order = {line.entrant: p for p, line in enumerate(fit.ratings)}
@@ -235,31 +327,14 @@ def _has_games(table: PairTable, name: str) -> bool:
     return bool(np.any(table.i == k) or np.any(table.j == k))
 
 
-def _group_index(results: Sequence[PairResult]) -> tuple[IntArray, int]:
-    ids: dict[object, int] = {}
-    out = np.empty(len(results), np.int64)
-    for k, r in enumerate(results):
-        key: object = ("group", r.group) if r.group is not None else ("single", k)
-        out[k] = ids.setdefault(key, len(ids))
-    return out, len(ids)
-
-
-def _per_group(
-    table: PairTable,
-    results: Sequence[PairResult],
-    row_of: IntArray,
-    group_of: IntArray,
-    groups: int,
-) -> list[Any]:
+def _per_group(table: PairTable, clusters: Clusters) -> list[Any]:
     """Sparse rows x groups matrices of weighted wins, draws, losses (as the table)."""
     from scipy import sparse
 
-    index = {name: k for k, name in enumerate(table.names)}
-    ia, ib, score, weight, _ = _columns(results, index)
-    score = np.where(ia > ib, 1.0 - score, score)
-    shape = (table.rows, groups)
+    shape = (table.rows, clusters.count)
+    where = (clusters.row, clusters.cluster)
     return [
-        sparse.csr_matrix((weight * (score == value), (row_of, group_of)), shape=shape)
+        sparse.csr_matrix((clusters.weight * (clusters.score == value), where), shape)
         for value in (1.0, 0.5, 0.0)
     ]
 

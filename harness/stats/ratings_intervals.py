@@ -65,8 +65,10 @@ def _covariance(problem: _Problem, theta: FloatArray, info: FloatArray) -> Float
     make the true variance smaller and I⁻¹ too wide (95 % intervals covered
     98-99 % at 40 % draws). J, the observed variance of the score equations,
     holds with or without draws (Huber 1967; White 1982); without draws and
-    with two entrants it equals I. Davidson's trinomial likelihood models the
-    draws itself, so its own information is kept (docs/STATISTICS.md R2).
+    with two entrants it equals I; it is summed per duplicate group when the
+    results come in groups (``problem.score_outer``, docs R2c). Davidson's
+    trinomial likelihood models the draws itself, so its own information is
+    kept (docs/STATISTICS.md R2).
     """
     cov = np.zeros((problem.size, problem.size))
     free = problem.free

@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from harness.contracts.errors import close_names
 from harness.stats.ratings import (
     ELO_TO_NATURAL,
+    Clusters,
     EntrantRating,
     FloatArray,
     IntArray,
@@ -35,8 +36,9 @@ from harness.stats.ratings import (
     PairTable,
     RatingFit,
     RatingFlag,
+    _aggregate,
     _check_options,
-    aggregate,
+    clusters_of,
     expit,
     log_expit,
 )
@@ -69,6 +71,8 @@ class _Problem:
     free: NDArray[np.bool_]
     #: Number of leading rows that are real data (the rest are virtual draws).
     real: int
+    #: The real rows' results by duplicate group (None: every game on its own).
+    clusters: Clusters | None = None
 
     @property
     def size(self) -> int:
@@ -131,7 +135,9 @@ class _Problem:
 
     def score_outer(self, theta: FloatArray) -> FloatArray:
         """Σ over games of the outer product of each game's score vector (the
-        "meat" of the sandwich), for the half-point model.
+        "meat" of the sandwich), for the half-point model; over duplicate groups
+        of the outer product of the group's summed score vector when the results
+        come in groups (:meth:`_cluster_outer`).
 
         A game of row r with score x adds (x - p)² (e_i - e_j + side·e_h)(…)ᵀ, so
         a row adds w(1 - p)² + d(½ - p)² + l·p² times that outer product.
@@ -140,6 +146,9 @@ class _Problem:
         d = theta[self.i] - theta[self.j] + theta[n + 1] * self.side
         p = expit(d)
         c = self.wins * (1 - p) ** 2 + self.draws * (0.5 - p) ** 2 + self.losses * p**2
+        clustered = self.clusters is not None and self.clusters.grouped
+        if clustered:
+            c[: self.real] = 0.0  # the real rows' games enter by cluster below
         out = np.zeros((self.size, self.size))
         flat = np.bincount(self.i * m + self.i, c, m * m) + np.bincount(
             self.j * m + self.j, c, m * m
@@ -153,7 +162,32 @@ class _Problem:
         )
         out[:m, n + 1] = out[n + 1, :m] = cross
         out[n + 1, n + 1] = float(self.side**2 @ c)
+        if clustered:
+            out += self._cluster_outer(p)
         return out
+
+    def _cluster_outer(self, p: FloatArray) -> FloatArray:
+        """Σ over clusters g of s_g s_gᵀ·G/(G - 1), s_g the sum of the weighted score
+        vectors w(x - p)(e_i - e_j + side·e_h) of g's games (Liang & Zeger 1986;
+        the factor as for Plackett-Luce, §2b)."""
+        from scipy import sparse  # lazy, as in ratings_separation
+
+        k = self.clusters
+        assert k is not None
+        r = k.row
+        u = k.weight * (k.score - p[r])
+        scores = sparse.coo_matrix(
+            (
+                np.concatenate([u, -u, u * self.side[r]]),
+                (
+                    np.tile(k.cluster, 3),
+                    np.concatenate([self.i[r], self.j[r], np.full(len(r), self.n + 1)]),
+                ),
+            ),
+            shape=(k.count, self.size),
+        ).tocsr()
+        outer = np.asarray((scores.T @ scores).toarray(), dtype=np.float64)
+        return outer * (k.count / (k.count - 1))
 
     def data_log_likelihood(self, theta: FloatArray) -> float:
         """Log-likelihood of the real rows only (the reported figure)."""
@@ -249,6 +283,7 @@ def fit_ratings(
     confidence: float = 0.95,
     entrants: Iterable[str] = (),
     prior_draws: float = 1.0,
+    clusters: Clusters | None = None,
 ) -> RatingFit:
     """Fit Bradley-Terry (Elo scale) ratings by maximum likelihood.
 
@@ -263,14 +298,23 @@ def fit_ratings(
     :param prior_draws: weight of the virtual draw against the pool average that
         each entrant of a component still separated after perfect and zero scores
         were taken out gets (see RatingFlag.REGULARISED; docs R3).
+    :param clusters: the duplicate groups of a :class:`PairTable`'s results
+        (:func:`harness.stats.ratings.clusters_of`); pair results bring their own.
 
-    Intervals: the covariance of the free parameters is the inverse observed
-    information; the anchored ratings are a linear map T·gamma of them, so their
-    covariance is T·Σ·Tᵀ (for the mean anchor this is the constrained
-    covariance; a named anchor has interval width 0). docs/STATISTICS.md §R2.
+    Intervals: the covariance of the free parameters is the sandwich
+    I⁻¹·J·I⁻¹ (half-point model; Davidson's: I⁻¹), J summed over duplicate
+    groups when some group holds more than one result, else over games
+    (docs/STATISTICS.md R2, R2c); the anchored ratings are a linear map T·gamma
+    of them, so their covariance is T·Σ·Tᵀ (for the mean anchor this is the
+    constrained covariance; a named anchor has interval width 0).
     """
     _check_options(draw_model, confidence)
-    table = results if isinstance(results, PairTable) else aggregate(results, entrants)
+    if isinstance(results, PairTable):
+        table = results
+    else:
+        listed = list(results)
+        table, row_of = _aggregate(listed, entrants)
+        clusters = clusters_of(table, listed, row_of)
     names = table.names
     if anchor is not None and anchor not in names:
         raise ValueError(
@@ -300,6 +344,10 @@ def fit_ratings(
         )
     else:
         rated = table
+    if clusters is not None and separated:
+        clusters = clusters.keep_rows(rows)
+    if clusters is not None and clusters.count < 2:
+        clusters = None  # one cluster's summed score is 0 at the optimum
     layout = _layout(rated)
     if seat_advantage and not np.any(table.side):
         notes.append("seat advantage not fitted: no result says who sat first")
@@ -323,6 +371,7 @@ def fit_ratings(
         davidson=davidson,
         prior_draws=prior_draws,
     )
+    problem.clusters = clusters
     theta0 = np.zeros(problem.size)
     if davidson:
         rate = total_draws / total

@@ -370,10 +370,19 @@ class SPRT:
     0, ½, 1, 1½, 2. ``elo_model`` says what elo0/elo1 mean: ``"normalized"``
     (nElo, the default of fastchess and of STATISTICS.md) or ``"logistic"``.
     Status is decided on the current LLR against Wald's bounds moved by
-    fishtest's overshoot correction (§2.9, ``stat_util.update_SPRT``): each
-    call of :meth:`add` or :meth:`add_counts` is one batch, and the bounds
-    move in by sq/(2m) of the batches' steps past the running minimum and
-    maximum of the LLR (Siegmund 1985, Cor. 8.33).
+    fishtest's overshoot correction (§2.9, ``stat_util.update_SPRT``), with
+    fishtest's batch contract. A *batch* is ``batch_size`` samples (games
+    for trinomial, pairs for pentanomial; default 1, as fishtest's), and each
+    call of :meth:`add` or :meth:`add_counts` is one update:
+
+    - an update that adds exactly one batch is the normal case: a step of the
+      LLR past its running minimum (maximum) adds to m0 (m1) and its square to
+      sq0 (sq1), and the bounds move in by sq/(2m) (Siegmund 1985, Cor. 8.33);
+    - an update that adds more (several batches at once, such as a whole count
+      vector) restarts the running extremes at the current LLR and keeps m and
+      sq, so a test fed all its counts in one call decides on Wald's bounds;
+    - once the total is not a multiple of ``batch_size`` the correction is
+      dropped for good (fishtest's "the contract is violated"): Wald's bounds.
     """
 
     def __init__(
@@ -385,6 +394,7 @@ class SPRT:
         *,
         model: str = "pentanomial",
         elo_model: str = "normalized",
+        batch_size: int = 1,
     ) -> None:
         if not elo0 < elo1:
             raise ValueError(f"elo0 must be less than elo1, got {elo0!r} and {elo1!r}")
@@ -396,18 +406,26 @@ class SPRT:
             raise ValueError(
                 f"elo_model {elo_model!r} unknown; accepted: {', '.join(ELO_MODELS)}"
             )
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int):
+            raise ValueError(f"batch_size must be an integer, got {batch_size!r}")
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size!r}")
         self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
-        self.model, self.elo_model = model, elo_model
+        self.model, self.elo_model, self.batch_size = model, elo_model, batch_size
         self.lower, self.upper = sprt_bounds(alpha, beta)
         self._counts = [0] * (3 if model == "trinomial" else 5)
         # fishtest's overshoot data: running extremes of the LLR (ref), sum (m)
         # and sum of squares (sq) of the steps that set a new extreme.
         self._ref0 = self._ref1 = self._m0 = self._m1 = self._sq0 = self._sq1 = 0.0
+        # Samples at the last update (fishtest's last_update), and whether the
+        # batch contract still holds (fishtest deletes its overshoot data when not).
+        self._last = 0
+        self._tracking = True
         self._llr = 0.0
 
     def add(self, outcome: float, count: int = 1) -> None:
-        """Record ``count`` samples with this score: a game's 0/½/1, or a pair's 0..2 in
-        halves.
+        """Record ``count`` samples with this score (a game's 0/½/1, or a pair's 0..2 in
+        halves) as one update, as :meth:`add_counts` does.
         """
         slot = outcome * 2
         if slot != int(slot) or not 0 <= slot < len(self._counts) or count < 0:
@@ -424,6 +442,17 @@ class SPRT:
             if any(self._counts)
             else 0.0
         )
+        samples = sum(self._counts)
+        if samples % self.batch_size:
+            self._tracking = False
+        if not self._tracking or samples == self._last:
+            return
+        added, self._last = samples - self._last, samples
+        if added != self.batch_size:
+            # More than one batch at once: the steps inside it are unknown, so
+            # the extremes restart here (update_SPRT "reset data collection").
+            self._ref0 = self._ref1 = self._llr
+            return
         if self._llr < self._ref0:
             step = self._llr - self._ref0
             self._m0, self._sq0, self._ref0 = (
@@ -441,13 +470,18 @@ class SPRT:
 
     @property
     def overshoot(self) -> tuple[float, float]:
-        """(o0, o1): how far the lower bound moves up and the upper bound down."""
+        """(o0, o1): how far the lower bound moves up and the upper bound down
+        ((0, 0) once the batch contract is broken)."""
+        if not self._tracking:
+            return 0.0, 0.0
         o0 = -self._sq0 / self._m0 / 2 if self._m0 else 0.0
         o1 = self._sq1 / self._m1 / 2 if self._m1 else 0.0
         return o0, o1
 
     def add_counts(self, counts: Sequence[int]) -> None:
-        """Add a whole count vector ((L, D, W) or the 5 pair classes)."""
+        """Add a whole count vector ((L, D, W) or the 5 pair classes) as one update:
+        one batch if it holds ``batch_size`` samples, else several at once (see
+        :class:`SPRT`)."""
         if len(counts) != len(self._counts):
             raise ValueError(
                 f"a {self.model} count vector has {len(self._counts)} entries, got "
@@ -501,5 +535,6 @@ class SPRT:
     def __repr__(self) -> str:
         return (
             f"SPRT({self.elo0!r}, {self.elo1!r}, {self.alpha!r}, {self.beta!r}, "
-            f"model={self.model!r}, elo_model={self.elo_model!r})"
+            f"model={self.model!r}, elo_model={self.elo_model!r}"
+            + (f", batch_size={self.batch_size!r})" if self.batch_size != 1 else ")")
         )

@@ -10,6 +10,8 @@ with some rating vector is fitted exactly by it.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -22,11 +24,13 @@ from harness.stats.ratings import (
     ELO_TO_NATURAL,
     PairResult,
     RatingFlag,
+    _aggregate,
     aggregate,
+    clusters_of,
     pair_results_from_matches,
     pair_results_from_stored,
 )
-from harness.stats.ratings_bootstrap import bootstrap_ratings
+from harness.stats.ratings_bootstrap import _quantile, bootstrap_ratings
 from harness.stats.ratings_pairwise import fit_ratings
 
 LOG3 = 400 * math.log10(3)  # 190.848...
@@ -493,6 +497,207 @@ def test_bootstrap_difference_and_seat_advantage() -> None:
     assert lo < boot.seat_advantage < hi
     d, lo, hi = boot.difference("a", "b")
     assert lo < d < hi
+
+
+#: Issue 31's sparse pool: "white+black:results" with 1 a win for white, = a draw,
+#: 0 a loss. P won all its 5 games; Q played 3 and won one (against E).
+SPARSE = (
+    "AB:001 AC:10 AD:001 AE:1 AF:11 AG:1 BC:00 BD:=0 BE:1= BF:1 BG:11 CD:0 CE:111 "
+    "CF:11 CG:111 DE:011 DF:10= DG:=11 EF:01= EG:11 FG:10 PC:1 PD:1 PE:1 PF:1 PB:1 "
+    "QA:0 QE:1 QG:0"
+)
+
+
+def sparse_pool() -> list[PairResult]:
+    value = {"1": 1.0, "=": 0.5, "0": 0.0}
+    return [
+        PairResult(pair[0], pair[1], value[c], first=pair[0])
+        for pair, outcomes in (item.split(":") for item in SPARSE.split())
+        for c in outcomes
+    ]
+
+
+def test_bootstrap_keeps_perfect_and_zero_scores_at_a_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 31 item 2, reproduced on a sparse pool: P won all 5 of its games, so
+    the fit shows [bound, +inf] (docs R3, as Ordo); the bootstrap gave it a finite
+    upper end (-160.1, 466.2]) because a replicate showed it at its bound. A
+    replicate where it is perfect again is now "at least the bound": the upper
+    end is +inf, and so for Q (3 games, 1 win) at both ends, as in 40 % of the
+    replicates it won or lost all it drew. ``troef rate --bootstrap`` prints it.
+    """
+    results = sparse_pool()
+    boot = bootstrap_ratings(results, rounds=300, seed=1)
+    assert boot.fit["P"].interval == (boot.fit["P"].rating, math.inf)
+    assert math.isinf(boot["P"].upper) and boot["P"].upper > 0
+    assert math.isfinite(boot["P"].lower) and boot["P"].lower < boot.fit["P"].rating
+    assert boot["P"].sd == math.inf
+    column = boot.samples[:, boot.names.index("P")]
+    shown = boot.shown[:, boot.names.index("P")]
+    # Perfect in every replicate; in one of them taking it out would have left an
+    # entrant without games, so that fit regularised it to a point instead (R3).
+    assert np.mean(column[~np.isnan(column)] == math.inf) > 0.99
+    # The lower end reads the bounds the replicates showed: their 2.5 % quantile.
+    assert boot["P"].lower == pytest.approx(
+        float(np.quantile(shown[~np.isnan(shown)], 0.025)), rel=1e-12
+    )
+    q = boot.samples[:, boot.names.index("Q")]
+    at_bound = float(np.mean(np.isinf(q)))
+    assert 0.3 < at_bound < 0.5  # the issue's 383 of 958
+    assert (boot["Q"].lower, boot["Q"].upper) == (-math.inf, math.inf)
+    assert math.isfinite(boot.fit["Q"].lower) and math.isfinite(boot.fit["Q"].upper)
+    # Ratings that are never at a bound keep numpy's percentiles.
+    a = boot.samples[:, boot.names.index("B")]
+    assert np.all(np.isfinite(a))
+    assert (boot["B"].lower, boot["B"].upper) == pytest.approx(
+        tuple(np.quantile(a, [0.025, 0.975])), rel=1e-12
+    )
+    path = tmp_path / "sparse.csv"
+    path.write_text(
+        "white,black,result\n" + "".join(f"{r.a},{r.b},{r.score:g}\n" for r in results)
+    )
+    from harness.cli import main
+
+    assert main(["rate", str(path), "--bootstrap", "300", "--seed", "1"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if " P " in line)
+    assert f"[{boot['P'].lower:.1f}, inf]" in row
+
+
+def test_percentiles_with_replicates_beyond_every_rating() -> None:
+    """numpy's linear percentiles, with ±inf above (below) every finite replicate:
+    a quantile interpolating towards one is infinite, one between finite values
+    is numpy's."""
+    inf = math.inf
+    values = np.array([1.0, 2.0, 3.0, inf, np.nan])
+    assert _quantile(values, 0.5) == pytest.approx(np.quantile([1.0, 2, 3, 9], 0.5))
+    assert _quantile(values, 0.7) == inf
+    assert _quantile(np.array([-inf, 1.0, 2.0]), 0.25) == -inf
+    assert _quantile(np.array([-inf, 1.0, 2.0]), 0.75) == pytest.approx(1.5)
+    assert _quantile(np.array([-inf, inf]), 0.5) == inf
+    assert _quantile(np.array([-inf, inf]), 0.25) == -inf
+    assert _quantile(np.array([inf, inf]), 0.025) == inf
+    assert math.isnan(_quantile(np.array([np.nan]), 0.5))
+
+
+def test_bootstrap_los_orders_a_replicate_bound_beyond_every_rating() -> None:
+    """Issue 31 item 2: Q sits at the bound of the weakest entrant it lost to in the
+    replicates without its one win, here G itself (24 % of the replicates); read
+    as a point (a tie counting half), Q vs G came out 68.7 % against the
+    analytic 54.1 %. As -inf there (the replicate's likelihood grows without
+    bound as Q's rating falls) the bootstrap LOS is 52.1 %, within the 5 points
+    this test allows a 3-game entrant at 1000 rounds.
+    """
+    boot = bootstrap_ratings(sparse_pool(), rounds=1000, seed=1)
+    analytic = boot.fit.los("Q", "G")
+    assert analytic == pytest.approx(0.5407, abs=1e-4)
+    assert boot.los("Q", "G") == pytest.approx(analytic, abs=0.05)
+    iq, ig = boot.names.index("Q"), boot.names.index("G")
+    x, y = boot.shown[:, iq], boot.shown[:, ig]
+    keep = ~(np.isnan(x) | np.isnan(y))
+    as_points = np.mean((x[keep] > y[keep]) + 0.5 * (x[keep] == y[keep]))
+    assert as_points - analytic > 0.1
+    # A perfect score is above everyone of its replicate; the difference is a range.
+    assert boot.los("P", "C") > 0.9
+    _, lo, hi = boot.difference("P", "B")
+    assert hi == math.inf and math.isfinite(lo)
+    # C is perfect in some replicates too: P - C is open at both ends.
+    assert boot.difference("P", "C")[1:] == (-math.inf, math.inf)
+    assert boot.los("P", "P") == 0.5
+
+
+def test_bootstrap_agrees_with_the_analytic_intervals_where_both_apply() -> None:
+    """Issue 31 item 2: a round robin of 6, 20 games a pair, 20 % draws (nobody near
+    a perfect score). With 1000 rounds every percentile end, of each rating and of
+    each neighbouring difference, is within 25 % of the analytic half-width of the
+    sandwich interval, and the LOS of neighbours within 2 points of Φ(d/sd)
+    (docs/STATISTICS.md §3 states this tolerance).
+    """
+    rng = np.random.default_rng(1)
+    true = {"p0": -150, "p1": -60, "p2": 0, "p3": 20, "p4": 70, "p5": 120}
+    names = sorted(true)
+    results = []
+    for x, a in enumerate(names):
+        for b in names[x + 1 :]:
+            e = 1 / (1 + 10 ** (-(true[a] - true[b]) / 400))
+            for u in rng.random(20):
+                score = 1.0 if u < e - 0.1 else 0.5 if u < e + 0.1 else 0.0
+                results.append(PairResult(a, b, score))
+    boot = bootstrap_ratings(results, rounds=1000, seed=1)
+    assert not boot.shown.size  # no replicate at a bound
+    for line in boot.ratings:
+        fit = boot.fit[line.entrant]
+        half = (fit.upper - fit.lower) / 2
+        assert line.lower == pytest.approx(fit.lower, abs=0.25 * half)
+        assert line.upper == pytest.approx(fit.upper, abs=0.25 * half)
+    for a, b in zip(names[1:], names, strict=False):
+        _, lo, hi = boot.difference(a, b)
+        _, flo, fhi = boot.fit.difference(a, b)
+        half = (fhi - flo) / 2
+        assert (lo, hi) == pytest.approx((flo, fhi), abs=0.25 * half)
+        assert boot.los(a, b) == pytest.approx(boot.fit.los(a, b), abs=0.02)
+
+
+def test_sandwich_sums_the_score_per_duplicate_group() -> None:
+    """Issue 31 item 3: a game played twice identically in one group carries no more
+    information than once. Copied into groups of two, the clustered sandwich
+    gives the per-game interval of the original games times √(G/(G - 1)) (the
+    small-sample factor, G = the games); per game (the groups taken away) the
+    copies looked like twice the data (±1/√2), and so did the fit before: the
+    issue's 48.062 both ways.
+    """
+    # Weight 1: a weighted result enters J as w(x - p) in its group's sum, where
+    # per game it counts w(x - p)² (R2c).
+    original = [replace(r, weight=1.0) for r in random_tournament(5)]
+    once = fit_ratings(original)  # no groups: per game, as before
+    grouped = [replace(r, group=f"g{k}") for k, r in enumerate(original) for _ in "ab"]
+    twice = fit_ratings(grouped)
+    ungrouped = fit_ratings([replace(r, group=None) for r in grouped])
+    factor = math.sqrt(len(original) / (len(original) - 1))
+    for line in once.ratings:
+        width = line.upper - line.lower
+        assert twice[line.entrant].rating == pytest.approx(line.rating, rel=1e-9)
+        got = twice[line.entrant].upper - twice[line.entrant].lower
+        assert got == pytest.approx(width * factor, rel=1e-9)
+        per_game = ungrouped[line.entrant].upper - ungrouped[line.entrant].lower
+        assert per_game == pytest.approx(width / math.sqrt(2), rel=1e-9)
+    a, b = once.ratings[0].entrant, once.ratings[-1].entrant
+    _, lo, hi = once.difference(a, b)
+    _, glo, ghi = twice.difference(a, b)
+    assert ghi - glo == pytest.approx((hi - lo) * factor, rel=1e-9)
+    # A PairTable has no groups unless they are passed along.
+    table, row_of = _aggregate(grouped)
+    assert fit_ratings(table).ratings == ungrouped.ratings
+    assert (
+        fit_ratings(table, clusters=clusters_of(table, grouped, row_of)).ratings
+        == twice.ratings
+    )
+
+
+def test_clustered_sandwich_with_a_perfect_score_and_the_seat_advantage() -> None:
+    """The clusters follow the rows the fit keeps: an entrant taken out with its
+    perfect score takes its results out of J, and the seat advantage's column is
+    summed per group too (one group of two copies again: width x √(G/(G - 1)))."""
+    base = [replace(r, weight=1.0) for r in random_tournament(6, players=5)]
+    base += games("top", "p0", 3, first="top")
+    once = fit_ratings(base, seat_advantage=True)
+    assert RatingFlag.PERFECT_SCORE in once["top"].flags
+    grouped = [replace(r, group=f"g{k}") for k, r in enumerate(base) for _ in "ab"]
+    twice = fit_ratings(grouped, seat_advantage=True)
+    kept = len(base) - 3  # top's games leave the fit
+    factor = math.sqrt(kept / (kept - 1))
+    for line in once.ratings:
+        if line.entrant == "top":
+            assert twice["top"].interval == (twice["top"].rating, math.inf)
+            continue
+        width = line.upper - line.lower
+        got = twice[line.entrant].upper - twice[line.entrant].lower
+        assert got == pytest.approx(width * factor, rel=1e-9)
+    assert once.seat_advantage_interval is not None
+    assert twice.seat_advantage_interval is not None
+    lo, hi = once.seat_advantage_interval
+    glo, ghi = twice.seat_advantage_interval
+    assert ghi - glo == pytest.approx((hi - lo) * factor, rel=1e-9)
 
 
 # -- online Elo

@@ -397,28 +397,133 @@ def test_batch_equals_one_by_one() -> None:
 # ------------------------------------------------------------------------------
 
 
+#: fishtest's update_SPRT state after each update, printed by its own code
+#: (official-stockfish/fishtest b8eecff2, server/fishtest/stats/stat_util.py,
+#: run outside troef on the cumulative counts after each update):
+#: (elo0, elo1, alpha, beta, model, elo model, batch_size, updates) with each
+#: update (counts added, LLR, o0, o1, state as "H1"/"H0"/"continue").
+FishtestUpdate = tuple[list[int], float, float, float, str]
+FISHTEST_UPDATES: dict[
+    str, tuple[float, float, float, float, str, str, int, list[FishtestUpdate]]
+] = {
+    "issue 31: SPRT(0, 2) fed one pentanomial vector": (
+        0, 2, 0.05, 0.05, "pentanomial", "normalized", 1,
+        [([60, 1500, 4000, 1350, 40], -2.493045267336849, 0, 0, "continue")],
+    ),
+    "issue 31: trinomial logistic, alpha 0.01, beta 0.10, one vector": (
+        0, 5, 0.01, 0.10, "trinomial", "logistic", 1,
+        [([2900, 4000, 3150], 4.2483987707008675, 0, 0, "continue")],
+    ),
+    "fishtest's self-test vector (stat_util __main__)": (
+        -3, 1, 0.05, 0.05, "pentanomial", "logistic", 1,
+        [([10789, 19328, 33806, 19402, 10543], 2.1310678117940807, 0, 0, "continue")],
+    ),
+    "two vectors: each restarts the extremes": (
+        0, 5, 0.05, 0.05, "trinomial", "logistic", 1,
+        [
+            ([2900, 4000, 3000], 0.6946586150282433, 0, 0, "continue"),
+            ([0, 0, 400], 10.023637756280891, 0, 0, "H1"),
+        ],
+    ),
+    "a vector of exactly one batch: overshoot LLR/2": (
+        0, 5, 0.05, 0.05, "trinomial", "logistic", 9900,
+        [([2900, 4000, 3000], 0.6946586150282433, 0, 0.34732930751412167, "continue")],
+    ),
+    "a losing pentanomial vector": (
+        0, 5, 0.05, 0.05, "pentanomial", "normalized", 1,
+        [([300, 1000, 2000, 900, 250], -5.160743450140687, 0, 0, "H0")],
+    ),
+    "a vector, then single samples tracked from its LLR": (
+        0, 5, 0.05, 0.05, "trinomial", "logistic", 1,
+        [
+            ([200, 100, 190], -0.24454723618733146, 0, 0, "continue"),
+            ([1, 0, 0], -0.26261918191462214, 0.009035972863645339, 0, "continue"),
+            ([1, 0, 0], -0.28067271957124235, 0.009031373190977942, 0, "continue"),
+            ([1, 0, 0], -0.2987079911328358, 0.00902679869929258, 0, "continue"),
+            ([0, 0, 1], -0.2806429653519331, 0.00902679869929258, 0, "continue"),
+            ([0, 0, 1], -0.2625968854000841, 0.00902679869929258, 0, "continue"),
+            ([1, 0, 0], -0.28061560252830814, 0.00902679869929258, 0, "continue"),
+            ([1, 0, 0], -0.2986164147329615, 0.00902679869929258, 0, "continue"),
+            ([1, 0, 0], -0.3165994583643865, 0.009006669225952987, 0, "continue"),
+            ([1, 0, 0], -0.3345648683895882, 0.009001886530515773, 0, "continue"),
+        ],
+    ),
+    "batches of 5, then a total off the contract drops the correction": (
+        0, 5, 0.05, 0.05, "trinomial", "logistic", 5,
+        [
+            ([3, 1, 1], -0.036592019813794556, 0.018296009906897278, 0, "continue"),
+            ([3, 1, 1], -0.07318403962758911, 0.018296009906897278, 0, "continue"),
+            ([1, 1, 3], -0.037907736980730036, 0.018296009906897278, 0, "continue"),
+            ([4, 1, 0], -0.11044719761586108, 0.018409225671386358, 0, "continue"),
+            ([4, 0, 1], -0.1571799389136962, 0.019883084074767132, 0, "continue"),
+            ([2, 1, 0], -0.19609867825337543, 0, 0, "continue"),
+            ([4, 1, 0], -0.2677759691690963, 0, 0, "continue"),
+        ],
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(FISHTEST_UPDATES))
+def test_sprt_batches_decide_where_fishtests_update_sprt_does(case: str) -> None:
+    """Issue 31 item 1: one call with a whole count vector is several batches at
+    once, so fishtest restarts its overshoot data and decides on Wald's bounds
+    (SPRT(0, 2) on [60, 1500, 4000, 1350, 40]: LLR -2.493, continue on
+    [-2.944, 2.944]; troef had moved the lower bound in by |LLR|/2 and said H0).
+    """
+    elo0, elo1, alpha, beta, model, elo_model, batch_size, updates = FISHTEST_UPDATES[
+        case
+    ]
+    test = SPRT(
+        elo0, elo1, alpha, beta, model=model, elo_model=elo_model, batch_size=batch_size
+    )
+    lower, upper = sprt_bounds(alpha, beta)
+    for added, value, o0, o1, status in updates:
+        test.add_counts(added)
+        assert test.llr == pytest.approx(value, rel=1e-9, abs=1e-12), case
+        assert test.overshoot == pytest.approx((o0, o1), rel=1e-9, abs=1e-12), case
+        assert test.status == status, case
+    assert lower == pytest.approx(math.log(beta / (1 - alpha)), rel=1e-12)
+    assert upper == pytest.approx(math.log((1 - beta) / alpha), rel=1e-12)
+
+
 def test_sprt_class_accumulates_and_decides() -> None:
     test = SPRT(0, 5, 0.05, 0.05, model="trinomial", elo_model="logistic")
     assert test.status == "continue" and test.llr == 0.0
-    test.add_counts([2900, 4000, 3000])  # one batch: the LLR steps 0 -> 0.695
+    test.add_counts([2900, 4000, 3000])  # 9900 samples at once: Wald's bounds
     assert test.counts == (2900, 4000, 3000)
     assert test.llr == pytest.approx(
         llr([2900, 4000, 3000], 0, 5, elo_model="logistic")
     )
-    # fishtest's overshoot after one batch: sq1/(2·m1) = LLR/2.
-    assert test.overshoot == pytest.approx((0.0, test.llr / 2))
+    assert test.overshoot == (0.0, 0.0)
     assert test.status == "continue"
-    test.add(1.0, 400)
+    test.add(1.0, 400)  # 400 samples in one update, as add_counts
     assert test.status == "H1"
     assert test.counts == (2900, 4000, 3400)
     assert test.elo_estimate().elo == pytest.approx(elo_estimate(test.counts).elo)
-    losing = SPRT(0, 5, model="pentanomial")
-    losing.add_counts([300, 1000, 2000, 900, 250])
-    assert losing.status == "H0"
+    test.add(1.0, 0)  # no new sample: nothing moves
+    assert test.overshoot == (0.0, 0.0) and test.counts == (2900, 4000, 3400)
     assert (
-        repr(losing)
+        repr(SPRT(0, 5, model="pentanomial"))
         == "SPRT(0, 5, 0.05, 0.05, model='pentanomial', elo_model='normalized')"
     )
+    assert repr(SPRT(0, 5, batch_size=4)).endswith(
+        "elo_model='normalized', batch_size=4)"
+    )
+
+
+def test_one_sample_at_a_time_is_the_normal_case() -> None:
+    """The tournament's monitor adds one group per call: with the default batch of
+    one sample every call is fishtest's normal update, and the first step from 0
+    moves the bound by exactly half of it (sq/(2m) with one step)."""
+    test = SPRT(0, 5, model="trinomial", elo_model="logistic")
+    test.add(0.0)
+    first = test.llr
+    assert first < 0
+    assert test.overshoot == pytest.approx((-first / 2, 0.0))
+    test.add(1.0)
+    test.add(1.0)
+    assert test.llr > 0
+    assert test.overshoot[1] == pytest.approx(test.llr / 2)
 
 
 def test_sprt_refuses_bad_input() -> None:
@@ -430,6 +535,10 @@ def test_sprt_refuses_bad_input() -> None:
         SPRT(0, 5, model="trinomial").add(1.5)
     with pytest.raises(ValueError, match="5 entries"):
         SPRT(0, 5).add_counts([1, 2, 3])
+    with pytest.raises(ValueError, match="batch_size must be at least 1, got 0"):
+        SPRT(0, 5, batch_size=0)
+    with pytest.raises(ValueError, match=r"batch_size must be an integer, got 2\.5"):
+        SPRT(0, 5, batch_size=2.5)  # type: ignore[arg-type]
 
 
 # -- head-to-head intervals at the boundary (docs R8)
@@ -583,17 +692,16 @@ def test_sprt_adjusted_elo_differs_from_the_raw_one_after_stopping() -> None:
 
 
 def test_overshoot_correction_by_hand() -> None:
-    """update_SPRT's data after batches: each new minimum adds its step to m0 and
-    its square to sq0; the lower bound moves up by sq0/(2·|m0|).
+    """update_SPRT's data after batches of ``batch_size``: each new minimum adds its
+    step to m0 and its square to sq0; the lower bound moves up by sq0/(2·|m0|).
     """
-    test = SPRT(0, 5, model="trinomial", elo_model="logistic")
-    steps = [(3, 1, 1), (3, 1, 1), (0, 0, 1), (4, 1, 0)]
-    llrs, lows = [], 0.0
+    test = SPRT(0, 5, model="trinomial", elo_model="logistic", batch_size=5)
+    steps = [(3, 1, 1), (3, 1, 1), (0, 1, 4), (4, 1, 0)]
+    lows = 0.0
     m0 = sq0 = 0.0
     for batch in steps:
         test.add_counts(batch)
         value = llr(test.counts, 0, 5, elo_model="logistic")
-        llrs.append(value)
         assert test.llr == value
         if value < lows:
             m0 += value - lows
