@@ -53,6 +53,8 @@ def not_a_troef_database(path: Path) -> str | None:
     None when it is one: an SQLite file that passes SQLite's quick check and
     holds a config snapshot.
     """
+    if path.exists() and not path.is_file():
+        return _not_a_regular_file(path)
     try:
         with open(path, "rb") as f:
             head = f.read(len(_SQLITE_HEADER))
@@ -104,6 +106,11 @@ def run_lock(path: Path) -> Iterator[Path]:
     (a run that made nothing to keep); a run that opened that file before
     it went takes the file at the path instead.
     """
+    if path.exists() and not path.is_file():
+        # Refused before a lock is made beside it (in /dev, for /dev/null).
+        raise TroefError(
+            f"{path}: {_not_a_regular_file(path)}; set another 'database' path"
+        )
     private_folders(path.parent)
     lock_path = Path(str(path) + ".lock")
     while True:
@@ -127,6 +134,11 @@ def run_lock(path: Path) -> Iterator[Path]:
         yield lock_path
     finally:
         os.close(fd)
+
+
+def _not_a_regular_file(path: Path) -> str:
+    kind = "a folder" if path.is_dir() else "a device, pipe or socket"
+    return f"not a troef database (not a regular file but {kind})"
 
 
 def _same_file(fd: int, path: Path) -> bool:

@@ -82,12 +82,15 @@ def run_tournament(
     # Ruling: a run that fails before its first match leaves no database and
     # no lock file, if it made them; a database that was there (even empty)
     # is kept, and one that holds a match is never deleted.
+    # A refused file (not a troef database, another config's) gets no lock
+    # beside it either: one made here goes with the refusal.
     made = fresh or not config.database.exists()
+    lock_was_there = Path(f"{config.database}.lock").exists()
     with run_lock(config.database) as lock, _sigterm_as_interrupt():
         try:
             store = Store.open(config.database, config, fresh=fresh)
         except BaseException:
-            if made and not config.database.exists():
+            if not lock_was_there or (made and not config.database.exists()):
                 lock.unlink(missing_ok=True)
             raise
         empty = False

@@ -104,3 +104,30 @@ def test_a_new_database_and_its_folder_are_readable_by_the_owner_only(
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
     assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE((tmp_path / "results").stat().st_mode) == 0o700
+
+
+@pytest.mark.parametrize("kind", ["text", "sqlite", "config", "devnull"])
+def test_refusing_a_foreign_file_leaves_no_lock_or_other_file_beside_it(
+    tmp_path: Path, kind: str
+) -> None:
+    # Issue 29, item 6: a refusal used to leave '<file>.lock' beside the file.
+    database = {
+        "text": "notes.txt",
+        "sqlite": "shop.sqlite",
+        "config": "t.toml",
+        "devnull": "/dev/null",
+    }[kind]
+    path = _config(tmp_path, database)
+    if kind == "text":
+        (tmp_path / "notes.txt").write_text("groceries: milk, eggs\n")
+    elif kind == "sqlite":
+        with sqlite3.connect(tmp_path / "shop.sqlite") as con:
+            con.execute("CREATE TABLE orders (id INTEGER)")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    for args in (("run", str(path), "--quiet"), ("run", str(path), "--fresh")):
+        done = _troef(*args)
+        assert done.returncode == 2, done.stdout
+        assert "Traceback" not in done.stderr
+        assert "not a troef database" in done.stderr or "not troef" in done.stderr
+        assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    assert not Path("/dev/null.lock").exists()
