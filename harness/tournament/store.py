@@ -8,14 +8,23 @@ moment loses at most the matches not yet written (in flight, or streamed in
 the last moments) and never counts one twice. The file itself (its private
 folders, the check that an existing file is a troef database, the run lock) is
 :mod:`harness.tournament.database_file`'s.
+
+A writer merges the ``-wal`` file into the database file (a checkpoint) when it
+opens the store, every :data:`CHECKPOINT_SECONDS` while it records and when it
+closes, so that the database file alone holds the tables and nearly every
+result even after a SIGKILL; until it closes cleanly, the file says a writer
+is at work (the meta key ``writer``), so that a copy made without its
+``-wal`` file is named as such instead of read as a smaller tournament.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import sqlite3
+import time
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -24,9 +33,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from harness.contracts.errors import ConfigError, TroefError
 from harness.contracts.result import Result
 from harness.tournament.database_file import (
+    WRITER_KEY,
     not_a_troef_database,
     private_folders,
     remove_database,
+    run_lock_held,
+    unmerged_wal,
+    wal_beside,
 )
 from harness.tournament.plan import Job
 
@@ -34,6 +47,7 @@ if TYPE_CHECKING:
     from harness.tournament.config import TournamentConfig
 
 __all__ = [
+    "CHECKPOINT_SECONDS",
     "Encoded",
     "Store",
     "StoredMatch",
@@ -76,6 +90,15 @@ CREATE TABLE IF NOT EXISTS logs (
 """
 
 
+#: How often a writer merges the ``-wal`` file into the database file while it
+#: records: what a copy of the database file alone may lack after a SIGKILL.
+#: A checkpoint writes (and syncs) the pages changed since the last one, so it
+#: costs the runner little at this pace whatever the rate of matches.
+CHECKPOINT_SECONDS = 5.0
+
+log = logging.getLogger("troef.store")
+
+
 class Encoded(NamedTuple):
     """A match's result as the store writes it, encoded where it was played:
     a pool worker encodes its matches, so that the runner, which writes every
@@ -116,9 +139,16 @@ class StoredMatch:
 class Store:
     """A tournament's SQLite database."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    def __init__(
+        self, path: Path, connection: sqlite3.Connection, *, writer: bool = False
+    ) -> None:
         self.path = path
         self._db = connection
+        #: Opened by :meth:`open`: checkpoints, and clears ``writer`` on close.
+        self._writer = writer
+        #: A -wal file was beside the file when it opened (see close).
+        self._wal_at_open = wal_beside(path)
+        self._checkpointed = time.monotonic()
 
     # -- opening ----------------------------------------------------------
 
@@ -146,11 +176,12 @@ class Store:
                     f"{path}: {problem}; troef will not start over on it: set "
                     "another 'database' path, or use --fresh on a troef database"
                 )
+            _warn_unmerged(path, "a run plays the matches it lacks again")
         else:
             # Results may be private: readable by the owner only.
             private_folders(path.parent)
             os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        store = cls(path, _connect(path))
+        store = cls(path, _connect(path), writer=True)
         store._db.executescript(SCHEMA)
         stored = store.meta("config")
         snapshot = config.snapshot_json()
@@ -170,6 +201,12 @@ class Store:
                 f"config ({changes}); run with --fresh to start afresh, or set "
                 "another 'database' path"
             )
+        with store._db:
+            store._db.execute(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                (WRITER_KEY, f"pid {os.getpid()}"),
+            )
+        store.checkpoint()  # the file alone holds the tables and the config now
         return store
 
     def _adopt_old_default_seed(self, stored: str, config: TournamentConfig) -> bool:
@@ -241,6 +278,7 @@ class Store:
         problem = not_a_troef_database(path)
         if problem is not None:
             raise TroefError(f"{path}: {problem}")
+        _warn_unmerged(path, "what follows shows only what this file holds")
         return cls(path, _connect(path))
 
     @property
@@ -249,8 +287,49 @@ class Store:
         return self._db
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection; a writer first says it is done and checkpoints."""
+        if self._writer:
+            try:
+                with self._db:
+                    self._db.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
+                self.checkpoint()
+            except sqlite3.Error:
+                pass  # closing a damaged or locked file: SQLite's own close merges
+        else:
+            self._settle_killed_writer()
         self._db.close()
+
+    def _settle_killed_writer(self) -> None:
+        """Clear the ``writer`` key of a killed run once its -wal file is merged.
+
+        SQLite merges a -wal file and deletes it when the last connection
+        closes, which may be this reader's: the key would then say a -wal
+        file is missing that held nothing more. Only when no run holds the
+        run lock (a ladder takes none: its key may go while it runs).
+        """
+        if not self._wal_at_open:
+            return  # a copy of the file alone keeps its key: it still lacks them
+        try:
+            if self.meta(WRITER_KEY) is None or run_lock_held(self.path):
+                return
+            busy, frames, merged = self._db.execute(
+                "PRAGMA wal_checkpoint(PASSIVE)"
+            ).fetchone()
+            if busy == 0 and frames == merged:  # the file holds every result
+                with self._db:
+                    self._db.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
+        except sqlite3.Error:
+            pass  # a read-only or busy file: the key stays, and says "may"
+
+    def checkpoint(self) -> None:
+        """Merge the ``-wal`` file into the database file, as far as readers allow.
+
+        PASSIVE: it never waits for a reader (``troef status`` in another
+        process); what a reader holds is merged by a later checkpoint, or by
+        SQLite when the last connection closes.
+        """
+        self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        self._checkpointed = time.monotonic()
 
     def __enter__(self) -> Store:
         return self
@@ -359,6 +438,8 @@ class Store:
             self._db.executemany(
                 "INSERT INTO thinking VALUES (?, ?, ?, ?, ?)", thinking
             )
+        if self._writer and time.monotonic() - self._checkpointed >= CHECKPOINT_SECONDS:
+            self.checkpoint()
         return [job for job, _ in written]
 
     def _known(
@@ -479,6 +560,15 @@ class Store:
             if match.job["id"] == job_id:
                 return match
         raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+def _warn_unmerged(path: Path, consequence: str) -> None:
+    # Ruling: a warning, not a refusal: the file may lack nothing (see
+    # unmerged_wal), and a run on it plays the missing matches again (the
+    # same matches: the plan and its seeds are in the file).
+    lost = unmerged_wal(path)
+    if lost is not None:
+        log.warning("troef: warning: %s: %s; %s", path, lost, consequence)
 
 
 def _database_of(config: Path) -> str:
