@@ -51,8 +51,10 @@ __all__ = [
     "Encoded",
     "Store",
     "StoredMatch",
+    "TakenSecret",
     "decode_log",
     "encode",
+    "take_secret",
 ]
 
 SCHEMA = """
@@ -229,41 +231,61 @@ class Store:
             )
         return True
 
-    def resolve(self, config: TournamentConfig) -> TournamentConfig:
+    def resolve(
+        self, config: TournamentConfig, taken: TakenSecret | None = None
+    ) -> TournamentConfig:
         """``config`` with its master seed: the config's, else the one kept here.
 
         A config without ``seed`` gets a random 63-bit master seed, drawn once
-        and kept in the meta table, so that a resume plays the same plan.
+        and kept in the meta table, so that a resume plays the same plan;
+        ``taken`` (``--secret-from``) gives it the earlier database's instead.
         """
         if config.seed_given:
             return config
         stored = self.meta("master_seed")
+        given = None if taken is None else taken.master_seed
+        if taken is not None and given is not None:
+            self._check_taken("master seed", stored, str(given), taken)
         if stored is None:
             from harness.contracts.seeding import new_master_seed
 
-            stored = str(new_master_seed())
+            stored = str(new_master_seed() if given is None else given)
             with self._db:
                 self._db.execute(
                     "INSERT INTO meta VALUES ('master_seed', ?)", (stored,)
                 )
         return dataclasses.replace(config, seed=int(stored))
 
-    def bot_secret(self, *, create: bool) -> bytes:
+    def bot_secret(self, *, create: bool, taken: TakenSecret | None = None) -> bytes:
         """The tournament's secret that bot seeds are keyed with.
 
         Never sent to a bot: a bot seed then says nothing about the deals.
         Drawn once (when ``create``: the tournament has untrusted entrants)
         and kept in the meta table; b"" for a tournament of trusted bots only,
         whose bot seeds follow the public recipe (reproducible from the seed).
+        ``taken`` (``--secret-from``) gives it an earlier database's instead.
         """
         stored = self.meta("bot_secret")
+        if taken is not None:
+            self._check_taken("bot-seed secret", stored, taken.secret.hex(), taken)
         if stored is None and create:
             from harness.contracts.seeding import new_secret
 
-            stored = new_secret().hex()
+            stored = new_secret().hex() if taken is None else taken.secret.hex()
             with self._db:
                 self._db.execute("INSERT INTO meta VALUES ('bot_secret', ?)", (stored,))
         return b"" if stored is None else bytes.fromhex(stored)
+
+    def _check_taken(
+        self, what: str, stored: str | None, given: str, taken: TakenSecret
+    ) -> None:
+        """Refuse to mix two tournaments' seeds in one database."""
+        if stored is not None and stored != given:
+            raise TroefError(
+                f"--secret-from {taken.path}: {self.path} has a {what} of its "
+                f"own already, not the one of {taken.path}; its matches were "
+                "played with it: use --fresh to start this database afresh"
+            )
 
     @classmethod
     def existing(cls, path: str | Path) -> Store:
@@ -560,6 +582,66 @@ class Store:
             if match.job["id"] == job_id:
                 return match
         raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+class TakenSecret(NamedTuple):
+    """What ``troef run --secret-from OLD`` takes from an earlier database."""
+
+    #: The database it was taken from.
+    path: Path
+    #: Its bot-seed secret (see :meth:`Store.bot_secret`).
+    secret: bytes
+    #: Its master seed, for a config without ``seed``; None when it gives one.
+    master_seed: int | None
+
+
+def take_secret(config: TournamentConfig, old: Path) -> TakenSecret:
+    """The bot-seed secret (and drawn master seed) of ``old``, to play
+    ``config`` again exactly as there.
+
+    :raises TroefError: ``config`` uses no secret (no process-isolated
+        entrant); ``old`` holds none; or a process-isolated entrant's bot
+        could read ``old``, and with its secret compute every deal.
+    """
+    # Why the secret exists (Store.bot_secret): an untrusted entrant must
+    # not learn the match seed from its bot seed. So no such entrant may be
+    # able to read the file that holds the secret.
+    if not config.untrusted:
+        raise TroefError(
+            f"--secret-from {old}: {config.path} has no process-isolated "
+            "entrant, so its bot seeds use no secret and the whole tournament "
+            "follows from its seed alone; run it without --secret-from"
+        )
+    from harness.tournament.botuser import reads_file
+
+    for entrant in config.entrants:
+        if entrant.process is None:
+            continue
+        how = reads_file(entrant, old)
+        if how is not None:
+            raise TroefError(
+                f"--secret-from {old}: entrant {entrant.label!r} could read that "
+                f"file ({how}), and with its secret compute every deal; the "
+                "secret may be reused only with entrants that cannot read it: "
+                'run them as another user (user = "nobody" under a root '
+                f"harness) and keep {old} owner-only (chmod 600)"
+            )
+    with Store.existing(old) as store:
+        secret = store.meta("bot_secret")
+        seed = store.meta("master_seed")
+    if secret is None:
+        raise TroefError(
+            f"--secret-from {old}: it holds no bot-seed secret (its tournament "
+            "had no process-isolated entrant); expected a database of a run with one"
+        )
+    if not config.seed_given and seed is None:
+        raise TroefError(
+            f"--secret-from {old}: {config.path} gives no 'seed' and {old} kept "
+            "no master seed (its config gave one): give that seed in the config"
+        )
+    return TakenSecret(
+        old, bytes.fromhex(secret), None if config.seed_given else int(seed or 0)
+    )
 
 
 def _warn_unmerged(path: Path, consequence: str) -> None:
