@@ -94,12 +94,18 @@ def test_the_clock_leaves_out_the_time_its_process_was_stopped() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("in_flight", [4, 1], ids=["interleaved", "one-at-a-time"])
+@pytest.mark.parametrize(
+    ("in_flight", "at"),
+    [(4, "act"), (1, "act"), (4, "start")],
+    ids=["interleaved", "one-at-a-time", "ready-handshake"],
+)
 def test_a_run_stopped_longer_than_a_bots_time_charges_the_bot_nothing(
-    tmp_path: Path, in_flight: int
+    tmp_path: Path, in_flight: int, at: str
 ) -> None:
     # in_flight 4: the worker interleaves matches (isolation/multiplex.py);
-    # 1: play_match waits on the one bot (isolation/botprocess.py).
+    # 1: play_match waits on the one bot (isolation/botprocess.py). "start":
+    # the stop falls in the 'ready' handshake of a match (the issue's case),
+    # with a startup_timeout of 2 s.
     folder = tmp_path / "cue"
     folder.mkdir()
     path = tmp_path / "t.toml"
@@ -109,7 +115,7 @@ def test_a_run_stopped_longer_than_a_bots_time_charges_the_bot_nothing(
         f"in_flight = {in_flight}\n"
         f'plugins = ["{TOY_PLUGIN}"]\n'
         f'[entrants.s]\ncommand = ["{sys.executable}", "-I", "{PROGRAM}", '
-        f'"{folder}"]\nhang_timeout = 2\n'
+        f'"{folder}", "{at}"]\nhang_timeout = 2\nstartup_timeout = 2\n'
         '[entrants.b]\nbot = "random"\n[entrants.c]\nbot = "random"\n'
     )
     run = subprocess.Popen(
