@@ -326,13 +326,15 @@ class Store:
 
         SQLite merges a -wal file and deletes it when the last connection
         closes, which may be this reader's: the key would then say a -wal
-        file is missing that held nothing more. Only when no run holds the
-        run lock (a ladder takes none: its key may go while it runs).
+        file is missing that held nothing more. Only when the writer is gone:
+        no run holds the run lock and its process (the key names it) is not
+        alive.
         """
         if not self._wal_at_open:
             return  # a copy of the file alone keeps its key: it still lacks them
         try:
-            if self.meta(WRITER_KEY) is None or run_lock_held(self.path):
+            writer = self.meta(WRITER_KEY)
+            if writer is None or run_lock_held(self.path) or _alive(writer):
                 return
             busy, frames, merged = self._db.execute(
                 "PRAGMA wal_checkpoint(PASSIVE)"
@@ -642,6 +644,23 @@ def take_secret(config: TournamentConfig, old: Path) -> TakenSecret:
     return TakenSecret(
         old, bytes.fromhex(secret), None if config.seed_given else int(seed or 0)
     )
+
+
+def _alive(writer: str) -> bool:
+    """Whether the process a ``writer`` key names (``pid N``) still runs."""
+    try:
+        pid = int(writer.removeprefix("pid "))
+    except ValueError:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: it exists
+    return True
 
 
 def _warn_unmerged(path: Path, consequence: str) -> None:
