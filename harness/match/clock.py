@@ -7,13 +7,15 @@ laptop's suspend stops the monotonic clock itself: nothing to do there.)
 
 :func:`harness_clock` is ``perf_counter`` minus the time this process was
 stopped. A stop cannot be caught, but the ``SIGCONT`` that ends it can: the
-handler notes that a stop happened, and the next reading leaves out the whole
-interval since the reading before it. The waits on a bot read the clock at
-least every :data:`SLICE` seconds, so at most that much of the bot's own time
-goes with a stop; a stop never counts against it. The handler is installed
-by the first reading in a process's main thread (a worker's, ``troef
-run``'s); in another thread's process it cannot be (Python signal handlers
-live in the main thread) and the clock is ``perf_counter``, as before.
+handler notes that a stop happened, and the next reading leaves out the
+interval since the reading before it, but for :data:`SLICE` seconds. The
+waits on a bot read the clock at least every :data:`SLICE` seconds, so a stop
+of any length costs a bot at most that much, and a SIGCONT without a stop
+takes nothing off its time. The handler is installed by the first reading
+in a process's main thread (a worker's, ``troef run``'s); a process whose
+matches are played in other threads only (a Dask worker's) cannot install it
+(Python signal handlers live in the main thread), and there the clock is
+``perf_counter``, as before.
 """
 
 from __future__ import annotations
@@ -38,28 +40,35 @@ _stopped = 0.0
 _last = perf_counter()
 #: A SIGCONT came since the last reading.
 _continued = False
-#: The process whose SIGCONT handler is ours (None: not installed yet).
-_watching: int | None = None
+#: This process's SIGCONT handler is ours (a forked child keeps it).
+_watching = False
 _previous: Any = None
 
 
 def harness_clock() -> float:
     """Seconds on the harness's clock: ``perf_counter`` minus the time stopped.
 
-    Never goes backwards; a reading after a stop equals the one before it.
+    Never goes backwards; a reading after a stop is at most :data:`SLICE`
+    past the one before it.
     """
     global _stopped, _last, _continued
-    if _watching != os.getpid():
+    if not _watching:
         _watch()
     t = perf_counter()
-    with _lock:
-        if _continued:
-            _continued = False
-            # The stop fell somewhere since the last reading: all of it is
-            # left out (the waits read at least every SLICE).
-            _stopped += max(0.0, t - _last)
-        _last = max(_last, t)
-        return _last - _stopped
+    if _continued:  # rare: the lock only here (this is read per bot answer)
+        with _lock:
+            if _continued:
+                _continued = False
+                # The stop fell somewhere since the last reading: all of it
+                # but a SLICE is left out. The waits read at least every
+                # SLICE, so a SIGCONT without a stop (a bot of the harness's
+                # user can send one) takes nothing off a bot's time. Read
+                # again: the stop may have fallen just after the first read.
+                t = perf_counter()
+                _stopped += max(0.0, t - _last - SLICE)
+    if t > _last:
+        _last = t
+    return _last - _stopped
 
 
 def remaining(deadline: float | None) -> float | None:
@@ -73,13 +82,22 @@ def _watch() -> None:
     if threading.current_thread() is not threading.main_thread():
         return  # tried again at the next reading from the main thread
     current = signal.getsignal(signal.SIGCONT)
-    if current is not _on_continue:  # a forked child inherits it: keep it
+    if current is not _on_continue:
         try:
             signal.signal(signal.SIGCONT, _on_continue)
         except (ValueError, OSError):
             return
         _previous = current
-    _watching = os.getpid()
+    _watching = True
+
+
+def _forked() -> None:
+    # Handlers survive fork, but a child may fork from a thread: look again.
+    global _watching, _continued
+    _watching = _continued = False
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _on_continue(signum: int, frame: FrameType | None) -> None:
