@@ -20,7 +20,8 @@ written after each wake-up in one batch per process, so one wake-up of the bot
 and one of this loop serve many decisions (``docs/PROTOCOL.md``).
 
 .. warning:: The time a process bot is charged runs from sending its request
-   to the wake-up that finds its answer; with many matches in flight the
+   to the wake-up that finds its answer (on :mod:`harness.match.clock`, which
+   leaves out the time this process was stopped); with many matches in flight the
    driver's own work between wake-ups adds to it, and a pipelined request
    waits behind those written before it to the same process. Keep
    ``in_flight`` low, or the entrant's ``pipeline`` off, when time controls
