@@ -94,13 +94,17 @@ def not_a_troef_database(path: Path) -> str | None:
             for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
         )
         if not tables and _head_is_wal(path):
-            state = "is empty" if Path(f"{path}-wal").exists() else "is missing"
+            if wal_beside(path):
+                state = "is there but not this file's (SQLite ignored it)"
+            elif Path(f"{path}-wal").exists():
+                state = "is empty"
+            else:
+                state = "is missing"
             return (
                 "an SQLite database in WAL mode whose file alone holds no tables: "
                 f"if it is a troef database, the -wal file beside it holds the "
                 f"results, and {path}-wal {state} (a copy of the database file "
-                "alone?); "
-                "copy the -wal file with it"
+                "alone?); copy its own -wal file with it"
             )
         if "meta" not in tables:
             listed = ", ".join(tables) if tables else "none"

@@ -218,6 +218,13 @@ def test_a_database_file_copied_without_its_wal_says_the_wal_holds_the_results(
         assert "the -wal file beside it holds the results" in done.stderr
         assert f"{copied}-wal is missing" in done.stderr, done.stderr
     assert sorted(p.name for p in copied.parent.iterdir()) == ["t.sqlite"]
+    # An empty -wal and a -shm beside it (what a reader leaves) say the same.
+    for suffix in ("-wal", "-shm"):
+        Path(f"{copied}{suffix}").write_bytes(b"")
+    done = _troef("status", str(copied))
+    assert done.returncode == 2
+    assert "the -wal file beside it holds the results" in done.stderr
+    assert f"{copied}-wal is empty" in done.stderr, done.stderr
 
 
 def test_a_clean_run_leaves_a_database_file_that_holds_everything_alone(
