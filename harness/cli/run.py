@@ -7,6 +7,7 @@ import argparse
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.cli.common import command_config, workers_arg
@@ -38,6 +39,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--fresh", action="store_true", help="delete the database and start afresh"
     )
     run.add_argument("--quiet", action="store_true", help="no progress lines")
+    run.add_argument(
+        "--secret-from",
+        metavar="OLD.sqlite",
+        type=Path,
+        help="take the bot-seed secret (and a drawn master seed) of an earlier "
+        "database of this config, to play its matches again exactly; refused "
+        "when a process-isolated bot could read that file",
+    )
     run.set_defaults(run=_cmd_run)
 
     validate = sub.add_parser(
@@ -78,6 +87,7 @@ def _cmd_run(registry: Registry | None, args: argparse.Namespace) -> int:
             workers=args.workers,
             fresh=args.fresh,
             progress=progress,
+            secret_from=args.secret_from,
         )
     except Interrupted as exc:
         # Leaving: a further Ctrl-C must not turn the exit into a traceback.

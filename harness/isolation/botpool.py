@@ -14,10 +14,10 @@ from __future__ import annotations
 import atexit
 import os
 from collections.abc import Hashable
-from time import perf_counter
 
 from harness.isolation.botprogram import _EXIT_GRACE, BotProcess
 from harness.isolation.launch import Launch
+from harness.match.clock import harness_clock
 
 __all__ = ["ProcessPool", "default_pool"]
 
@@ -112,7 +112,7 @@ class ProcessPool:
         for process in processes:
             process.pause(False)
             process.ask_to_quit()
-        deadline = perf_counter() + _EXIT_GRACE
+        deadline = harness_clock() + _EXIT_GRACE
         for process in processes:
             process.quit(deadline)
 

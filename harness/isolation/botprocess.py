@@ -40,7 +40,6 @@ import dataclasses
 import json
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from time import perf_counter
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from harness.contracts.bot import Bot
@@ -57,6 +56,7 @@ from harness.isolation.protocol import (
     encode_start,
     encode_view_act,
 )
+from harness.match.clock import harness_clock
 
 if TYPE_CHECKING:
     from harness.contracts.game import Game
@@ -184,7 +184,7 @@ class ProcessBot(Bot):
         try:
             process.queue(message, self, "ready")
             if process.on_queue is None:
-                process.flush_all(perf_counter() + startup_timeout)
+                process.flush_all(harness_clock() + startup_timeout)
         except BotFault as fault:
             self._record_process(process, fault)
 
@@ -212,7 +212,7 @@ class ProcessBot(Bot):
         if not self._awaiting_ready:
             return
         self._wait_answer(
-            perf_counter() + self.startup_timeout,
+            harness_clock() + self.startup_timeout,
             f"'ready' reply within {self.startup_timeout:g} s (startup)",
         )
 
@@ -224,7 +224,7 @@ class ProcessBot(Bot):
         """Send the view, wait for the action; kill the bot at the limit."""
         self.prepare()
         limit = self.hang_timeout if seconds is None else seconds
-        deadline = None if limit is None else perf_counter() + limit
+        deadline = None if limit is None else harness_clock() + limit
         process = self._live()
         self._check_quiet(process)
         self._request(process, view, seconds)

@@ -35,7 +35,6 @@ import subprocess
 import tempfile
 from collections import deque
 from collections.abc import Callable, Hashable
-from time import perf_counter
 from typing import Any, Protocol
 
 from harness.contracts.errors import BotFault
@@ -47,6 +46,7 @@ from harness.isolation.protocol import (
     encode_quit,
 )
 from harness.isolation.reaper import _protect_harness_process, _started
+from harness.match.clock import SLICE, harness_clock, remaining
 
 __all__ = ["BotProcess", "ProcessFault", "ProcessUser"]
 
@@ -296,14 +296,14 @@ class BotProcess:
         """
         self.flush()
         while self.outbox:
-            timeout = _remaining(deadline)
+            timeout = remaining(deadline)
             if timeout is not None and timeout <= 0:
                 self.kill()
                 raise BotFault(
                     ForfeitReason.TIMEOUT,
                     "did not read its input in time; stopped" + self.stderr_tail(),
                 )
-            select.select([], [self.in_fd], [], timeout)
+            select.select([], [self.in_fd], [], _slice(timeout))
             self.flush()
 
     def next_answer(self) -> tuple[ProcessUser | None, Any, BotFault | None] | None:
@@ -390,11 +390,12 @@ class BotProcess:
         return affected
 
     def wait_readable(self, deadline: float | None) -> bool:
-        """Wait for output until ``deadline``; False when it passed."""
-        timeout = _remaining(deadline)
+        """Wait for output until ``deadline`` (on the harness's clock), at most
+        :data:`~harness.match.clock.SLICE`; False when the deadline passed."""
+        timeout = remaining(deadline)
         if timeout is not None and timeout <= 0:
             return False
-        ms = -1 if timeout is None else max(1, int(timeout * 1000 + 0.999))
+        ms = -1 if timeout is None else max(1, int(_slice(timeout) * 1000 + 0.999))
         for fd, _ in self._poller.poll(ms):
             if not self.pump(fd) and fd == self.err_fd:
                 self._poller.unregister(fd)  # closed stderr would wake us for ever
@@ -444,9 +445,9 @@ class BotProcess:
         self.ask_to_quit()
         assert self.popen is not None
         if deadline is None:
-            deadline = perf_counter() + _EXIT_GRACE
+            deadline = harness_clock() + _EXIT_GRACE
         try:
-            self.popen.wait(max(0.0, deadline - perf_counter()))
+            self.popen.wait(max(0.0, deadline - harness_clock()))
         except subprocess.TimeoutExpired:
             pass
         self.kill()
@@ -539,5 +540,7 @@ class ProcessFault(BotFault):
         self.culprit = culprit
 
 
-def _remaining(deadline: float | None) -> float | None:
-    return None if deadline is None else deadline - perf_counter()
+def _slice(timeout: float | None) -> float:
+    # A wait reads the harness's clock again at least every SLICE: a stop of
+    # the harness takes at most that much of the bot's own time with it.
+    return SLICE if timeout is None else min(timeout, SLICE)

@@ -20,7 +20,8 @@ written after each wake-up in one batch per process, so one wake-up of the bot
 and one of this loop serve many decisions (``docs/PROTOCOL.md``).
 
 .. warning:: The time a process bot is charged runs from sending its request
-   to the wake-up that finds its answer; with many matches in flight the
+   to the wake-up that finds its answer (on :mod:`harness.match.clock`, which
+   leaves out the time this process was stopped); with many matches in flight the
    driver's own work between wake-ups adds to it, and a pipelined request
    waits behind those written before it to the same process. Keep
    ``in_flight`` low, or the entrant's ``pipeline`` off, when time controls
@@ -32,13 +33,13 @@ from __future__ import annotations
 import selectors
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from time import perf_counter
 from typing import TYPE_CHECKING, Any, cast
 
 from harness.contracts.errors import BotFault, GameFault
 from harness.contracts.result import ForfeitReason
 from harness.isolation.botprocess import ProcessBot, opening
 from harness.isolation.botprogram import BotProcess, ProcessFault, ProcessUser
+from harness.match.clock import SLICE, harness_clock
 from harness.match.referee import (
     TimeControls,
     _tail,
@@ -157,7 +158,7 @@ class _Driver:
             self.dirty.discard(process)
             if not process.closed:
                 try:
-                    process.flush_all(perf_counter() + 1.0)
+                    process.flush_all(harness_clock() + 1.0)
                 except BotFault:
                     pass  # it is gone or stuck: its next user finds out
 
@@ -165,7 +166,7 @@ class _Driver:
         """Write every queued request; its decision's clock starts now."""
         while self.dirty:
             process = self.dirty.pop()
-            now = perf_counter()
+            now = harness_clock()
             try:
                 sent = process.flush()
             except BotFault as fault:
@@ -219,7 +220,7 @@ class _Driver:
                     match.bots = []
                     self.forfeit_at_start(match, seat, ForfeitReason.EXCEPTION, _tail())
                     return
-        now = perf_counter()
+        now = harness_clock()
         for seat, bot in enumerate(match.bots):
             if isinstance(bot, ProcessBot) and bot.process is not None:
                 process = bot.process
@@ -309,7 +310,7 @@ class _Driver:
                 return
             bot = bots[seat]
             if isinstance(bot, ProcessBot):
-                match.sent_at = perf_counter()
+                match.sent_at = harness_clock()
                 try:
                     bot.begin_act(view, limit)
                 except BotFault as fault:
@@ -343,7 +344,7 @@ class _Driver:
     def act_here(
         bot: Bot, view: View, limit: float | None
     ) -> tuple[object, Any, float]:
-        start = perf_counter()
+        start = harness_clock()
         try:
             action: object = bot.act_within(view, limit)
             fault = None
@@ -351,7 +352,7 @@ class _Driver:
             action, fault = None, (caught.reason, caught.detail)
         except Exception:
             action, fault = None, (ForfeitReason.EXCEPTION, _tail())
-        return action, fault, perf_counter() - start
+        return action, fault, harness_clock() - start
 
     def route(
         self, bot: ProcessBot | None, value: Any, fault: BotFault | None, now: float
@@ -386,7 +387,7 @@ class _Driver:
     def on_event(self, key: selectors.SelectorKey, now: float) -> None:
         # Now, not the batch's time: an earlier event of the batch may have run
         # an in-process turn, which pause_clocks took off this match's clock.
-        now = max(now, perf_counter())
+        now = max(now, harness_clock())
         process: BotProcess = key.data
         if process.closed or process not in self.users:
             self.selector.unregister(key.fd)
@@ -434,12 +435,14 @@ class _Driver:
         """Wait for the next answers or the nearest deadline; handle them."""
         self.flush()
         deadlines = [m.deadline for m in self.active if m.deadline is not None]
-        timeout = None
+        # At most SLICE: the clock is read again soon, and a stop of this
+        # process is left out of every bot's time (harness.match.clock).
+        timeout = SLICE
         if deadlines:
-            timeout = max(0.0, min(deadlines) - perf_counter())
+            timeout = max(0.0, min(SLICE, min(deadlines) - harness_clock()))
         events = self.selector.select(timeout)
         while events:
-            now = perf_counter()
+            now = harness_clock()
             for key, _ in events:
                 current = self.selector.get_map().get(key.fd)
                 if current is not None and current.data is key.data:
@@ -448,7 +451,7 @@ class _Driver:
             # Answers that came in meanwhile join this batch: the requests that
             # follow them go out together, one write and one wake-up per bot.
             events = self.selector.select(0)
-        now = perf_counter()
+        now = harness_clock()
         for match in list(self.active):
             if (
                 match.deadline is not None

@@ -13,7 +13,6 @@ import traceback
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from time import perf_counter
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from harness.contracts.bot import Bot
@@ -22,6 +21,7 @@ from harness.contracts.game import Game, State
 from harness.contracts.result import Forfeit, ForfeitReason, Result, competition_ranks
 from harness.contracts.seeding import bot_seed
 from harness.contracts.teams import team_layout
+from harness.match.clock import harness_clock
 
 if TYPE_CHECKING:
     from harness.contracts.view import View
@@ -201,7 +201,8 @@ def play_match(
     :param keep_log: put the list of actions into ``Result.log``.
     :param time_controls: one :class:`TimeControl` for every seat, or one per
         seat (``None`` entries: no limit for that seat). Each ``act`` is
-        measured with ``time.perf_counter``; a bot that oversteps forfeits with
+        measured on :func:`~harness.match.clock.harness_clock` (a stop of the
+        harness left out); a bot that oversteps forfeits with
         ``TIMEOUT``.
     :param on_action: called with each action once it is applied (``troef
         play`` tells the match as it happens).
@@ -219,14 +220,16 @@ def play_match(
                 seat, view, limit = next(referee)
                 while True:
                     bot = bots[seat]
-                    start = perf_counter()
+                    start = harness_clock()
                     try:
                         outcome: Outcome = (bot.act_within(view, limit), None)
                     except BotFault as fault:
                         outcome = (None, (fault.reason, fault.detail))
                     except Exception:
                         outcome = (None, (ForfeitReason.EXCEPTION, _tail()))
-                    seat, view, limit = referee.send((*outcome, perf_counter() - start))
+                    seat, view, limit = referee.send(
+                        (*outcome, harness_clock() - start)
+                    )
             except StopIteration as stop:
                 result = stop.value
     except BaseException:

@@ -37,6 +37,7 @@ __all__ = [
     "check_entrants",
     "default_user",
     "entrant_command",
+    "reads_file",
     "unreachable",
 ]
 
@@ -211,6 +212,41 @@ def unreachable(
     if python is not None:
         return _python_problem(python, user, entry)
     return None
+
+
+def reads_file(entrant: Entrant, path: Path) -> str | None:
+    """How the bot of the process entrant ``entrant`` could read ``path``.
+
+    None when it cannot: it runs as another user (not root) who may not
+    search a folder on the way or read the file, checked as that user.
+    A bot run as the harness's own user reads what the harness reads.
+    """
+    settings = entrant.process
+    assert settings is not None
+    if settings.user is None:
+        return f"it runs as the harness's user ({_user_name(os.geteuid())})"
+    try:
+        entry = pwd.getpwnam(settings.user)
+    except KeyError:
+        return None  # no such user: the config's check names it
+    if entry.pw_uid == os.geteuid():
+        return f"it runs as the harness's user ({settings.user})"
+    if entry.pw_uid == 0:
+        return "it runs as root"
+    if os.geteuid() != 0:
+        return None  # cannot switch users: the config's check names it
+    folders, end = _steps(str(path))
+    checks = [(folder, os.X_OK) for folder in folders] + [(end, os.R_OK)]
+    if _first_denied(checks, entry.pw_uid, entry.pw_gid) is None:
+        return f"it runs as {settings.user}, who can read it ({_mode_note(end)})"
+    return None
+
+
+def _user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
 
 
 def _python_problem(python: str, user: str, entry: pwd.struct_passwd) -> str | None:

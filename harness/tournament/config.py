@@ -86,7 +86,9 @@ _TOP_KEYS = {
     ),
     "seed": (
         "the master seed (an integer; default: a random 63-bit seed drawn when "
-        "the database is created, and kept in it)"
+        "the database is created, and kept in it); with a process-isolated "
+        "entrant, bot seeds also follow from a secret kept in the database "
+        "(troef run --secret-from OLD.sqlite replays one exactly)"
     ),
     "duplicate": "play each seed once per seat rotation (true/false)",
     "database": "path of the results database (SQLite)",

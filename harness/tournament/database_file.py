@@ -17,7 +17,20 @@ from pathlib import Path
 
 from harness.contracts.errors import TroefError
 
-__all__ = ["not_a_troef_database", "private_folders", "remove_database", "run_lock"]
+__all__ = [
+    "WRITER_KEY",
+    "not_a_troef_database",
+    "private_folders",
+    "remove_database",
+    "run_lock",
+    "run_lock_held",
+    "unmerged_wal",
+    "wal_beside",
+]
+
+#: The meta key a store's writer sets while it writes (its -wal file may then
+#: hold results the database file lacks) and deletes when it closes cleanly.
+WRITER_KEY = "writer"
 
 
 def private_folders(folder: Path) -> None:
@@ -53,6 +66,8 @@ def not_a_troef_database(path: Path) -> str | None:
     None when it is one: an SQLite file that passes SQLite's quick check and
     holds a config snapshot.
     """
+    if path.exists() and not path.is_file():
+        return _not_a_regular_file(path)
     try:
         with open(path, "rb") as f:
             head = f.read(len(_SQLITE_HEADER))
@@ -66,7 +81,7 @@ def not_a_troef_database(path: Path) -> str | None:
     if head != _SQLITE_HEADER:
         return "not a troef database (not even an SQLite file)"
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = _read_only(path)
     except sqlite3.DatabaseError as exc:
         return f"cannot open it as SQLite ({exc})"
     try:
@@ -78,6 +93,19 @@ def not_a_troef_database(path: Path) -> str | None:
             row[0]
             for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")
         )
+        if not tables and _head_is_wal(path):
+            if wal_beside(path):
+                state = "is there but not this file's (SQLite ignored it)"
+            elif Path(f"{path}-wal").exists():
+                state = "is empty"
+            else:
+                state = "is missing"
+            return (
+                "an SQLite database in WAL mode whose file alone holds no tables: "
+                f"if it is a troef database, the -wal file beside it holds the "
+                f"results, and {path}-wal {state} (a copy of the database file "
+                "alone?); copy its own -wal file with it"
+            )
         if "meta" not in tables:
             listed = ", ".join(tables) if tables else "none"
             return f"an SQLite database of something else, not troef (tables: {listed})"
@@ -94,6 +122,69 @@ def not_a_troef_database(path: Path) -> str | None:
     return None
 
 
+def wal_beside(path: Path) -> bool:
+    """Whether a -wal file with content is beside the database ``path``."""
+    try:
+        return Path(f"{path}-wal").stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection that makes no file beside ``path``.
+
+    Without a -wal file to read, SQLite is told the file is immutable: a
+    read-only connection in WAL mode would otherwise make an empty -wal and
+    a -shm beside it, and leave them (beside a foreign file too).
+    """
+    uri = path.absolute().as_uri() + "?mode=ro"
+    if not wal_beside(path):
+        uri += "&immutable=1"
+    return sqlite3.connect(uri, uri=True)
+
+
+def _head_is_wal(path: Path) -> bool:
+    """Whether the SQLite file ``path`` is in WAL mode (its header says so)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    # Bytes 18 and 19, the read and write versions: 2 in WAL mode.
+    return len(head) == 20 and head[18] == 2
+
+
+def unmerged_wal(path: Path) -> str | None:
+    """Why the troef database ``path`` may lack results: its -wal file is missing.
+
+    None when nothing says so: a -wal file is beside it, or the last writer
+    closed cleanly (it deletes the meta key :data:`WRITER_KEY`). A "may": a
+    program that merged the -wal file of a killed run (SQLite does when its
+    last connection closes) leaves the key behind with nothing lost.
+    """
+    if wal_beside(path):
+        return None
+    try:
+        db = _read_only(path)
+    except sqlite3.DatabaseError:
+        return None
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (WRITER_KEY,))
+        writer = row.fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    finally:
+        db.close()
+    if writer is None:
+        return None
+    return (
+        f"the run that wrote it ({writer[0]}) did not end cleanly and {path}-wal "
+        "is missing: if this is a copy of the database file alone, the -wal file "
+        "beside the original holds the results this copy lacks (since the run's "
+        "last checkpoint); copy it with the database"
+    )
+
+
 @contextlib.contextmanager
 def run_lock(path: Path) -> Iterator[Path]:
     """Hold the run lock of the database at ``path`` (a ``.lock`` file beside it).
@@ -104,6 +195,11 @@ def run_lock(path: Path) -> Iterator[Path]:
     (a run that made nothing to keep); a run that opened that file before
     it went takes the file at the path instead.
     """
+    if path.exists() and not path.is_file():
+        # Refused before a lock is made beside it (in /dev, for /dev/null).
+        raise TroefError(
+            f"{path}: {_not_a_regular_file(path)}; set another 'database' path"
+        )
     private_folders(path.parent)
     lock_path = Path(str(path) + ".lock")
     while True:
@@ -127,6 +223,26 @@ def run_lock(path: Path) -> Iterator[Path]:
         yield lock_path
     finally:
         os.close(fd)
+
+
+def _not_a_regular_file(path: Path) -> str:
+    kind = "a folder" if path.is_dir() else "a device, pipe or socket"
+    return f"not a troef database (not a regular file but {kind})"
+
+
+def run_lock_held(path: Path) -> bool:
+    """Whether a run holds the run lock of the database at ``path`` now."""
+    try:
+        fd = os.open(f"{path}.lock", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False  # no lock file (or none this user may read): no run
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # and with it the shared lock, if it was taken
+    return False
 
 
 def _same_file(fd: int, path: Path) -> bool:

@@ -47,7 +47,7 @@ from harness.tournament.plan import Job, plan
 from harness.tournament.pool_faults import _abandon, _blame, _requeue
 from harness.tournament.probe import probe_entrants, probe_forfeits, refusal
 from harness.tournament.progress import Progress
-from harness.tournament.store import Store
+from harness.tournament.store import Store, TakenSecret, take_secret
 from harness.tournament.tracker import Monitor, RunSummary, _Tracker
 
 __all__ = ["Interrupted", "execute", "run_tournament"]
@@ -67,11 +67,15 @@ def run_tournament(
     progress: Progress | None = None,
     on_result: Callable[[Job, Result], None] | None = None,
     monitor: Monitor | None = None,
+    secret_from: Path | None = None,
 ) -> RunSummary:
     """Play every planned match of ``config`` that the database lacks.
 
     :param workers: overrides the config's ``workers`` (None: config, then cores).
     :param fresh: delete the database first.
+    :param secret_from: an earlier database of ``config``, whose bot-seed
+        secret (and drawn master seed) this run takes, to play its matches
+        again exactly (:func:`~harness.tournament.store.take_secret`).
     :param monitor: sees every result and may stop the run early; an SPRT
         config gets its own by default.
     :raises Interrupted: on Ctrl-C, after keeping what finished.
@@ -79,20 +83,24 @@ def run_tournament(
     if config.ladder is not None:
         raise TroefError(f"{config.path} is a ladder; play it with 'troef ladder run'")
     check_executor(config)  # before any file is made
+    taken = None if secret_from is None else take_secret(config, secret_from)
     # Ruling: a run that fails before its first match leaves no database and
     # no lock file, if it made them; a database that was there (even empty)
     # is kept, and one that holds a match is never deleted.
+    # A refused file (not a troef database, another config's) gets no lock
+    # beside it either: one made here goes with the refusal.
     made = fresh or not config.database.exists()
+    lock_was_there = Path(f"{config.database}.lock").exists()
     with run_lock(config.database) as lock, _sigterm_as_interrupt():
         try:
             store = Store.open(config.database, config, fresh=fresh)
         except BaseException:
-            if made and not config.database.exists():
+            if not lock_was_there or (made and not config.database.exists()):
                 lock.unlink(missing_ok=True)
             raise
         empty = False
         try:
-            return _run_in(store, config, workers, progress, on_result, monitor)
+            return _run_in(store, config, workers, progress, on_result, monitor, taken)
         except BaseException:
             empty = made and _holds_no_match(store)
             raise
@@ -118,12 +126,13 @@ def _run_in(
     progress: Progress | None,
     on_result: Callable[[Job, Result], None] | None,
     monitor: Monitor | None,
+    taken: TakenSecret | None = None,
 ) -> RunSummary:
     """The body of :func:`run_tournament`, on its open store, under its lock."""
     # The master seed may be the store's (drawn once); bot seeds are keyed
     # with the store's secret when any entrant is untrusted.
-    config = store.resolve(config)
-    secret = store.bot_secret(create=config.untrusted)
+    config = store.resolve(config, taken)
+    secret = store.bot_secret(create=config.untrusted, taken=taken)
     jobs = plan(config)
     if monitor is None and config.sprt is not None:
         from harness.tournament.sprt import SprtMonitor

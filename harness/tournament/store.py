@@ -8,14 +8,23 @@ moment loses at most the matches not yet written (in flight, or streamed in
 the last moments) and never counts one twice. The file itself (its private
 folders, the check that an existing file is a troef database, the run lock) is
 :mod:`harness.tournament.database_file`'s.
+
+A writer merges the ``-wal`` file into the database file (a checkpoint) when it
+opens the store, every :data:`CHECKPOINT_SECONDS` while it records and when it
+closes, so that the database file alone holds the tables and nearly every
+result even after a SIGKILL; until it closes cleanly, the file says a writer
+is at work (the meta key ``writer``), so that a copy made without its
+``-wal`` file is named as such instead of read as a smaller tournament.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import sqlite3
+import time
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -24,9 +33,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from harness.contracts.errors import ConfigError, TroefError
 from harness.contracts.result import Result
 from harness.tournament.database_file import (
+    WRITER_KEY,
     not_a_troef_database,
     private_folders,
     remove_database,
+    run_lock_held,
+    unmerged_wal,
+    wal_beside,
 )
 from harness.tournament.plan import Job
 
@@ -34,11 +47,14 @@ if TYPE_CHECKING:
     from harness.tournament.config import TournamentConfig
 
 __all__ = [
+    "CHECKPOINT_SECONDS",
     "Encoded",
     "Store",
     "StoredMatch",
+    "TakenSecret",
     "decode_log",
     "encode",
+    "take_secret",
 ]
 
 SCHEMA = """
@@ -74,6 +90,15 @@ CREATE TABLE IF NOT EXISTS logs (
     job_id TEXT PRIMARY KEY REFERENCES results(job_id), log TEXT NOT NULL
 );
 """
+
+
+#: How often a writer merges the ``-wal`` file into the database file while it
+#: records: what a copy of the database file alone may lack after a SIGKILL.
+#: A checkpoint writes (and syncs) the pages changed since the last one, so it
+#: costs the runner little at this pace whatever the rate of matches.
+CHECKPOINT_SECONDS = 5.0
+
+log = logging.getLogger("troef.store")
 
 
 class Encoded(NamedTuple):
@@ -116,9 +141,16 @@ class StoredMatch:
 class Store:
     """A tournament's SQLite database."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    def __init__(
+        self, path: Path, connection: sqlite3.Connection, *, writer: bool = False
+    ) -> None:
         self.path = path
         self._db = connection
+        #: Opened by :meth:`open`: checkpoints, and clears ``writer`` on close.
+        self._writer = writer
+        #: A -wal file was beside the file when it opened (see close).
+        self._wal_at_open = wal_beside(path)
+        self._checkpointed = time.monotonic()
 
     # -- opening ----------------------------------------------------------
 
@@ -146,11 +178,12 @@ class Store:
                     f"{path}: {problem}; troef will not start over on it: set "
                     "another 'database' path, or use --fresh on a troef database"
                 )
+            _warn_unmerged(path, "a run plays the matches it lacks again")
         else:
             # Results may be private: readable by the owner only.
             private_folders(path.parent)
             os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        store = cls(path, _connect(path))
+        store = cls(path, _connect(path), writer=True)
         store._db.executescript(SCHEMA)
         stored = store.meta("config")
         snapshot = config.snapshot_json()
@@ -170,6 +203,12 @@ class Store:
                 f"config ({changes}); run with --fresh to start afresh, or set "
                 "another 'database' path"
             )
+        with store._db:
+            store._db.execute(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                (WRITER_KEY, f"pid {os.getpid()}"),
+            )
+        store.checkpoint()  # the file alone holds the tables and the config now
         return store
 
     def _adopt_old_default_seed(self, stored: str, config: TournamentConfig) -> bool:
@@ -192,41 +231,61 @@ class Store:
             )
         return True
 
-    def resolve(self, config: TournamentConfig) -> TournamentConfig:
+    def resolve(
+        self, config: TournamentConfig, taken: TakenSecret | None = None
+    ) -> TournamentConfig:
         """``config`` with its master seed: the config's, else the one kept here.
 
         A config without ``seed`` gets a random 63-bit master seed, drawn once
-        and kept in the meta table, so that a resume plays the same plan.
+        and kept in the meta table, so that a resume plays the same plan;
+        ``taken`` (``--secret-from``) gives it the earlier database's instead.
         """
         if config.seed_given:
             return config
         stored = self.meta("master_seed")
+        given = None if taken is None else taken.master_seed
+        if taken is not None and given is not None:
+            self._check_taken("master seed", stored, str(given), taken)
         if stored is None:
             from harness.contracts.seeding import new_master_seed
 
-            stored = str(new_master_seed())
+            stored = str(new_master_seed() if given is None else given)
             with self._db:
                 self._db.execute(
                     "INSERT INTO meta VALUES ('master_seed', ?)", (stored,)
                 )
         return dataclasses.replace(config, seed=int(stored))
 
-    def bot_secret(self, *, create: bool) -> bytes:
+    def bot_secret(self, *, create: bool, taken: TakenSecret | None = None) -> bytes:
         """The tournament's secret that bot seeds are keyed with.
 
         Never sent to a bot: a bot seed then says nothing about the deals.
         Drawn once (when ``create``: the tournament has untrusted entrants)
         and kept in the meta table; b"" for a tournament of trusted bots only,
         whose bot seeds follow the public recipe (reproducible from the seed).
+        ``taken`` (``--secret-from``) gives it an earlier database's instead.
         """
         stored = self.meta("bot_secret")
+        if taken is not None:
+            self._check_taken("bot-seed secret", stored, taken.secret.hex(), taken)
         if stored is None and create:
             from harness.contracts.seeding import new_secret
 
-            stored = new_secret().hex()
+            stored = new_secret().hex() if taken is None else taken.secret.hex()
             with self._db:
                 self._db.execute("INSERT INTO meta VALUES ('bot_secret', ?)", (stored,))
         return b"" if stored is None else bytes.fromhex(stored)
+
+    def _check_taken(
+        self, what: str, stored: str | None, given: str, taken: TakenSecret
+    ) -> None:
+        """Refuse to mix two tournaments' seeds in one database."""
+        if stored is not None and stored != given:
+            raise TroefError(
+                f"--secret-from {taken.path}: {self.path} has a {what} of its "
+                f"own already, not the one of {taken.path}; its matches were "
+                "played with it: use --fresh to start this database afresh"
+            )
 
     @classmethod
     def existing(cls, path: str | Path) -> Store:
@@ -241,6 +300,7 @@ class Store:
         problem = not_a_troef_database(path)
         if problem is not None:
             raise TroefError(f"{path}: {problem}")
+        _warn_unmerged(path, "what follows shows only what this file holds")
         return cls(path, _connect(path))
 
     @property
@@ -249,8 +309,51 @@ class Store:
         return self._db
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection; a writer first says it is done and checkpoints."""
+        if self._writer:
+            try:
+                with self._db:
+                    self._db.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
+                self.checkpoint()
+            except sqlite3.Error:
+                pass  # closing a damaged or locked file: SQLite's own close merges
+        else:
+            self._settle_killed_writer()
         self._db.close()
+
+    def _settle_killed_writer(self) -> None:
+        """Clear the ``writer`` key of a killed run once its -wal file is merged.
+
+        SQLite merges a -wal file and deletes it when the last connection
+        closes, which may be this reader's: the key would then say a -wal
+        file is missing that held nothing more. Only when the writer is gone:
+        no run holds the run lock and its process (the key names it) is not
+        alive.
+        """
+        if not self._wal_at_open:
+            return  # a copy of the file alone keeps its key: it still lacks them
+        try:
+            writer = self.meta(WRITER_KEY)
+            if writer is None or run_lock_held(self.path) or _alive(writer):
+                return
+            busy, frames, merged = self._db.execute(
+                "PRAGMA wal_checkpoint(PASSIVE)"
+            ).fetchone()
+            if busy == 0 and frames == merged:  # the file holds every result
+                with self._db:
+                    self._db.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
+        except sqlite3.Error:
+            pass  # a read-only or busy file: the key stays, and says "may"
+
+    def checkpoint(self) -> None:
+        """Merge the ``-wal`` file into the database file, as far as readers allow.
+
+        PASSIVE: it never waits for a reader (``troef status`` in another
+        process); what a reader holds is merged by a later checkpoint, or by
+        SQLite when the last connection closes.
+        """
+        self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        self._checkpointed = time.monotonic()
 
     def __enter__(self) -> Store:
         return self
@@ -359,6 +462,8 @@ class Store:
             self._db.executemany(
                 "INSERT INTO thinking VALUES (?, ?, ?, ?, ?)", thinking
             )
+        if self._writer and time.monotonic() - self._checkpointed >= CHECKPOINT_SECONDS:
+            self.checkpoint()
         return [job for job, _ in written]
 
     def _known(
@@ -494,6 +599,92 @@ class Store:
             if match.job["id"] == job_id:
                 return match
         raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+class TakenSecret(NamedTuple):
+    """What ``troef run --secret-from OLD`` takes from an earlier database."""
+
+    #: The database it was taken from.
+    path: Path
+    #: Its bot-seed secret (see :meth:`Store.bot_secret`).
+    secret: bytes
+    #: Its master seed, for a config without ``seed``; None when it gives one.
+    master_seed: int | None
+
+
+def take_secret(config: TournamentConfig, old: Path) -> TakenSecret:
+    """The bot-seed secret (and drawn master seed) of ``old``, to play
+    ``config`` again exactly as there.
+
+    :raises TroefError: ``config`` uses no secret (no process-isolated
+        entrant); ``old`` holds none; or a process-isolated entrant's bot
+        could read ``old``, and with its secret compute every deal.
+    """
+    # Why the secret exists (Store.bot_secret): an untrusted entrant must
+    # not learn the match seed from its bot seed. So no such entrant may be
+    # able to read the file that holds the secret.
+    if not config.untrusted:
+        raise TroefError(
+            f"--secret-from {old}: {config.path} has no process-isolated "
+            "entrant, so its bot seeds use no secret and the whole tournament "
+            "follows from its seed alone; run it without --secret-from"
+        )
+    from harness.tournament.botuser import reads_file
+
+    for entrant in config.entrants:
+        if entrant.process is None:
+            continue
+        how = reads_file(entrant, old)
+        if how is not None:
+            raise TroefError(
+                f"--secret-from {old}: entrant {entrant.label!r} could read that "
+                f"file ({how}), and with its secret compute every deal; the "
+                "secret may be reused only with entrants that cannot read it: "
+                'run them as another user (user = "nobody" under a root '
+                f"harness) and keep {old} owner-only (chmod 600)"
+            )
+    with Store.existing(old) as store:
+        secret = store.meta("bot_secret")
+        seed = store.meta("master_seed")
+    if secret is None:
+        raise TroefError(
+            f"--secret-from {old}: it holds no bot-seed secret (its tournament "
+            "had no process-isolated entrant); expected a database of a run with one"
+        )
+    if not config.seed_given and seed is None:
+        raise TroefError(
+            f"--secret-from {old}: {config.path} gives no 'seed' and {old} kept "
+            "no master seed (its config gave one): give that seed in the config"
+        )
+    return TakenSecret(
+        old, bytes.fromhex(secret), None if config.seed_given else int(seed or 0)
+    )
+
+
+def _alive(writer: str) -> bool:
+    """Whether the process a ``writer`` key names (``pid N``) still runs."""
+    try:
+        pid = int(writer.removeprefix("pid "))
+    except ValueError:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: it exists
+    return True
+
+
+def _warn_unmerged(path: Path, consequence: str) -> None:
+    # Ruling: a warning, not a refusal: the file may lack nothing (see
+    # unmerged_wal), and a run on it plays the missing matches again (the
+    # same matches: the plan and its seeds are in the file).
+    lost = unmerged_wal(path)
+    if lost is not None:
+        log.warning("troef: warning: %s: %s; %s", path, lost, consequence)
 
 
 def _database_of(config: Path) -> str:
