@@ -359,7 +359,7 @@ def test_a_python_plugin_bot_runs_sandboxed_by_default_as_root_or_not(
     assert process is not None and process.sandbox == "bwrap" and process.user is None
     assert main(["validate", str(path)]) == 0
     out = capsys.readouterr().out
-    who = "as a uid of its own per process" if IS_ROOT else "in a user namespace"
+    who = "as a uid of its own per process" if IS_ROOT else "as the harness's user ("
     assert f"k: own process in the bwrap sandbox {who}" in out
     summary = run_tournament(config)
     assert summary.played == 2
