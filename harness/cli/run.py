@@ -134,7 +134,10 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     users = ", ".join(
         f"{e.label} as {e.process.user}"
         for e in config.entrants
-        if e.process is not None and e.process.user is not None
+        # Checked by check_entrants: unsandboxed bots run as another user.
+        if e.process is not None
+        and e.process.user is not None
+        and e.process.sandbox != "bwrap"
     )
     print(f"{config.path}: valid")
     print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")

@@ -33,7 +33,7 @@ class Launch:
 
     #: The program and its arguments, e.g. ``("node", "examples/bots/random_bot.js")``.
     command: tuple[str, ...]
-    #: Put in front of the command: a sandbox (``("bwrap", "--ro-bind", ...)``).
+    #: Put in front of the command: another sandbox (``("nsjail", ...)``).
     prefix: tuple[str, ...] = ()
     #: Address-space limit (``RLIMIT_AS``) in MiB; ``None``: no limit.
     memory_mb: int | None = None

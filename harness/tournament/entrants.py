@@ -60,8 +60,8 @@ _ENTRANT_KEYS = {
         '"free" (any reuse; for trusted bots)'
     ),
     "user": (
-        "run the bot process as this user (a root harness runs it as "
-        '"nobody" by default; "root" runs it as root)'
+        "run the bot process as this user (a root harness runs it as a uid of "
+        'its own in the sandbox, as "nobody" without; "root" runs it as root)'
     ),
     "pipeline": (
         "true (default: a bot process that declares room for several matches "
