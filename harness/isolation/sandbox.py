@@ -4,7 +4,7 @@
 A sandboxed bot program runs as ``bwrap ARGS -- [setpriv ...] COMMAND``
 (:func:`wrap`). bwrap gives it its own mount, PID, IPC, UTS, cgroup and
 network namespaces (no network, not even the harness's loopback), a
-``/proc`` of its own PID namespace, a fresh ``/dev`` and ``/tmp``, and
+``/proc`` of its own PID namespace, a fresh ``/dev``, a read-only ``/tmp``, and
 read-only binds of exactly what it needs: the system's ``/usr`` (and the
 ``/bin``, ``/lib`` links into it), its program's installation wherever it
 lives (a Python under a 0700 home too: the bind is reached through the
@@ -177,9 +177,7 @@ def wrap(
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     made = {"/", "/etc", "/tmp"}
     shown = [
-        p
-        for p in _outermost([*command_binds(argv), *binds])
-        if not p.startswith(_SYSTEM_PREFIXES)
+        p for p in _outermost([*command_binds(argv), *binds]) if not _is_system(p)
     ]
     for path, how in [*((p, "--ro-bind") for p in shown), (cwd, "--bind")]:
         if path == "/":
@@ -226,7 +224,7 @@ def _installation(program: str) -> list[str]:
     path = os.path.abspath(program)
     for _ in range(40):  # as the kernel, at most 40 links
         folder = os.path.dirname(path)
-        if not path.startswith(_SYSTEM_PREFIXES):
+        if not _is_system(path):
             # .../bin/python: the installation is the folder above bin.
             found.append(
                 os.path.dirname(folder) if os.path.basename(folder) == "bin" else path
@@ -264,6 +262,11 @@ def python_binds(modules: tuple[str, ...], entry_points: bool) -> tuple[str, ...
         elif spec.origin and os.path.isfile(spec.origin):
             found.append(spec.origin)
     return tuple(_outermost(found))
+
+
+def _is_system(path: str) -> bool:
+    """True for a path the system binds already show (``/usr/...``)."""
+    return any(path == p or path.startswith(p + "/") for p in _SYSTEM_PREFIXES)
 
 
 def _outermost(paths: Iterable[str]) -> list[str]:

@@ -482,3 +482,26 @@ def test_a_sandboxed_program_that_does_not_exist_fails_as_before(
     with pytest.raises(Exception, match="cannot start") as caught:
         bot.prepare()
     assert "No such file or directory" in str(caught.value)
+
+
+def test_what_a_command_is_shown_its_installation_link_by_link(
+    tmp_path: Path,
+) -> None:
+    # A venv's python links to an interpreter elsewhere: both installations
+    # (the folder above each bin) are shown; a program outside a bin folder,
+    # alone; an absolute argument naming a file, that file; /usr, nothing more.
+    real = tmp_path / "opt" / "py" / "bin" / "python3"
+    real.parent.mkdir(parents=True)
+    real.write_text("")
+    venv_python = tmp_path / "venv" / "bin" / "python"
+    venv_python.parent.mkdir(parents=True)
+    venv_python.symlink_to(real)
+    script = tmp_path / "bots" / "alice.py"
+    script.parent.mkdir()
+    script.write_text("")
+    binds = sandbox.command_binds([str(venv_python), "-I", str(script), "--fast"])
+    assert binds == [str(tmp_path / "venv"), str(tmp_path / "opt" / "py"), str(script)]
+    lone = tmp_path / "bots" / "alice"
+    lone.write_text("")
+    assert sandbox.command_binds([str(lone)]) == [str(lone)]
+    assert sandbox.command_binds(["/usr/bin/env", "true"]) == []
