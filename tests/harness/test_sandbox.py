@@ -505,3 +505,14 @@ def test_what_a_command_is_shown_its_installation_link_by_link(
     lone.write_text("")
     assert sandbox.command_binds([str(lone)]) == [str(lone)]
     assert sandbox.command_binds(["/usr/bin/env", "true"]) == []
+
+
+@pytest.mark.skipif(IS_ROOT, reason="a root harness can switch users")
+@pytest.mark.usefixtures("bwrap")
+def test_a_non_root_harness_still_refuses_another_user_in_the_sandbox(
+    tmp_path: Path,
+) -> None:
+    path = _plugin_config(tmp_path, extra='user = "root"\n')
+    config = load_config(path)
+    with pytest.raises(ConfigError, match="cannot switch to user 'root'"):
+        run_tournament(config)
