@@ -176,9 +176,7 @@ def wrap(
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     made = {"/", "/etc", "/tmp"}
-    shown = [
-        p for p in _outermost([*command_binds(argv), *binds]) if not _is_system(p)
-    ]
+    shown = [p for p in _outermost([*command_binds(argv), *binds]) if not _is_system(p)]
     for path, how in [*((p, "--ro-bind") for p in shown), (cwd, "--bind")]:
         if path == "/":
             continue
