@@ -380,7 +380,7 @@ def test_a_bot_killing_its_parent_in_the_sandbox_stops_nothing(
 ) -> None:
     path = tmp_path / "t.toml"
     path.write_text(
-        f'game = "toy"\nplugins = ["{TOY_PLUGIN}", "{CHEATS}"]\nmatches = 3\n'
+        f'game = "toy"\nplugins = ["{TOY_PLUGIN}", "{CHEATS}"]\nmatches = 2\n'
         "workers = 1\n"
         '[entrants.killer]\nbot = "worker-killer"\n[entrants.r]\nbot = "random"\n'
     )
@@ -389,10 +389,15 @@ def test_a_bot_killing_its_parent_in_the_sandbox_stops_nothing(
     assert process is not None and process.sandbox == "bwrap"
     summary = run_tournament(config)
     # Its parent inside is the sandbox's init: the worker plays on.
-    assert summary.played == 6 and summary.pool_restarts == 0
+    assert summary.played == 4 and summary.pool_restarts == 0
     with Store.existing(config.database) as store:
         details = [m.result.forfeit.detail for m in store.matches() if m.result.forfeit]
     assert not any("killed its worker" in d for d in details)
+    # Under root the init is another user's: the kill fails (EPERM) and the
+    # bot forfeits by its exception; as the harness's user the kernel drops a
+    # SIGKILL a namespace's init gets from inside, and the bot plays on.
+    assert all("PermissionError" in d for d in details)
+    assert len(details) == (4 if IS_ROOT else 0)
 
 
 def test_the_sandbox_key_is_validated_per_entrant_and_in_the_config(
