@@ -169,7 +169,7 @@ def measure(
         pipeline: bool = True,
         sandbox: str = "none",
     ) -> Any:
-        binds = python_binds(("harness",), True) if command[0] != "node" else ()
+        binds = python_binds((), True) if command[0] != "node" else ()
         made = [
             functools.partial(
                 ProcessBot,
@@ -374,7 +374,7 @@ def startup(game: Any, command: list[str], starts: int) -> dict[str, float]:
     """Median seconds from starting a bot process to its ``ready``, per
     sandbox; the two alternate, so that a change of the machine's load hits
     both alike."""
-    binds = python_binds(("harness",), True) if command[0] != "node" else ()
+    binds = python_binds((), True) if command[0] != "node" else ()
     times: dict[str, list[float]] = {"none": [], "bwrap": []}
     for n in range(starts):
         for sandbox in times:

@@ -470,7 +470,7 @@ class ProcessSettings:
         binds: tuple[str, ...] = ()
         if self.sandbox == "bwrap" and not self.command:
             host = self.host_source(source)
-            binds = python_binds(("harness", *host.modules), host.entry_points)
+            binds = python_binds(host.modules, host.entry_points)
         return ProcessBot(
             game,
             seat,

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 
 __all__ = [
     "SANDBOXES",
+    "TROEF_PACKAGES",
     "command_binds",
     "process_ids",
     "python_binds",
@@ -58,6 +59,9 @@ _SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives")
 #: Installations already shown by the system binds.
 _SYSTEM_PREFIXES = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
+#: troef's own packages: the host imports ``harness``; a plugin file may
+#: import the others (``from games.cards import ...``) without entry points.
+TROEF_PACKAGES = ("harness", "games", "bots")
 #: Per-process uids (and gids) of sandboxed bots under root: 2**30 and up, far
 #: above any account (login.defs stops at 60000, subordinate ids at a few
 #: million); bits 10-29 are the harness process's pid, bits 0-9 a counter.
@@ -236,16 +240,17 @@ def _installation(program: str) -> list[str]:
 @functools.cache
 def python_binds(modules: tuple[str, ...], entry_points: bool) -> tuple[str, ...]:
     """What the Python host needs beyond its command line: this Python's
-    installation and venv, and the packages it imports: ``modules`` (troef's
-    ``harness`` and the config's plugin modules) and, with ``entry_points``,
-    those of every plugin registered under the entry-point group ``troef``
-    (an editable install keeps them outside ``site-packages``)."""
+    installation and venv, and the packages it imports: troef's own
+    (:data:`TROEF_PACKAGES`, which a plugin file may import), ``modules`` (the
+    config's plugin modules) and, with ``entry_points``, those of every plugin
+    registered under the entry-point group ``troef`` (an editable install
+    keeps them outside ``site-packages``)."""
     found = [
         p
         for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
         if os.path.isdir(p)
     ]
-    names = list(modules)
+    names = [*TROEF_PACKAGES, *modules]
     if entry_points:
         names += [ep.module for ep in importlib.metadata.entry_points(group="troef")]
     for top in dict.fromkeys(name.split(".")[0] for name in names):

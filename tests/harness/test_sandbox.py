@@ -521,3 +521,23 @@ def test_a_non_root_harness_still_refuses_another_user_in_the_sandbox(
     config = load_config(path)
     with pytest.raises(ConfigError, match="cannot switch to user 'root'"):
         run_tournament(config)
+
+
+@pytest.mark.usefixtures("bwrap")
+def test_a_plugin_file_importing_troefs_packages_runs_without_entry_points(
+    tmp_path: Path, toy: Game, pool: ProcessPool
+) -> None:
+    # Its host loads no entry points, yet the file imports troef's bots.
+    plugin = tmp_path / "kin.py"
+    plugin.write_text(
+        "from bots.random_bot import RandomBot\nfrom harness import hookimpl\n"
+        "class Kin(RandomBot):\n    name = 'kin-random'\n"
+        "@hookimpl\ndef troef_bots():\n    return [Kin]\n"
+    )
+    source = PluginSource(entry_points=False, files=(str(TOY_PLUGIN), str(plugin)))
+    bot = ProcessSettings(sandbox="bwrap").bot(
+        toy, 0, 1, None, bot_name="kin-random", source=source, n_seats=2, pool=pool
+    )
+    view = toy.new_match(2, 5).view(0)
+    assert bot.act(view) in view.legal_actions
+    bot.abandon()
