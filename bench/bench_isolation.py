@@ -19,9 +19,12 @@ With ``--secure`` the process bots run under the security defaults of a
 tournament with untrusted entrants: bot seeds keyed with a secret, the worker's
 watch of awaited bots kept up to date, and a process never serving one match
 seed twice (each timed run plays fresh seeds, as a tournament's later matches
-do, so processes are reused only across deals); under root the node bot runs as
-``nobody``, the default user for untrusted bots (the Python host bot cannot:
-its interpreter lies in a home that user may not enter).
+do, so processes are reused only across deals), and each pipelined mode is
+measured again with the bots in the bubblewrap sandbox (``..., bwrap``: the
+default of untrusted bots; under root each process a uid of its own). It also
+times the start-up of a bot process, from its start to its ``ready``, without
+and with the sandbox (medians of ``--starts`` starts): the sandbox is paid once
+per process, and the goal is at most 50 ms more.
 
 Bot processes are started before the timing (they are kept across matches in a
 tournament too). The figure that counts is the *added cost per decision
@@ -33,7 +36,7 @@ with a core free for the bots, the added wall time tends to the larger of the
 worker's and the bots' added CPU, not their sum. Medians of ``--repeats``
 runs. The machine is shared and noisy: compare figures from one run.
 
-    python bench/bench_isolation.py [--quick] [--secure] [--json out.json]
+    python bench/bench_isolation.py [--quick] [--secure] [--starts N] [--json out.json]
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ import os
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -61,14 +65,21 @@ from harness.isolation.botpool import ProcessPool  # noqa: E402
 from harness.isolation.botprocess import ProcessBot  # noqa: E402
 from harness.isolation.multiplex import MatchSpec, play_matches_interleaved  # noqa: E402
 from harness.isolation.reaper import set_watch  # noqa: E402
+from harness.isolation.sandbox import (  # noqa: E402
+    process_ids,
+    python_binds,
+    release_ids,
+    unavailable,
+    wrap,
+)
 from harness.match.referee import make_bots, play_match  # noqa: E402
 from harness.plugins import load_plugins  # noqa: E402
 
 TOY = ROOT / "tests" / "plugins" / "toy_game.py"
 JS_BOT = ROOT / "examples" / "bots" / "random_bot.js"
 GOAL_US = 30.0
-#: Who runs the node bot with --secure: the default for untrusted bots under root.
-BOT_USER = "nobody" if os.geteuid() == 0 else None
+#: The most start-up time the sandbox may add to a bot process, in ms.
+GOAL_START_MS = 50.0
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -87,7 +98,24 @@ def _own_cpu() -> float:
 
 
 def _pool_pids(pool: ProcessPool) -> list[int]:
-    return [p.pid for idle in pool._idle.values() for p in idle]
+    """The pool's bot processes and their descendants: under bwrap the bot
+    is bwrap's grandchild, whose CPU time bwrap's own does not count."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    found = [p.pid for idle in pool._idle.values() for p in idle]
+    todo = list(found)
+    while todo:
+        parent = todo.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        found += children
+        todo += children
+    return found
 
 
 def timed(run: Callable[[], list[Any]], pool: ProcessPool | None) -> dict[str, float]:
@@ -139,11 +167,9 @@ def measure(
         seed: int,
         lazy: bool,
         pipeline: bool = True,
+        sandbox: str = "none",
     ) -> Any:
-        # Secure and root: the node bot runs as the default user for untrusted
-        # bots. The Python host cannot: its interpreter lies in a home that
-        # user may not enter (the tournament refuses such a bot the same way).
-        user = BOT_USER if secure and command[0] == "node" else None
+        binds = python_binds((), True) if command[0] != "node" else ()
         made = [
             functools.partial(
                 ProcessBot,
@@ -156,7 +182,8 @@ def measure(
                 deal=seed if secure else None,
                 tag=f"bench-{seed} {seat}" if secure else "",
                 pipeline=pipeline,
-                user=user,
+                sandbox=sandbox,
+                binds=binds if sandbox == "bwrap" else (),
             )
             for seat in range(seats)
         ]
@@ -179,13 +206,17 @@ def measure(
         ]
 
     def interleaved(
-        pool: ProcessPool, command: list[str], k: int, pipeline: bool
+        pool: ProcessPool,
+        command: list[str],
+        k: int,
+        pipeline: bool,
+        sandbox: str = "none",
     ) -> Callable[[], list[Any]]:
         return lambda: play_matches_interleaved(
             [
                 MatchSpec(
                     game,
-                    process_bots(pool, command, s, True, pipeline),
+                    process_bots(pool, command, s, True, pipeline, sandbox),
                     s,
                     keep_log=True,
                 )
@@ -196,6 +227,8 @@ def measure(
 
     js = ["node", str(JS_BOT)]
     # (name, how to run it with a pool, matches in flight, command, pipelined)
+    # (name, how to run it with a pool, matches in flight, command, pipelined,
+    # sandbox)
     modes: list[
         tuple[
             str,
@@ -203,19 +236,22 @@ def measure(
             int,
             list[str],
             bool,
+            str,
         ]
     ] = [
-        ("in-process", None, 0, [], False),
+        ("in-process", None, 0, [], False, "none"),
         (
             "process, sync",
             lambda pool: sync(pool, registry_source),
             1,
             registry_source,
             False,
+            "none",
         ),
     ]
+    sandboxes = ["none", "bwrap"] if secure and unavailable() is None else ["none"]
     for k in ks:
-        modes += [
+        modes.append(
             (
                 f"process, {k} one-at-a-time",
                 functools.partial(
@@ -224,74 +260,182 @@ def measure(
                 k,
                 registry_source,
                 False,
-            ),
+                "none",
+            )
+        )
+        modes += [
             (
-                f"process, {k} pipelined",
+                f"process, {k} pipelined" + (", bwrap" if box == "bwrap" else ""),
                 functools.partial(
-                    interleaved, command=registry_source, k=k, pipeline=True
+                    interleaved,
+                    command=registry_source,
+                    k=k,
+                    pipeline=True,
+                    sandbox=box,
                 ),
                 k,
                 registry_source,
                 True,
-            ),
+                box,
+            )
+            for box in sandboxes
         ]
     if node:
         modes += [
             (
-                f"node, {k} pipelined",
-                functools.partial(interleaved, command=js, k=k, pipeline=True),
+                f"node, {k} pipelined" + (", bwrap" if box == "bwrap" else ""),
+                functools.partial(
+                    interleaved, command=js, k=k, pipeline=True, sandbox=box
+                ),
                 k,
                 js,
                 True,
+                box,
             )
             for k in ks[-2:]
+            for box in sandboxes
         ]
-    for name, make, k, command, pipeline in modes:
-        pool = ProcessPool() if make else None
-        run = in_process if make is None else make(pool)  # type: ignore[arg-type]
-        if pool is not None:
-            # Start the bot processes before timing: a tournament keeps them.
-            first = range(max(k, 1))
-            if name.startswith("process, sync"):
-                for s in first:
-                    play_match(game, process_bots(pool, registry_source, s, False), s)
-            else:
-                play_matches_interleaved(
-                    [
-                        MatchSpec(
-                            game, process_bots(pool, command, s, True, pipeline), s
+    # A mode and its sandboxed twin are timed in alternation, repeat by
+    # repeat, so that the machine's load changes hit both alike.
+    groups: list[list[Any]] = []
+    for mode in modes:
+        if mode[5] == "bwrap" and groups and groups[-1][0][0] + ", bwrap" == mode[0]:
+            groups[-1].append(mode)
+        else:
+            groups.append([mode])
+    for group in groups:
+        started: list[tuple[ProcessPool | None, Any, list[dict[str, float]]]] = []
+        for name, make, k, command, pipeline, box in group:
+            pool = ProcessPool() if make else None
+            run = in_process if make is None or pool is None else make(pool)
+            if pool is not None:
+                # Start the bot processes before timing: a tournament keeps them.
+                first = range(max(k, 1))
+                if name.startswith("process, sync"):
+                    for s in first:
+                        play_match(
+                            game, process_bots(pool, registry_source, s, False), s
                         )
-                        for s in first
-                    ],
-                    in_flight=k,
-                )
-        runs = [timed(run, pool) for _ in range(repeats)]
-        if pool is not None:
-            pool.close()
-        wall = statistics.median(r["wall"] for r in runs)
-        decisions = runs[0]["decisions"]
-        rows.append(
-            {
-                "mode": name,
-                "in_flight": k,
-                "pipelined": pipeline,
-                "us_per_decision": wall / decisions * 1e6,
-                "matches_per_s": runs[0]["matches"] / wall,
-                "worker_cpu_us": statistics.median(r["own_cpu"] for r in runs)
-                / decisions
-                * 1e6,
-                "bot_cpu_us": statistics.median(r["bot_cpu"] for r in runs)
-                / decisions
-                * 1e6,
-                "runs": runs,
-            }
-        )
+                else:
+                    play_matches_interleaved(
+                        [
+                            MatchSpec(
+                                game,
+                                process_bots(pool, command, s, True, pipeline, box),
+                                s,
+                            )
+                            for s in first
+                        ],
+                        in_flight=k,
+                    )
+            started.append((pool, run, []))
+        for _ in range(repeats):
+            for pool, run, runs in started:
+                runs.append(timed(run, pool))
+        for (name, _, k, _, pipeline, box), (pool, _, runs) in zip(
+            group, started, strict=True
+        ):
+            if pool is not None:
+                pool.close()
+            rows.append(
+                {
+                    "mode": name,
+                    "in_flight": k,
+                    "pipelined": pipeline,
+                    "sandbox": box,
+                    "us_per_decision": statistics.median(
+                        r["wall"] / r["decisions"] for r in runs
+                    )
+                    * 1e6,
+                    "matches_per_s": statistics.median(
+                        r["matches"] / r["wall"] for r in runs
+                    ),
+                    "worker_cpu_us": statistics.median(
+                        r["own_cpu"] / r["decisions"] for r in runs
+                    )
+                    * 1e6,
+                    "bot_cpu_us": statistics.median(
+                        r["bot_cpu"] / r["decisions"] for r in runs
+                    )
+                    * 1e6,
+                    "runs": runs,
+                }
+            )
     floor = rows[0]["us_per_decision"]
     cpu_floor = rows[0]["worker_cpu_us"]
     for row in rows:
         row["added_us"] = row["us_per_decision"] - floor
         # CPU the isolation adds (worker and bots), less sensitive to the load.
         row["added_cpu_us"] = row["worker_cpu_us"] + row["bot_cpu_us"] - cpu_floor
+    return rows
+
+
+def startup(game: Any, command: list[str], starts: int) -> dict[str, float]:
+    """Median seconds from starting a bot process to its ``ready``, per
+    sandbox; the two alternate, so that a change of the machine's load hits
+    both alike."""
+    binds = python_binds((), True) if command[0] != "node" else ()
+    times: dict[str, list[float]] = {"none": [], "bwrap": []}
+    for n in range(starts):
+        for sandbox in times:
+            pool = ProcessPool(max_idle=0)
+            begin = time.perf_counter()
+            bot = ProcessBot(
+                game,
+                0,
+                n,
+                command=command,
+                pool=pool,
+                n_seats=2,
+                sandbox=sandbox,
+                binds=binds if sandbox == "bwrap" else (),
+            )
+            bot.prepare()
+            times[sandbox].append(time.perf_counter() - begin)
+            bot.abandon()
+            pool.close()
+    return {box: statistics.median(t) for box, t in times.items()}
+
+
+def _median_run(argv: list[str], starts: int) -> float:
+    """Median seconds to run ``argv`` to its end."""
+    times = []
+    for _ in range(starts):
+        begin = time.perf_counter()
+        subprocess.run(argv, check=True, stdin=subprocess.DEVNULL)
+        times.append(time.perf_counter() - begin)
+    return statistics.median(times)
+
+
+def startup_report(game: Any, node: bool, starts: int) -> dict[str, Any]:
+    """Start-up of a bot process without and with the sandbox, in ms."""
+    commands = [
+        ("python host", host_command("random", load_plugins(files=[TOY]).source))
+    ]
+    if node:
+        commands.append(("node", ["node", str(JS_BOT)]))
+    print(
+        f"\nstart-up to 'ready', median of {starts} starts (goal: bwrap adds "
+        f"<= {GOAL_START_MS:g} ms)"
+    )
+    print(f"{'bot':<14}{'none ms':>10}{'bwrap ms':>10}{'added ms':>10}{'ratio':>8}")
+    rows: dict[str, Any] = {}
+    # The sandbox's own cost, without an interpreter's start-up to hide in.
+    true = shutil.which("true") or "/bin/true"
+    ids = process_ids()
+    plain = _median_run([true], starts) * 1e3
+    boxed = _median_run(wrap([true], cwd="/", binds=(), ids=ids), starts) * 1e3
+    release_ids(ids)
+    rows["true"] = {"none_ms": plain, "bwrap_ms": boxed, "added_ms": boxed - plain}
+    print(f"{'true':<14}{plain:>10.1f}{boxed:>10.1f}{boxed - plain:>10.1f}")
+    for name, command in commands:
+        medians = startup(game, command, starts)
+        plain, boxed = medians["none"] * 1e3, medians["bwrap"] * 1e3
+        rows[name] = {"none_ms": plain, "bwrap_ms": boxed, "added_ms": boxed - plain}
+        print(
+            f"{name:<14}{plain:>10.1f}{boxed:>10.1f}{boxed - plain:>10.1f}"
+            f"{boxed / plain:>8.2f}"
+        )
     return rows
 
 
@@ -309,7 +453,10 @@ def main() -> None:
         "--secure",
         action="store_true",
         help="the security defaults for untrusted bots (keyed seeds, watch, "
-        "fresh deals per process)",
+        "fresh deals per process, the bwrap sandbox beside none; start-up times)",
+    )
+    parser.add_argument(
+        "--starts", type=int, default=None, help="bot starts timed (--secure)"
     )
     args = parser.parse_args()
     if args.secure:
@@ -355,17 +502,39 @@ def main() -> None:
                 f"{row['bot_cpu_us']:>9.1f}{row['added_cpu_us']:>11.1f}"
             )
         # The goal: at 4-8 matches in flight, pipelined, the Python host.
-        goal_rows = [
-            r
-            for r in rows
-            if r["pipelined"] and 4 <= r["in_flight"] <= 8 and r["mode"][0] == "p"
-        ] or rows[2:]
-        best = min(goal_rows, key=lambda r: r["added_us"])
-        verdict = "met" if best["added_us"] <= GOAL_US else "NOT met"
-        print(
-            f"goal: added cost <= {GOAL_US:g} us/decision at 4-8 in flight: "
-            f"{verdict} (best: {best['mode']}, {best['added_us']:.1f} us)"
-        )
+        for box in dict.fromkeys(r["sandbox"] for r in rows[1:]):
+            goal_rows = [
+                r
+                for r in rows
+                if r["pipelined"]
+                and 4 <= r["in_flight"] <= 8
+                and r["mode"][0] == "p"
+                and r["sandbox"] == box
+            ] or rows[2:]
+            best = min(goal_rows, key=lambda r: r["added_us"])
+            verdict = "met" if best["added_us"] <= GOAL_US else "NOT met"
+            print(
+                f"goal: added cost <= {GOAL_US:g} us/decision at 4-8 in flight, "
+                f"sandbox {box}: {verdict} (best: {best['mode']}, "
+                f"{best['added_us']:.1f} us)"
+            )
+        boxed = [r for r in rows if r["sandbox"] == "bwrap" and r["in_flight"] == 8]
+        for row in boxed:
+            plain = next(
+                r for r in rows if r["mode"] == row["mode"].removesuffix(", bwrap")
+            )
+            print(
+                f"sandbox at 8 in flight ({row['mode'].split(',')[0]}): "
+                f"{row['added_us']:.1f} us/decision added to in-process, "
+                f"{row['us_per_decision'] - plain['us_per_decision']:+.1f} us "
+                "against the same mode unsandboxed"
+            )
+    if args.secure:
+        if unavailable() is not None:
+            print(f"\nno sandbox figures: {unavailable()}")
+        else:
+            starts = args.starts or (5 if args.quick else 20)
+            report["startup"] = startup_report(registry.game("toy"), node, starts)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 

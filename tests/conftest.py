@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import os
 import random
+import shutil
 import signal
 import sys
 import time
@@ -104,6 +105,41 @@ def _no_survivors() -> Iterator[None]:
     if survivors:
         listed = "; ".join(f"{pid}: {cmd[:120]}" for pid, cmd in survivors.items())
         pytest.fail(f"processes survived the test: {listed}")
+
+
+@pytest.fixture(params=["missing", "refused"])
+def without_bwrap(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """A machine where the bwrap sandbox cannot run: bwrap is not on the
+    ``PATH`` ("missing"), or it is but cannot create its namespaces
+    ("refused", as in a container without them: a ``bwrap`` that fails as
+    the real one does there). Yields the reason troef is expected to give.
+    """
+    from harness.isolation import sandbox
+
+    folder = tmp_path / "no-bwrap-bin"
+    folder.mkdir()
+    if request.param == "refused":
+        fake = folder / "bwrap"
+        fake.write_text(
+            "#!/bin/sh\necho 'bwrap: No permissions to create new namespace, "
+            "likely because the kernel does not allow non-privileged user "
+            "namespaces.' >&2\nexit 1\n"
+        )
+        fake.chmod(0o755)
+        for tool in ("setpriv", "true"):
+            real = shutil.which(tool)
+            if real is not None:
+                (folder / tool).symlink_to(real)
+    monkeypatch.setenv("PATH", str(folder))
+    sandbox.unavailable.cache_clear()
+    yield (
+        "bwrap cannot create its namespaces here: bwrap: No permissions"
+        if request.param == "refused"
+        else "bwrap (bubblewrap) is not installed or not on the PATH"
+    )
+    sandbox.unavailable.cache_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -204,12 +204,21 @@ def _play_bots(
     """One bot per ``--bots`` entry: a named bot with options, or a command."""
     from harness.contracts.seeding import bot_seed
     from harness.isolation.botprocess import ProcessSettings
+    from harness.isolation.sandbox import unavailable as sandbox_unavailable
     from harness.match.referee import make_bot
     from harness.tournament.botuser import ENV_USER, default_user, unreachable
 
-    # A program bot is untrusted as in a tournament: under root it runs as
-    # the default bot user, and one that user cannot run is refused.
-    user = default_user()
+    # A program bot is untrusted as in a tournament: in the bwrap sandbox
+    # where it runs, else (under root) as the default bot user, and one that
+    # user cannot run is refused.
+    why = sandbox_unavailable()
+    sandbox = "bwrap" if why is None else "none"
+    user = default_user() if why is not None else None
+    if why is not None and any(s.startswith(_COMMAND_BOT) for s in specs):
+        print(
+            f"troef: warning: program bots are not sandboxed: {why}",
+            file=sys.stderr,
+        )
     bots: list[Bot] = []
     for seat, spec in enumerate(specs):
         if spec.startswith(_COMMAND_BOT):
@@ -228,7 +237,7 @@ def _play_bots(
                     "to run it as root knowingly"
                 )
             bots.append(
-                ProcessSettings(command=command, user=user).bot(
+                ProcessSettings(command=command, user=user, sandbox=sandbox).bot(
                     game,
                     seat,
                     bot_seed(seed, seat),

@@ -158,7 +158,10 @@ def _cmd_validate(registry: Registry | None, args: argparse.Namespace) -> int:
     users = ", ".join(
         f"{e.label} as {e.process.user}"
         for e in config.entrants
-        if e.process is not None and e.process.user is not None
+        # Checked by check_entrants: unsandboxed bots run as another user.
+        if e.process is not None
+        and e.process.user is not None
+        and e.process.sandbox != "bwrap"
     )
     print(f"{config.path}: valid")
     print(f"  game       {config.game} ({config.seats} seats) {dict(config.options)}")
@@ -237,6 +240,9 @@ def isolation_notes(config: TournamentConfig) -> list[str]:
             )
             continue
         p = e.process
+        if p.sandbox == "bwrap":
+            notes.append(_sandboxed_note(config, e))
+            continue
         if p.user is None:
             parts = [
                 f"{e.label}: own process as the harness's user ({_my_name()})",
@@ -262,8 +268,41 @@ def isolation_notes(config: TournamentConfig) -> list[str]:
             "sandbox prefix: "
             + (" ".join(p.prefix[:3]) + " ..." if p.prefix else "none")
         )
+        parts.append(f"not in the bwrap sandbox: {_unsandboxed_why(config, e)}")
         notes.append("; ".join(parts))
     return notes
+
+
+def _sandboxed_note(config: TournamentConfig, entrant: Entrant) -> str:
+    """``validate``'s line for a bot in the bwrap sandbox."""
+    p = entrant.process
+    assert p is not None
+    if p.user is not None:
+        who = f"as {p.user} ({_user_origin(config, entrant)})"
+    elif os.geteuid() == 0:
+        who = "as a uid of its own per process (never root, never another bot's)"
+    else:
+        who = f"as the harness's user ({_my_name()}) in a user namespace"
+    return (
+        f"{entrant.label}: own process in the bwrap sandbox {who}: its own "
+        "namespaces (no network, a /proc of its own processes only), read-only "
+        "binds of its program, its files and the packages it imports; nothing "
+        "of the run folder, database, config, the harness or other bots"
+    )
+
+
+def _unsandboxed_why(config: TournamentConfig, entrant: Entrant) -> str:
+    """Why a process bot is not sandboxed, for ``validate``."""
+    from harness.isolation.sandbox import unavailable
+
+    spec = config.raw.get("entrants", {}).get(entrant.label, {})
+    if isinstance(spec, dict) and "sandbox" in spec:
+        return 'its sandbox = "none"'
+    if "sandbox" in config.raw:
+        return 'the config\'s sandbox = "none"'
+    if isinstance(spec, dict) and spec.get("prefix"):
+        return "its prefix is its sandbox"
+    return f"bwrap cannot run here ({unavailable()})"
 
 
 def _user_origin(config: TournamentConfig, entrant: Entrant) -> str:

@@ -56,6 +56,7 @@ from harness.isolation.protocol import (
     encode_start,
     encode_view_act,
 )
+from harness.isolation.sandbox import python_binds
 from harness.match.clock import harness_clock
 
 if TYPE_CHECKING:
@@ -95,6 +96,10 @@ class ProcessBot(Bot):
     :param hang_timeout: seconds after which a decision without a time
         control counts as a hang (TIMEOUT); ``None``: wait for ever.
     :param max_line: the longest reply line accepted, in bytes.
+    :param sandbox: ``"bwrap"``: run in the system sandbox
+        (:mod:`harness.isolation.sandbox`); ``"none"``: without.
+    :param binds: more paths the sandbox shows read-only (the Python host's
+        packages).
     :param pool: where processes are kept between matches.
     :param pipeline: built inside :func:`opening`, the bot may share a process
         that declared room for several matches; False: one match per process
@@ -123,6 +128,8 @@ class ProcessBot(Bot):
         startup_timeout: float = 30.0,
         hang_timeout: float | None = 60.0,
         max_line: int = MAX_REPLY_LINE,
+        sandbox: str = "none",
+        binds: Sequence[str] = (),
         pool: ProcessPool | None = None,
         tag: str = "",
         deal: int | None = None,
@@ -138,6 +145,8 @@ class ProcessBot(Bot):
             user,
             tuple(sorted((env or {}).items())),
             max_line,
+            sandbox,
+            tuple(binds),
         )
         self.startup_timeout = startup_timeout
         self.hang_timeout = hang_timeout
@@ -435,6 +444,9 @@ class ProcessSettings:
     #: True: a process that declares room for several matches serves several
     #: at once (pipelined requests); False: one match and one request at a time.
     pipeline: bool = True
+    #: ``"bwrap"``: the system sandbox (a config resolves it: the default of
+    #: untrusted bots where bwrap runs); ``"none"``: without.
+    sandbox: str = "none"
 
     def bot(
         self,
@@ -455,6 +467,10 @@ class ProcessSettings:
         Without a ``command``, plugin bot ``bot_name`` is served from ``source``.
         """
         command = self.command or tuple(self.host_command(bot_name, source))
+        binds: tuple[str, ...] = ()
+        if self.sandbox == "bwrap" and not self.command:
+            host = self.host_source(source)
+            binds = python_binds(host.modules, host.entry_points)
         return ProcessBot(
             game,
             seat,
@@ -471,6 +487,8 @@ class ProcessSettings:
             tag=tag,
             deal=None if self.reuse == "free" else deal,
             pipeline=self.pipeline,
+            sandbox=self.sandbox,
+            binds=binds,
         )
 
     def host_source(self, source: PluginSource) -> PluginSource:

@@ -11,11 +11,13 @@ starts in a fresh empty working directory, with a scrubbed environment
 (:data:`~harness.isolation.launch.KEPT_ENV`), no inherited file descriptors but
 its three pipes, in its own process group (a kill takes its children too), with
 a parent-death signal, optionally an address-space limit (``memory_mb``),
-another user (``user``) and a command prefix (``prefix``: a sandbox such as
-``bwrap``, ``nsjail``, ``setpriv``); :class:`~harness.isolation.launch.Launch`
-holds these settings. The harness process is made non-dumpable first
-(:mod:`harness.isolation.reaper`, where each bot program is also registered so
-that a leaving worker ends it).
+another user (``user``), a command prefix (``prefix``: a sandbox such as
+``nsjail``, ``setpriv``) and, for untrusted bots by default, the bubblewrap
+sandbox of :mod:`harness.isolation.sandbox` (``sandbox = "bwrap"``: its own
+namespaces, no network, only its own files, a uid of its own under root);
+:class:`~harness.isolation.launch.Launch` holds these settings. The harness
+process is made non-dumpable first (:mod:`harness.isolation.reaper`, where
+each bot program is also registered so that a leaving worker ends it).
 
 A healthy process is kept after its match by
 :class:`~harness.isolation.botpool.ProcessPool` for the next one. A process that
@@ -26,6 +28,7 @@ declared room for several matches holds several at once: their bots
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import pwd
 import select
@@ -39,6 +42,7 @@ from typing import Any, Protocol
 
 from harness.contracts.errors import BotFault
 from harness.contracts.result import ForfeitReason
+from harness.isolation import sandbox
 from harness.isolation.launch import Launch, _bot_env, _ChildLimits
 from harness.isolation.protocol import (
     PROTOCOL_FAULT,
@@ -125,10 +129,29 @@ class BotProcess:
                 else pwd.getpwnam(launch.user)
             )
             user, group = entry.pw_uid, entry.pw_gid
+        argv = launch.argv
+        #: The uid and gid of its own it runs as in the sandbox (root harness).
+        self.ids: tuple[int, int] | None = None
+        if launch.sandbox == "bwrap":
+            if user is None:
+                self.ids = sandbox.process_ids()
+                ids = self.ids
+            else:
+                # Its own user needs no switch; root knowingly still loses
+                # its capabilities (wrap drops them for uid 0).
+                own = user == os.geteuid() != 0
+                ids = None if own else (user, group if group is not None else user)
+            argv = sandbox.wrap(argv, cwd=self.cwd, binds=launch.binds, ids=ids)
+            if ids is not None:
+                os.chown(self.cwd, *ids)
+            user = group = None  # bwrap starts as the harness; setpriv switches
+        elif user is not None and group is not None:
             os.chown(self.cwd, user, group)
         try:
+            if argv is not launch.argv:
+                _check_program(launch.argv[0])
             self.popen: subprocess.Popen[bytes] | None = subprocess.Popen(
-                launch.argv,
+                argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -145,6 +168,7 @@ class BotProcess:
             )
         except (OSError, subprocess.SubprocessError) as exc:
             self.popen = None
+            sandbox.release_ids(self.ids)
             self.start_error = f"cannot start {launch.argv!r}: {exc}"
             self.eof = self.closed = True
             shutil.rmtree(self.cwd, ignore_errors=True)
@@ -416,6 +440,7 @@ class BotProcess:
             self.popen.kill()
         self._drain_stderr()
         self.popen.wait()
+        sandbox.release_ids(self.ids)
         self._close_pipes()
 
     def pause(self, stop: bool) -> None:
@@ -479,6 +504,9 @@ class BotProcess:
         code = self.popen.returncode
         if code is None:
             return "still running"
+        if self.launch.sandbox == "bwrap" and code > 128:
+            # bwrap exits 128 + N when the bot died of signal N, as a shell does.
+            code = -(code - 128)
         if code < 0:
             try:
                 name = signal.Signals(-code).name
@@ -544,3 +572,15 @@ def _slice(timeout: float | None) -> float:
     # A wait reads the harness's clock again at least every SLICE: a stop of
     # the harness takes at most that much of the bot's own time with it.
     return SLICE if timeout is None else min(timeout, SLICE)
+
+
+def _check_program(program: str) -> None:
+    """Fail as starting ``program`` would, before it is wrapped in a sandbox
+    (whose own error would only come from inside, as an exit status).
+
+    :raises FileNotFoundError: no such program (on the bot's ``PATH``).
+    """
+    path = os.environ.get("PATH") or os.defpath
+    found = program if os.sep in program else shutil.which(program, path=path)
+    if found is None or not os.path.exists(found):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)

@@ -5,7 +5,8 @@ it is the key of :class:`~harness.isolation.botpool.ProcessPool`);
 :data:`KEPT_ENV` and :func:`_bot_env` make the scrubbed environment a bot
 inherits, and :class:`_ChildLimits` runs in the child between fork and exec
 (parent-death signal, no core dumps, the address-space limit).
-:class:`~harness.isolation.botprogram.BotProcess` starts the program with them.
+:class:`~harness.isolation.botprogram.BotProcess` starts the program with them,
+inside the sandbox of :mod:`harness.isolation.sandbox` when ``sandbox`` says so.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class Launch:
 
     #: The program and its arguments, e.g. ``("node", "examples/bots/random_bot.js")``.
     command: tuple[str, ...]
-    #: Put in front of the command: a sandbox (``("bwrap", "--ro-bind", ...)``).
+    #: Put in front of the command: another sandbox (``("nsjail", ...)``).
     prefix: tuple[str, ...] = ()
     #: Address-space limit (``RLIMIT_AS``) in MiB; ``None``: no limit.
     memory_mb: int | None = None
@@ -43,6 +44,12 @@ class Launch:
     env: tuple[tuple[str, str], ...] = ()
     #: The longest reply line accepted, in bytes.
     max_line: int = MAX_REPLY_LINE
+    #: ``"bwrap"``: run in the system sandbox (:mod:`harness.isolation.sandbox`);
+    #: ``"none"``: behind the process boundary alone.
+    sandbox: str = "none"
+    #: Paths the sandbox shows read-only beyond what the command names (the
+    #: Python host's packages: :func:`~harness.isolation.sandbox.python_binds`).
+    binds: tuple[str, ...] = ()
 
     @property
     def argv(self) -> list[str]:

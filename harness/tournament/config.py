@@ -46,8 +46,10 @@ from harness.contracts.errors import (
 from harness.contracts.game import Game
 from harness.contracts.options import OptionRenamedWarning
 from harness.contracts.teams import team_count, team_layout
+from harness.isolation.sandbox import unavailable as sandbox_unavailable
 from harness.match.referee import TimeControl
 from harness.plugins import PluginSource, Registry
+from harness.tournament.botuser import ENV_USER
 from harness.tournament.entrants import Entrant, EntrantReader
 from harness.tournament.executor_config import EXECUTORS, ExecutorReader
 from harness.tournament.executor_plugins import load_registry
@@ -117,7 +119,12 @@ _TOP_KEYS = {
     ),
     "user": (
         "the user every bot in its own process runs as, unless its entrant names "
-        'one (a root harness; default: $TROEF_BOT_USER, else "nobody")'
+        "one (a root harness; default in the sandbox: a uid of its own per "
+        'process; without: $TROEF_BOT_USER, else "nobody")'
+    ),
+    "sandbox": (
+        'the sandbox of every bot in its own process: "bwrap" (the default where '
+        'bubblewrap runs) or "none"'
     ),
 }
 
@@ -421,6 +428,8 @@ class _Validator(EntrantReader, FormatReader, ExecutorReader):
         duplicate = self.get("duplicate", bool, True, "true or false")
         if "user" in d:
             self.user_name("", d["user"])
+        if "sandbox" in d:
+            self.sandbox_value("", d["sandbox"])
         keep_logs = self.get("keep_logs", bool, True, "true or false")
         workers = self.workers()
         executor, executor_settings = self.executor(registry)
@@ -512,6 +521,16 @@ class _Validator(EntrantReader, FormatReader, ExecutorReader):
         if all(e.process is None for e in entrants):
             return []
         warnings = []
+        fallen = self.sandbox_fallbacks(entrants)
+        if fallen:
+            warnings.append(
+                f"{self.path}: bots are not sandboxed: {sandbox_unavailable()}. "
+                f"{', '.join(fallen)} run with the process boundary alone "
+                "(own process, scrubbed environment, rlimits; under root as "
+                f"${ENV_USER} or nobody), which does not hide the file system, "
+                "/proc or the network from them (docs/THREAT_MODEL.md); "
+                'sandbox = "none" in the config says it is meant'
+            )
         if seed is not None:
             small = " is small and" if abs(seed) < 2**40 else ""
             warnings.append(

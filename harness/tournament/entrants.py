@@ -24,6 +24,8 @@ from harness.contracts.errors import (
 )
 from harness.contracts.options import resolve_options
 from harness.isolation.botprocess import ProcessSettings
+from harness.isolation.sandbox import SANDBOXES
+from harness.isolation.sandbox import unavailable as sandbox_unavailable
 from harness.match.referee import MAX_SECONDS, TimeControl
 from harness.plugins import Registry
 from harness.tournament.botuser import ENV_USER, default_user
@@ -48,14 +50,18 @@ _ENTRANT_KEYS = {
     "command": "a bot program speaking the protocol, as a list of arguments",
     "plugin": "a plugin file (.py) with this entrant's bot (runs in its own process)",
     "prefix": "a command put in front of the bot's (e.g. a sandbox program)",
+    "sandbox": (
+        '"bwrap" (the default where bubblewrap runs: its own namespaces, no '
+        'network, only its own files) or "none"'
+    ),
     "memory_mb": "address-space limit of the bot process in MiB",
     "reuse": (
         '"fresh-deals" (default: a bot process never sees one deal twice) or '
         '"free" (any reuse; for trusted bots)'
     ),
     "user": (
-        "run the bot process as this user (a root harness runs it as "
-        '"nobody" by default; "root" runs it as root)'
+        "run the bot process as this user (a root harness runs it as a uid of "
+        'its own in the sandbox, as "nobody" without; "root" runs it as root)'
     ),
     "pipeline": (
         "true (default: a bot process that declares room for several matches "
@@ -110,7 +116,8 @@ def make_entrant(
     :raises ConfigError: naming the entrant and what is wrong.
     """
     data: dict[str, Any] = {}
-    for key in ("time_control", "user"):  # the config's defaults for every entrant
+    # The config's defaults for every entrant.
+    for key in ("time_control", "user", "sandbox"):
         if config.raw.get(key) is not None:
             data[key] = config.raw[key]
     validator = EntrantReader(config.path, "", data)
@@ -294,6 +301,7 @@ class EntrantReader(ConfigReader):
             "startup_timeout",
             "hang_timeout",
             "pipeline",
+            "sandbox",
         )
         if isolation == "in-process":
             used = [k for k in (*process_keys, "plugin") if k in spec]
@@ -313,13 +321,17 @@ class EntrantReader(ConfigReader):
                 "memory_mb",
                 f"{memory!r} is not allowed; expected an integer >= 16",
             )
+        sandbox = self.sandbox(where, spec)
         # Ruling (docs/THREAT_MODEL.md): under root an untrusted bot runs as
-        # the entrant's user, else the config's, else $TROEF_BOT_USER, else nobody.
+        # the entrant's user, else the config's; in the sandbox, else as a uid
+        # of its own per process; without it, else $TROEF_BOT_USER, else nobody.
         user: str | None
         if "user" in spec:
             user = self.user_name(where, spec["user"])
         elif "user" in self.data:
             user = self.user_name("", self.data["user"])
+        elif sandbox == "bwrap":
+            user = None
         else:
             user = default_user()
             if user is not None and not _user_exists(user):
@@ -347,6 +359,7 @@ class EntrantReader(ConfigReader):
                 "time)",
             )
         return ProcessSettings(
+            sandbox=sandbox,
             pipeline=pipeline,
             reuse=reuse,
             command=command,
@@ -361,3 +374,54 @@ class EntrantReader(ConfigReader):
                 where, spec, "hang_timeout", 60.0, 0.001, MAX_SECONDS, _SECONDS
             ),
         )
+
+    def sandbox(self, where: str, spec: Mapping[str, Any]) -> str:
+        """The sandbox of a process bot: its ``sandbox``, else the config's,
+        else ``"bwrap"`` where bwrap runs (``"none"`` for an entrant with a
+        ``prefix``: that is its sandbox).
+
+        :raises ConfigError: a value not in :data:`SANDBOXES`, or ``"bwrap"``
+            asked for on a machine where it cannot run (the reason named).
+        """
+        if "sandbox" in spec:
+            table, raw = where, spec["sandbox"]
+        elif "sandbox" in self.data:
+            table, raw = "", self.data["sandbox"]
+        else:
+            if spec.get("prefix") or sandbox_unavailable() is not None:
+                return "none"
+            return "bwrap"
+        return self.sandbox_value(table, raw)
+
+    def sandbox_value(self, table: str, raw: Any) -> str:
+        """A ``sandbox`` key's value, checked (at the top level or in ``table``)."""
+        if raw not in SANDBOXES:
+            raise self.error(
+                table,
+                "sandbox",
+                f"{raw!r} is not allowed; expected "
+                + " or ".join(f'"{name}"' for name in SANDBOXES),
+            )
+        why = sandbox_unavailable() if raw == "bwrap" else None
+        if why is not None:
+            raise self.error(
+                table,
+                "sandbox",
+                f'"bwrap" cannot run on this machine: {why}; expected '
+                'sandbox = "none" (the process boundary alone) or bwrap working',
+            )
+        return str(raw)
+
+    def sandbox_fallbacks(self, entrants: Sequence[Entrant]) -> list[str]:
+        """The process bots left unsandboxed because bwrap cannot run here
+        (none chose ``sandbox`` or a ``prefix``)."""
+        if sandbox_unavailable() is None or "sandbox" in self.data:
+            return []
+        table = self.data.get("entrants", {})
+        fallen = []
+        for entrant in entrants:
+            spec = table.get(entrant.label, {}) if isinstance(table, dict) else {}
+            chose = isinstance(spec, dict) and ("sandbox" in spec or "prefix" in spec)
+            if entrant.process is not None and not chose:
+                fallen.append(entrant.label)
+        return fallen

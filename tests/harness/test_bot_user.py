@@ -1,10 +1,13 @@
 """Under root, untrusted bots run as an unprivileged user by default (issue 19).
 
-The suite runs its process bots as root through ``TROEF_BOT_USER``
-(``tests/conftest.py``); these tests unset it and exercise the real default:
-a bot that ``nobody`` can run runs as ``nobody`` (the bot tells its uid), one it
-cannot run is refused before any match with the path out of reach.
-See ``docs/THREAT_MODEL.md``, "Running as root".
+The suite runs its unsandboxed process bots as root through
+``TROEF_BOT_USER`` (``tests/conftest.py``); these tests unset it and exercise
+the real default without the bwrap sandbox (``sandbox = "none"``, or a machine
+where bwrap cannot run: ``troef play``): a bot that ``nobody`` can run runs as
+``nobody`` (the bot tells its uid), one it cannot run is refused before any
+match with the path out of reach. In the sandbox a bot runs as a uid of its
+own instead (``test_sandbox.py``). See ``docs/THREAT_MODEL.md``, "Running as
+root".
 """
 
 from __future__ import annotations
@@ -86,7 +89,13 @@ def shared_folder() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def uid_config(tmp_path: Path, bot: Path, extra: str = "", top: str = "") -> Path:
+#: The user ruling these tests check is the one without the sandbox.
+NO_SANDBOX = 'sandbox = "none"\n'
+
+
+def uid_config(
+    tmp_path: Path, bot: Path, extra: str = "", top: str = NO_SANDBOX
+) -> Path:
     path = tmp_path / "t.toml"
     path.write_text(
         f'game = "toy"\nplugins = ["{TOY_PLUGIN}"]\nmatches = 1\n{top}'
@@ -204,7 +213,7 @@ def test_a_python_plugin_bot_whose_interpreter_nobody_cannot_run_is_refused(
     # Here the venv's python links into root's home (0700), as on the CI machine.
     path = tmp_path / "t.toml"
     path.write_text(
-        f'game = "toy"\nplugins = ["{TOY_PLUGIN}"]\nmatches = 1\n'
+        f'game = "toy"\nplugins = ["{TOY_PLUGIN}"]\nmatches = 1\n{NO_SANDBOX}'
         '[entrants.r]\nbot = "random"\n'
         '[entrants.p]\nbot = "random"\nisolation = "process"\n'
     )
@@ -229,7 +238,7 @@ def test_the_user_comes_from_the_entrant_then_the_config_then_the_environment(
         else:
             monkeypatch.setenv(ENV_USER, env)
         path.write_text(
-            f'game = "toy"\nplugins = ["{TOY_PLUGIN}"]\n{top}'
+            f'game = "toy"\nplugins = ["{TOY_PLUGIN}"]\n{NO_SANDBOX}{top}'
             '[entrants.a]\ncommand = ["bot-a"]\n'
             '[entrants.b]\ncommand = ["bot-b"]\nuser = "root"\n'
             '[entrants.c]\nbot = "random"\n'
@@ -302,21 +311,23 @@ def test_the_check_follows_symbolic_links_to_the_folder_out_of_reach(
 @needs_root_and_nobody
 @pytest.mark.usefixtures("real_default")
 def test_troef_play_runs_a_program_bot_as_nobody_under_root(
-    shared_folder: Path, capsys: pytest.CaptureFixture[str]
+    shared_folder: Path, capsys: pytest.CaptureFixture[str], without_bwrap: str
 ) -> None:
     bot = shared_folder / "uid_bot.py"
     bot.write_text(UID_BOT)
     bot.chmod(0o644)
     spec = f"random,cmd:{SYSTEM_PYTHON} -I {bot}"
     code = main(["--plugin", str(TOY_PLUGIN), "play", "toy", "--bots", spec, "--quiet"])
-    out, _ = capsys.readouterr()
+    out, err = capsys.readouterr()
     nobody = _nobody()
     assert nobody is not None
     assert code == 0 and f"UID:{nobody.pw_uid}:{nobody.pw_gid}" in out
+    # Said once, with the reason: the bot is not sandboxed.
+    assert err.count("program bots are not sandboxed") == 1 and without_bwrap in err
 
 
 @needs_root_and_nobody
-@pytest.mark.usefixtures("real_default")
+@pytest.mark.usefixtures("real_default", "without_bwrap")
 def test_troef_play_refuses_a_program_bot_nobody_cannot_reach(
     shared_folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -462,8 +462,11 @@ def test_the_pipeline_option_is_validated_in_the_config(tmp_path: Path) -> None:
 
     entrant = {e.label: e for e in load_config(config("false")).entrants}["b"]
     assert entrant.process is not None
-    # Only the option differs from the defaults (the user is the machine's).
-    assert entrant.process == ProcessSettings(pipeline=False, user=entrant.process.user)
+    # Only the option differs from the defaults (the user and the sandbox are
+    # the machine's).
+    assert entrant.process == ProcessSettings(
+        pipeline=False, user=entrant.process.user, sandbox=entrant.process.sandbox
+    )
     with pytest.raises(ConfigError) as caught:
         load_config(config('"off"'))
     assert "pipeline" in str(caught.value) and "expected true" in str(caught.value)

@@ -24,8 +24,12 @@ CHEATS = Path(__file__).parents[1] / "plugins" / "cheating_bots.py"
 
 
 def write(tmp_path: Path, body: str, *, seed: int | None = 3) -> Path:
+    """A toy config with the cheating bots. ``sandbox = "none"``: these tests
+    show what the process boundary itself closes, and their bots report
+    through files of ``tmp_path`` that the bwrap sandbox would hide (it is
+    tested in ``test_sandbox.py``)."""
     path = tmp_path / "t.toml"
-    head = f'game = "toy"\nplugins = ["{TOY_PLUGIN}", "{CHEATS}"]\n'
+    head = f'game = "toy"\nplugins = ["{TOY_PLUGIN}", "{CHEATS}"]\nsandbox = "none"\n'
     if seed is not None:
         head += f"seed = {seed}\n"
     path.write_text(head + body)
@@ -224,9 +228,12 @@ bot = "random"
 
 
 def ladder(tmp_path: Path, plugins: str) -> Path:
+    """A toy ladder; ``sandbox = "none"`` as in :func:`write` (its thieves
+    report through files)."""
     path = tmp_path / "ladder.toml"
     path.write_text(
         f'game = "toy"\nformat = "ladder"\nseed = 4\nplugins = [{plugins}]\n'
+        'sandbox = "none"\n'
         'executor = "inline"\n[ladder]\nexplore = 0\n'
         '[entrants.r1]\nbot = "random"\n'
     )
@@ -433,7 +440,7 @@ def test_a_bot_run_as_nobody_reads_no_owner_only_file_and_signals_nothing() -> N
                 f'game = "toy"\nplugins = ["{TOY_PLUGIN}"]\nmatches = 1\n'
                 f'database = "{database}"\n[entrants.r]\nbot = "random"\n'
                 f'[entrants.probe]\ncommand = ["{SYSTEM_PYTHON}", "-I", "{PROBE}", '
-                f'"{path}", "{database}"]\nuser = "nobody"\n'
+                f'"{path}", "{database}"]\nuser = "nobody"\nsandbox = "none"\n'
             )
             path.chmod(mode)
             summary = run_tournament(load_config(path))
