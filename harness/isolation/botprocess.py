@@ -56,7 +56,7 @@ from harness.isolation.protocol import (
     encode_start,
     encode_view_act,
 )
-from harness.isolation.sandbox import python_binds
+from harness.isolation.sandbox import command_binds, python_binds
 from harness.match.clock import harness_clock
 
 if TYPE_CHECKING:
@@ -467,10 +467,6 @@ class ProcessSettings:
         Without a ``command``, plugin bot ``bot_name`` is served from ``source``.
         """
         command = self.command or tuple(self.host_command(bot_name, source))
-        binds: tuple[str, ...] = ()
-        if self.sandbox == "bwrap" and not self.command:
-            host = self.host_source(source)
-            binds = python_binds(host.modules, host.entry_points)
         return ProcessBot(
             game,
             seat,
@@ -488,8 +484,24 @@ class ProcessSettings:
             deal=None if self.reuse == "free" else deal,
             pipeline=self.pipeline,
             sandbox=self.sandbox,
-            binds=binds,
+            binds=self._binds(source),
         )
+
+    def _binds(self, source: PluginSource) -> tuple[str, ...]:
+        """What the sandbox shows the Python host beyond its command line."""
+        if self.sandbox != "bwrap" or self.command:
+            return ()
+        host = self.host_source(source)
+        return python_binds(host.modules, host.entry_points)
+
+    def sandbox_shows(self, bot_name: str, source: PluginSource) -> list[str]:
+        """The paths the sandbox shows this entrant's bot, read-only: its
+        program's installation, the files its command line names and, for a
+        Python plugin bot, the packages its host imports (empty: no sandbox)."""
+        if self.sandbox != "bwrap":
+            return []
+        command = self.command or tuple(self.host_command(bot_name, source))
+        return [*command_binds(command), *self._binds(source)]
 
     def host_source(self, source: PluginSource) -> PluginSource:
         """The plugins the Python host of this entrant loads: the run's, and

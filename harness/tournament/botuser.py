@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from harness.contracts.errors import ConfigError
 
 if TYPE_CHECKING:
+    from harness.plugins import PluginSource
     from harness.tournament.config import TournamentConfig
     from harness.tournament.entrants import Entrant
 
@@ -217,15 +218,25 @@ def unreachable(
     return None
 
 
-def reads_file(entrant: Entrant, path: Path) -> str | None:
+def reads_file(entrant: Entrant, path: Path, source: PluginSource) -> str | None:
     """How the bot of the process entrant ``entrant`` could read ``path``.
 
-    None when it cannot: it runs as another user (not root) who may not
-    search a folder on the way or read the file, checked as that user.
-    A bot run as the harness's own user reads what the harness reads.
+    None when it cannot: it runs in the sandbox, which does not show it the
+    file, or as another user (not root) who may not search a folder on the way
+    or read the file, checked as that user. A bot run as the harness's own
+    user reads what the harness reads.
+
+    :param source: the run's plugins (what the sandbox shows a Python host).
     """
     settings = entrant.process
     assert settings is not None
+    if settings.sandbox == "bwrap":
+        target = os.path.realpath(path)
+        for shown in settings.sandbox_shows(entrant.bot, source):
+            folder = os.path.realpath(shown)
+            if target == folder or target.startswith(folder.rstrip("/") + "/"):
+                return f"the sandbox shows it {shown}, read-only"
+        return None
     if settings.user is None:
         return f"it runs as the harness's user ({_user_name(os.geteuid())})"
     try:

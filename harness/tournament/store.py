@@ -634,7 +634,7 @@ def take_secret(config: TournamentConfig, old: Path) -> TakenSecret:
     for entrant in config.entrants:
         if entrant.process is None:
             continue
-        how = reads_file(entrant, old)
+        how = reads_file(entrant, old, config.plugin_source)
         if how is not None:
             raise TroefError(
                 f"--secret-from {old}: entrant {entrant.label!r} could read that "

@@ -21,17 +21,22 @@ from typing import Any
 import pytest
 
 from tests.conftest import TOY_PLUGIN
+from tests.harness.test_sandbox import bwrap  # noqa: F401 - a fixture
 from tests.harness.test_scheduler import _cli
 from tests.harness.test_untrusted import SYSTEM_PYTHON, _reachable_by_others
 
 PROGRAM = Path(__file__).parents[1] / "plugins" / "seeded_program.py"
 
 
-def _config(tmp_path: Path, database: str, user: str | None) -> Path:
+def _config(
+    tmp_path: Path, database: str, user: str | None, sandbox: str | None = "none"
+) -> Path:
     # No 'seed': the master seed is drawn per database, as for untrusted bots
     # the config's warning advises.
     path = tmp_path / f"{Path(database).stem}.toml"
     user_line = "" if user is None else f'user = "{user}"\n'
+    if sandbox is not None:
+        user_line += f'sandbox = "{sandbox}"\n'
     path.write_text(
         f'game = "toy"\nseats = 3\nmatches = 3\nplugins = ["{TOY_PLUGIN}"]\n'
         f'keep_logs = true\nexecutor = "inline"\ndatabase = "{database}"\n'
@@ -94,6 +99,25 @@ def test_two_fresh_databases_with_secret_from_play_identical_matches(
         "run", tmp_path / "again.toml", "--secret-from", tmp_path / "old.sqlite"
     )
     assert done.returncode == 0 and "nothing left to play" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("bwrap")
+def test_a_sandboxed_bot_cannot_read_the_old_database_so_secret_from_replays(
+    tmp_path: Path,
+) -> None:
+    """Under the default sandbox the bot is shown only its program and its
+    installation: the old database is out of its sight, as root or not."""
+    runs = {}
+    for name in ("old", "again"):
+        path = _config(tmp_path, f"{name}.sqlite", None, sandbox=None)
+        extra = (
+            ["--secret-from", str(tmp_path / "old.sqlite")] if name == "again" else []
+        )
+        done = _troef("run", path, "--quiet", *extra)
+        assert done.returncode == 0, done.stderr
+        runs[name] = _played(tmp_path / f"{name}.sqlite")
+    assert len(runs["old"]) == 9 and runs["again"] == runs["old"]
 
 
 def _harness_user() -> str | None:
