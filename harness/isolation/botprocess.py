@@ -38,6 +38,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
+import shutil
+import sys
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, cast
@@ -413,6 +416,15 @@ class ProcessBot(Bot):
             reaper._watch.clear(id(self))
 
 
+def _is_this_python(program: str) -> bool:
+    """Whether ``program`` (a path or a name on ``PATH``) is the Python that
+    runs troef, a venv's link to it included."""
+    found = program if os.sep in program else shutil.which(program)
+    return found is not None and os.path.realpath(found) == os.path.realpath(
+        sys.executable
+    )
+
+
 @dataclass(frozen=True)
 class ProcessSettings:
     """How one entrant runs in process isolation: plain data, from the config.
@@ -488,9 +500,14 @@ class ProcessSettings:
         )
 
     def _binds(self, source: PluginSource) -> tuple[str, ...]:
-        """What the sandbox shows the Python host beyond its command line."""
-        if self.sandbox != "bwrap" or self.command:
+        """What the sandbox shows the bot beyond its command line: the Python
+        host its packages; a program run by troef's own Python troef's
+        packages too, which it may import (an editable install keeps them
+        outside the venv that its command line shows)."""
+        if self.sandbox != "bwrap":
             return ()
+        if self.command:
+            return python_binds((), False) if _is_this_python(self.command[0]) else ()
         host = self.host_source(source)
         return python_binds(host.modules, host.entry_points)
 

@@ -298,3 +298,21 @@ def test_the_example_in_the_docs_runs() -> None:
     scope: dict[str, object] = {}
     exec(compile(code, str(DOCS), "exec"), scope)
     assert scope["action"] in scope["view"].legal_actions  # type: ignore[attr-defined]
+
+
+def test_the_cost_tables_sizes_and_actions_are_the_codes() -> None:
+    """The size and actions columns of docs/ENCODING.md's cost table, at the
+    smallest seat count under default options (the timings are not checked)."""
+    rows = [
+        line.split("|")[1:4]
+        for line in DOCS.read_text().split("## Cost", 1)[1].splitlines()
+        if line.startswith("| ") and not line.startswith(("| game", "| ---"))
+    ]
+    registry = load_plugins()
+    found = {}
+    for name, size, actions in rows:
+        cls = registry.games[name.strip()]
+        encoding = cls().encoding(min(cls.seat_counts))
+        found[name.strip()] = (int(size), int(actions.replace(",", "")))
+        assert found[name.strip()] == (encoding.shape[0], encoding.num_actions), name
+    assert set(found) == set(registry.games)

@@ -145,6 +145,9 @@ def test_a_run_stopped_longer_than_a_bots_time_charges_the_bot_nothing(
         f'plugins = ["{TOY_PLUGIN}"]\n'
         f'[entrants.s]\ncommand = ["{sys.executable}", "-I", "{PROGRAM}", '
         f'"{folder}", "{at}"]\nhang_timeout = 2\nstartup_timeout = 2\n'
+        # The bot and the test talk through files in the cue folder, which the
+        # sandbox would show the bot read-only: the clock is under test here.
+        'sandbox = "none"\n'
         '[entrants.b]\nbot = "random"\n[entrants.c]\nbot = "random"\n'
     )
     run = subprocess.Popen(

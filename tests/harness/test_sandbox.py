@@ -512,6 +512,25 @@ def test_what_a_command_is_shown_its_installation_link_by_link(
     assert sandbox.command_binds(["/usr/bin/env", "true"]) == []
 
 
+def test_a_program_run_by_troefs_own_python_is_shown_troefs_packages() -> None:
+    """Such a program may import harness (the tests' protocol programs do); an
+    editable install keeps the packages outside the venv its command shows."""
+    import harness
+
+    package = str(Path(harness.__file__).resolve().parent)
+    source = PluginSource()
+    own = ProcessSettings(command=(sys.executable, "-I", "bot.py"), sandbox="bwrap")
+    shown = [os.path.realpath(p) for p in own.sandbox_shows("x", source)]
+    assert any(package == p or package.startswith(p + os.sep) for p in shown)
+    other = ProcessSettings(command=("/usr/bin/env", "node", "bot.js"), sandbox="bwrap")
+    assert not any(
+        package == os.path.realpath(p)
+        or package.startswith(os.path.realpath(p) + os.sep)
+        for p in other.sandbox_shows("x", source)
+    )
+    assert ProcessSettings(command=(sys.executable,)).sandbox_shows("x", source) == []
+
+
 @pytest.mark.skipif(IS_ROOT, reason="a root harness can switch users")
 @pytest.mark.usefixtures("bwrap")
 def test_a_non_root_harness_still_refuses_another_user_in_the_sandbox(
