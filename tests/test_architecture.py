@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("harness.contracts",),
     ("harness.plugins",),
     ("harness.match",),
-    ("harness.isolation", "harness.stats"),
+    ("harness.isolation", "harness.stats", "harness.interop"),
     ("harness.tournament",),
     ("harness.report",),
     ("harness.cli", "harness.api"),
