@@ -35,7 +35,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 #: What a game or bot may import of the engine besides the package ``harness``
 #: itself (its facade): the plugin author's part.
-PLUGIN_API = ("harness.contracts", "harness.match", "harness.plugins")
+PLUGIN_API = (
+    "harness.contracts",
+    "harness.match",
+    "harness.plugins",
+    "harness.interop",
+)
 
 
 def modules() -> dict[str, Path]:

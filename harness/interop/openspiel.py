@@ -35,7 +35,14 @@ from harness.plugins import Registry, load_plugins
 if TYPE_CHECKING:
     from harness.contracts.encoding import Encoding
 
-__all__ = ["adapter_game", "register", "short_name"]
+__all__ = [
+    "adapter_encoding",
+    "adapter_game",
+    "adapter_state",
+    "register",
+    "seed_actions",
+    "short_name",
+]
 
 #: The parameters every adapted game takes besides the troef game's own
 #: options: the seat count, and the referee's cap on a match's actions.
@@ -83,6 +90,22 @@ def adapter_game(game: Game, players: int) -> Any:
     """
     factory = _game_class(_pyspiel(), type(game))
     return factory({**game.options, PLAYERS: players, MAX_ACTIONS: game.action_cap})
+
+
+def adapter_state(game: Any, world: State) -> Any:
+    """A state of the adapter ``game`` that plays on from troef's ``world``.
+
+    For a bot that searches from a world sampled behind its View (the
+    ``openspiel:ismcts`` entrant): its action count starts at 0, so the cap
+    counts from ``world``, and its ``history()`` is empty.
+    """
+    table = _TABLES[str(game)]
+    return _CLASSES[""].state_class(game, table, world, 0)
+
+
+def adapter_encoding(game: Any) -> Encoding:
+    """The encoding whose ids the adapter ``game``'s actions are."""
+    return _TABLES[str(game)].encoding
 
 
 def seed_actions(seed: int) -> list[int]:
@@ -422,4 +445,5 @@ def _define(pyspiel: Any) -> Any:
                 return f"seat {player}, before the deal"
             return state.troef_state.view(player).to_json()
 
+    TroefGame.state_class = TroefState
     return TroefGame
