@@ -245,8 +245,8 @@ def _load(cls: type[Game], params: dict[str, Any]) -> Any:
 
 
 def _define(pyspiel: Any) -> Any:
-    terminal = pyspiel.PlayerId.TERMINAL
-    chance = pyspiel.PlayerId.CHANCE
+    terminal = int(pyspiel.PlayerId.TERMINAL)
+    chance = int(pyspiel.PlayerId.CHANCE)
 
     class TroefGame(pyspiel.Game):  # type: ignore[misc]
         """One troef game at one seat count, as a pyspiel game.
@@ -324,6 +324,20 @@ def _define(pyspiel: Any) -> Any:
             self.actions = actions
             #: The seed's bytes chosen so far, while the match is not dealt.
             self.seed = seed
+            self._settle()
+
+        def _settle(self) -> None:
+            """Keep the player to move: pyspiel asks for it many times a move."""
+            state = self.troef_state
+            if state is None:
+                self._player = chance
+            elif state.is_over() or self.actions >= self.table.game.action_cap:
+                # The referee's cap ends a match as a draw (match/referee.py).
+                self._player = terminal
+            else:
+                seat = state.to_act
+                assert seat is not None  # a match not over has a seat to act
+                self._player = seat
 
         @property
         def troef_state(self) -> State | None:
@@ -339,32 +353,22 @@ def _define(pyspiel: Any) -> Any:
             return self.troef_state
 
         def current_player(self) -> int:
-            if self.troef_state is None:
-                return int(chance)
-            if self.is_terminal():
-                return int(terminal)
-            seat = self.troef_state.to_act
-            assert seat is not None  # a match not over has a seat to act
-            return seat
+            return self._player
 
         def is_terminal(self) -> bool:
-            # The referee's cap ends a match as a draw (harness/match/referee.py).
-            return self.troef_state is not None and (
-                self.troef_state.is_over() or self.actions >= self.table.game.action_cap
-            )
+            return self._player == terminal
 
         def chance_outcomes(self) -> list[tuple[int, float]]:
             """The next byte of the seed: 0..255, equally likely."""
             return [(byte, 1 / 256) for byte in range(256)]
 
         def _legal_actions(self, player: int) -> list[int]:
-            state = self.troef_state
-            if state is None:
-                return list(range(256)) if player == chance else []
-            if self.is_terminal() or player != state.to_act:
+            if player != self._player or player == terminal:
                 return []
+            if player == chance:
+                return list(range(256))
             ids = self.table.encoding.actions.action_id
-            return sorted(ids(a) for a in state.legal_actions())
+            return sorted(ids(a) for a in self._match().legal_actions())
 
         def _apply_action(self, action: int) -> None:
             if self.troef_state is None:
@@ -374,9 +378,10 @@ def _define(pyspiel: Any) -> Any:
                     table = self.table
                     match = table.game.new_match(table.players, seed)
                     self._match_ = _Match(match)
-                return
-            self._match().apply(self.table.encoding.action(action))
-            self.actions += 1
+            else:
+                self._match().apply(self.table.encoding.action(action))
+                self.actions += 1
+            self._settle()
 
         def _action_to_string(self, player: int, action: int) -> str:
             if player == chance:
