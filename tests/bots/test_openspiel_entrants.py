@@ -107,3 +107,20 @@ def test_a_policy_that_does_not_load_names_the_option() -> None:
         load_policy("harness:nothing")
     with pytest.raises(OptionError, match=r"no_such_module does not load"):
         load_policy("no_such_module:policy")
+
+
+def test_troef_play_takes_a_bot_name_with_a_colon(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``openspiel:ismcts:simulations=4`` is that bot with that option, not a bot
+    called ``openspiel``; other names still end at their first ``:``."""
+    from harness.cli import main
+
+    argv = ["play", "belote", "--option", "target=100", "--seed", "3", "--bots"]
+    code = main([*argv, "openspiel:ismcts:simulations=4,random"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert any(line.split()[1:2] == ["openspiel:ismcts"] for line in out.splitlines())
+    code = main([*argv, "openspiel:ismcts:simulations=0,random"])
+    _, err = capsys.readouterr()
+    assert code != 0 and "option 'simulations' = 0" in err
