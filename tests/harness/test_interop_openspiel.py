@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ import pytest
 
 from harness.contracts.errors import OptionError
 from harness.plugins import load_plugins
+from tests.conftest import TOY_PLUGIN
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -56,6 +58,34 @@ def test_every_registered_game_is_registered_by_its_name() -> None:
     assert sorted(NAMES.values()) == sorted(REGISTRY.games)
     assert NAMES["troef_gin_rummy"] == "gin-rummy"
     assert openspiel.register(REGISTRY) == NAMES  # twice is harmless
+
+
+OUTSIDE = '''
+from games.jass.belote import Belote
+from harness import hookimpl
+
+class OutsideBelote(Belote):
+    """Belote under another name, from a plugin file."""
+
+    name = "outside-belote"
+
+@hookimpl
+def troef_games():
+    return [OutsideBelote]
+'''
+
+
+def test_an_outside_plugins_game_is_registered_and_one_without_encoding_is_not(
+    tmp_path: Path,
+) -> None:
+    plugin = tmp_path / "outside_belote.py"
+    plugin.write_text(OUTSIDE)
+    registry = load_plugins(files=[plugin, TOY_PLUGIN])
+    names = openspiel.register(registry)
+    assert names["troef_outside_belote"] == "outside-belote"
+    assert "toy" in registry.games and "troef_toy" not in names  # no encoding
+    game = pyspiel.load_game("troef_outside_belote", {"players": 3, "target": 300})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 @pytest.mark.parametrize(("name", "players"), _tables())
