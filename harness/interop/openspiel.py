@@ -6,18 +6,19 @@
     openspiel.register()
     game = pyspiel.load_game("troef_klaverjassen(variant=leids)")
 
-A game is named ``troef_<name>`` (dashes as underscores); its options are the
-game's parameters, with ``players`` (the seat count) beside them. Chance is
-explicit: troef deals a whole match from one seed, so the first
-:data:`SEED_BYTES` moves of every match are chance nodes that choose the seed's
-bytes (256 equally likely outcomes each); after them each pyspiel state wraps
-one troef State: action ids, the legal mask and the
+A game is named ``troef_<name>`` (dashes as underscores); its parameters are
+the game's options, ``players`` (the seat count) and ``max_actions`` (the
+referee's cap). Chance is explicit: troef deals a whole match from one seed,
+so the first :data:`SEED_BYTES` moves of every match are chance nodes that
+choose the seed's bytes (256 equally likely outcomes each). After them each
+pyspiel state wraps one troef State: action ids, legal actions and the
 observation tensor come from the game's encoding (``docs/ENCODING.md``), the
-information state and observation strings are the acting seat's View as JSON,
-``returns()`` are the Result's utilities, and ``resample_from_infostate`` draws
-from the game's sampler. The rulings are in ``docs/INTEROP.md``.
+information state and observation strings are the seat's View as JSON,
+``returns()`` are the Result's utilities, and ``resample_from_infostate``
+draws from the game's sampler. The rulings are in ``docs/INTEROP.md``.
 
-``pyspiel`` is imported by :func:`register` only (the ``openspiel`` extra).
+``pyspiel`` (the ``openspiel`` extra) is imported by :func:`register` and
+:func:`adapter_game` only.
 """
 
 from __future__ import annotations
