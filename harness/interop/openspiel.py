@@ -396,6 +396,19 @@ def _define(pyspiel: Any) -> Any:
                 return [0.0] * self.table.players
             return list(state.result().utilities)
 
+        def observation_tensor(self, player: int | None = None) -> list[float]:
+            """The encoding's tensor of ``player``'s View (default: the seat to
+            act), as the observer gives it to pyspiel's C++ callers; read here
+            directly, as pyspiel's Python path builds a root state per call."""
+            state = self.troef_state
+            if state is None or (player is None and self._player < 0):
+                if player is None:
+                    return list(super().observation_tensor())
+                return list(super().observation_tensor(player))
+            seat = self._player if player is None else player
+            values: list[float] = self.table.encoding.encode(state.view(seat)).tolist()
+            return values
+
         def resample_from_infostate(self, player_id: int, sampler: Any) -> TroefState:
             """A state drawn by the game's sampler behind ``player_id``'s View.
 

@@ -147,7 +147,10 @@ def test_the_seed_chance_nodes_deal_troefs_match_of_that_seed() -> None:
         view = troef.view(seat)
         assert state.information_state_string() == view.to_json()
         assert state.observation_string() == view.to_json()
-        np.testing.assert_array_equal(state.observation_tensor(), encoding.encode(view))
+        tensor = state.observation_tensor()
+        np.testing.assert_array_equal(tensor, encoding.encode(view))
+        # pyspiel's own path (its C++ callers'), through the Python observer.
+        np.testing.assert_array_equal(pyspiel.State.observation_tensor(state), tensor)
         assert state.legal_actions() == sorted(
             map(encoding.action_id, view.legal_actions)
         )
