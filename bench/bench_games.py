@@ -406,6 +406,53 @@ def _openspiel_gin(observation: str) -> Callable[[Config, int, Measurement], Non
     return bench
 
 
+def _adapter(name: str, tensor: bool) -> Callable[[Config, int, Measurement], None]:
+    """troef's ``name`` through its OpenSpiel adapter (``harness/interop``):
+    random at every node as ``_openspiel_gin`` plays; with ``tensor``,
+    ``observation_tensor(p)`` (the encoding's tensor of the View) at every
+    decision, else ``legal_actions(p)`` only. A match is one episode, its 8
+    seed bytes the chance nodes; gin rummy's matches stop at 2,000 actions
+    (random play seldom knocks), which does not change the cost of a decision."""
+    import pyspiel
+
+    from harness.interop import openspiel
+
+    openspiel.register()
+    options = {"max_actions": 2000} if name == GIN else {}
+    game = pyspiel.load_game(openspiel.short_name(name), options)
+
+    def bench(cfg: Config, run: int, m: Measurement) -> None:
+        rng = random.Random(run)
+        choice = rng.choice
+        hands = decisions = 0
+        gc.collect()
+        start = perf_counter()
+        while True:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(choice(state.chance_outcomes())[0])
+                    continue
+                player = state.current_player()
+                if tensor:
+                    state.observation_tensor(player)
+                state.apply_action(choice(state.legal_actions(player)))
+                decisions += 1
+            hands += 1
+            if perf_counter() - start >= cfg.seconds:
+                break
+        t = perf_counter() - start
+        m.runs.append(
+            {
+                "hands_per_s": hands / t,
+                "us_per_decision": t / decisions * 1e6,
+                "decisions_per_hand": decisions / hands,
+            }
+        )
+
+    return bench
+
+
 def _rlcard_gin() -> Callable[[Config, int, Measurement], None]:
     """RLCard ``gin-rummy``: ``env.reset`` then ``env.step`` per decision.
 
@@ -535,6 +582,34 @@ PEERS = [
         "OpenSpiel gin_rummy",
         "observation_string(p)",
         lambda: _openspiel_gin("string"),
+        "open_spiel",
+    ),
+    Peer(
+        "adapter_gin",
+        "troef gin-rummy via OpenSpiel adapter",
+        "none (legal_actions(p))",
+        lambda: _adapter(GIN, tensor=False),
+        "open_spiel",
+    ),
+    Peer(
+        "adapter_gin_tensor",
+        "troef gin-rummy via OpenSpiel adapter",
+        "observation_tensor(p)",
+        lambda: _adapter(GIN, tensor=True),
+        "open_spiel",
+    ),
+    Peer(
+        "adapter_klaverjassen",
+        "troef klaverjassen via OpenSpiel adapter",
+        "none (legal_actions(p))",
+        lambda: _adapter(KLAVERJASSEN, tensor=False),
+        "open_spiel",
+    ),
+    Peer(
+        "adapter_klaverjassen_tensor",
+        "troef klaverjassen via OpenSpiel adapter",
+        "observation_tensor(p)",
+        lambda: _adapter(KLAVERJASSEN, tensor=True),
         "open_spiel",
     ),
     Peer(
@@ -697,6 +772,34 @@ def goal_ratios(
             fig(peers, "openspiel_bridge", "us_per_decision"),
             "<=",
             0.5,
+        ),
+        (
+            "gin-rummy OpenSpiel adapter µs/decision ÷ troef's, no observation",
+            fig(peers, "adapter_gin", "us_per_decision"),
+            fig(troef, GIN, "us_per_decision_no_view"),
+            "<=",
+            3.0,
+        ),
+        (
+            "klaverjassen OpenSpiel adapter µs/decision ÷ troef's, no observation",
+            fig(peers, "adapter_klaverjassen", "us_per_decision"),
+            fig(troef, KLAVERJASSEN, "us_per_decision_no_view"),
+            "<=",
+            3.0,
+        ),
+        (
+            "(alt) gin-rummy adapter with observation_tensor ÷ troef's with a view",
+            fig(peers, "adapter_gin_tensor", "us_per_decision"),
+            fig(troef, GIN, "us_per_decision"),
+            "<=",
+            3.0,
+        ),
+        (
+            "(alt) klaverjassen adapter with observation_tensor ÷ troef's with a view",
+            fig(peers, "adapter_klaverjassen_tensor", "us_per_decision"),
+            klaver,
+            "<=",
+            3.0,
         ),
         (
             "klaverjassen sample µs ÷ clone µs (a world from Game.sampler)",

@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("harness.contracts",),
     ("harness.plugins",),
     ("harness.match",),
-    ("harness.isolation", "harness.stats"),
+    ("harness.isolation", "harness.stats", "harness.interop"),
     ("harness.tournament",),
     ("harness.report",),
     ("harness.cli", "harness.api"),
@@ -35,7 +35,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 #: What a game or bot may import of the engine besides the package ``harness``
 #: itself (its facade): the plugin author's part.
-PLUGIN_API = ("harness.contracts", "harness.match", "harness.plugins")
+PLUGIN_API = (
+    "harness.contracts",
+    "harness.match",
+    "harness.plugins",
+    "harness.interop",
+)
 
 
 def modules() -> dict[str, Path]:

@@ -103,3 +103,20 @@ def test_export_bench_builds_its_database_and_reports(tmp_path: Path) -> None:
     exported = tmp_path / "export-bench.jsonl"
     lines = exported.read_text(encoding="utf-8").splitlines()
     assert len({json.loads(line)["match"] for line in lines}) == 20
+
+
+@pytest.mark.parametrize("tensor", [False, True])
+def test_the_openspiel_adapter_rows_measure_decisions(tensor: bool) -> None:
+    """bench_games.py's adapter rows (issue 33, item 6) play through the adapter
+    and report their figures; nothing about speed."""
+    pytest.importorskip("pyspiel")
+    bench = _bench_module()
+    cfg = bench.Config(runs=1, seconds=0.05, warmup=0.0, clone_states=1, clone_repeat=1)
+    row = bench.Measurement("adapter_klaverjassen", "adapter")
+    bench._adapter("klaverjassen", tensor=tensor)(cfg, 0, row)
+    figures = row.runs[0]
+    assert figures["us_per_decision"] > 0 and figures["hands_per_s"] > 0
+    # A whole match of klaverjassen to 1500 is well over 100 decisions.
+    assert figures["decisions_per_hand"] > 100
+    keys = {p.key for p in bench.PEERS}
+    assert {"adapter_gin", "adapter_klaverjassen_tensor"} <= keys

@@ -198,6 +198,13 @@ class MaisonTarot(Game):
 
         return tarot_encoding(self, n_seats, (), TarotView)
 
+    def utility_range(self, n_seats: int) -> tuple[float, float]:
+        """Wilde: each deal a seat loses its stake or wins the others' (R13)."""
+        if self.options.get("variant") != WILDE:
+            return super().utility_range(n_seats)
+        deals, stake = self.options["deals"], self.options["stake"]
+        return (-float(stake * deals), float(stake * (n_seats - 1) * deals))
+
     def new_match(self, n_seats: int, seed: int) -> MaisonTarotState:
         """The first deal of a match, dealt from ``seed``."""
         self.check_seats(n_seats)

@@ -316,6 +316,14 @@ class TriompheForcee(Game):
 
         return tarot_encoding(self, n_seats, (f"declare {DEATH}",), TriompheView)
 
+    def utility_range(self, n_seats: int) -> tuple[float, float]:
+        """Net chips (TF8): a deal empties the pot (TF4, TF7), and a seat stakes
+        into it at most three times (TF3, plus a restake each time the four
+        declared stakes of TF5 empty it), so a deal moves at most 4 stakes a seat.
+        """
+        bound = 4 * self.options["stake"] * self.options["deals"]
+        return (-float(bound), float(bound * (n_seats - 1)))
+
     def new_match(self, n_seats: int, seed: int) -> TriompheState:
         """The first deal of a match, dealt from ``seed``."""
         self.check_seats(n_seats)

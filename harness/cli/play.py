@@ -124,7 +124,7 @@ def _cmd_play(registry: Registry, args: argparse.Namespace) -> int:
             )
         specs.insert(human, _HUMAN)
     game.check_seats(len(specs))
-    names = [_spec_name(spec) for spec in specs]
+    names = [_spec_name(spec, registry) for spec in specs]
     labels = seat_labels(names)
     pool = ProcessPool(max_idle=0)  # a command bot's process ends with the match
     others = [spec if spec != _HUMAN else "random" for spec in specs]
@@ -190,12 +190,25 @@ _COMMAND_BOT = "cmd:"
 _HUMAN = "human"
 
 
-def _spec_name(spec: str) -> str:
+def _spec_name(spec: str, registry: Registry) -> str:
     """A ``--bots`` entry's name: the bot's, or the command's program."""
     if spec.startswith(_COMMAND_BOT):
         words = shlex.split(spec[len(_COMMAND_BOT) :])
         return Path(words[-1] if words else "cmd").name
-    return spec.split(":", 1)[0]
+    return _split_spec(spec, registry)[0]
+
+
+def _split_spec(spec: str, registry: Registry) -> tuple[str, str]:
+    """A ``--bots`` entry as (bot name, its options after the ``:``).
+
+    A registered name that holds a ``:`` itself (``openspiel:ismcts``) is
+    matched whole first, so ``openspiel:ismcts:simulations=50`` is that bot.
+    """
+    for name in sorted(registry.bots, key=len, reverse=True):
+        if ":" in name and (spec == name or spec.startswith(name + ":")):
+            return name, spec[len(name) + 1 :]
+    name, _, rest = spec.partition(":")
+    return name, rest
 
 
 def _play_bots(
@@ -249,7 +262,7 @@ def _play_bots(
                 )
             )
             continue
-        name, _, rest = spec.partition(":")
+        name, rest = _split_spec(spec, registry)
         cls = registry.bot_class(name, game.name)
         options = parse_options(rest.split(":") if rest else [])
         bots.append(make_bot(game, cls, seat, seed, options))

@@ -257,6 +257,17 @@ class Game(ABC):
             return tuple(seat % half for seat in range(n_seats))
         return tuple(range(n_seats))
 
+    def utility_range(self, n_seats: int) -> tuple[float, float]:
+        """The least and the most one seat's ``Result.utilities`` entry can be.
+
+        The default utilities (:func:`~harness.contracts.result.rank_utilities`)
+        lie in -1..1; a game whose Results carry utilities of their own (net
+        chips) overrides this with bounds that hold for every match of its
+        options. Frameworks that declare bounds read it (OpenSpiel's
+        ``min_utility``/``max_utility``, ``harness/interop/openspiel.py``).
+        """
+        return (-1.0, 1.0)
+
     def encoding(self, n_seats: int) -> Encoding:
         """Integer actions, legal masks and observations for learning bots.
 
