@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("harness.isolation", "harness.stats"),
     ("harness.tournament",),
     ("harness.report",),
+    ("harness.serve",),
     ("harness.cli",),
     ("harness.__main__",),
 )

@@ -1,0 +1,212 @@
+"""The web application of ``troef serve``: Starlette routes, one WebSocket per table.
+
+- ``GET /`` the lobby and the table (``static/index.html``; its script and
+  style from ``/static``, nothing from the network);
+- ``GET /api/games`` every registered game with its seat counts, options
+  and the bots that play it, for the lobby;
+- ``WS /ws/table`` one match: the browser sends ``{"type": "new", ...}``
+  (:meth:`TableSettings.from_message`), then ``{"type": "move", "action":
+  ...}``; the server sends ``start``, ``update`` (after every move), ``turn``
+  (the person is to act: the View, and per card not legal the reason),
+  ``refused`` (a move not legal, with the reason), ``over`` (the result and
+  where it is recorded) or ``error`` (what was wrong with the settings).
+
+The match runs in a thread of its own (the referee blocks); its messages
+cross to the socket's event loop through ``call_soon_threadsafe``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from harness.contracts.errors import TroefError
+from harness.plugins import Registry
+from harness.serve.table import Message, Table, TableSettings
+
+__all__ = ["STATIC", "bound_socket", "create_app", "games_data", "running"]
+
+#: The table's drawing: HTML, script and style, served as they are.
+STATIC = Path(__file__).parent / "static"
+
+
+def games_data(registry: Registry) -> list[dict[str, Any]]:
+    """What the lobby offers: each game, its seats, options and bots."""
+    games = []
+    for name in sorted(registry.games):
+        cls = registry.games[name]
+        bots = sorted(
+            b
+            for b, bot in registry.bots.items()
+            if bot.games is None or name in bot.games
+        )
+        games.append(
+            {
+                "name": name,
+                "title": cls.title,
+                "seats": sorted(cls.seat_counts),
+                "options": [
+                    {
+                        "name": o.name,
+                        "default": o.default,
+                        "doc": o.doc,
+                        "choices": None if o.choices is None else list(o.choices),
+                    }
+                    for o in cls.option_specs
+                ],
+                "check_options": dict(cls.check_options),
+                "bots": bots,
+            }
+        )
+    return games
+
+
+def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starlette:
+    """The application: ``results`` is the folder each match's database goes to."""
+    tables: set[threading.Thread] = set()
+    leaving: set[Table] = set()
+
+    async def index(_: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    async def games(_: Request) -> JSONResponse:
+        return JSONResponse(games_data(registry))
+
+    async def table_socket(ws: WebSocket) -> None:
+        await ws.accept()
+        loop = asyncio.get_running_loop()
+        out: asyncio.Queue[Message] = asyncio.Queue()
+
+        def send(message: Message) -> None:
+            loop.call_soon_threadsafe(out.put_nowait, message)
+
+        try:
+            first = await ws.receive_json()
+            table = Table(
+                registry,
+                TableSettings.from_message(first),
+                send=send,
+                results=results,
+                pace=pace,
+            )
+        except TroefError as exc:
+            await ws.send_json({"type": "error", "message": str(exc)})
+            await ws.close()
+            return
+        except WebSocketDisconnect:
+            return
+
+        def play() -> None:
+            try:
+                table.run()
+            except Exception as exc:  # a bot that would not start, a bad option
+                send({"type": "error", "message": f"{type(exc).__name__}: {exc}"})
+
+        thread = threading.Thread(target=play, name="troef-table", daemon=True)
+        tables.add(thread)
+        leaving.add(table)
+        thread.start()
+
+        async def listen() -> None:
+            while True:
+                data = await ws.receive_json()
+                if isinstance(data, dict) and data.get("type") == "move":
+                    table.move(str(data.get("action")))
+
+        listener = asyncio.create_task(listen())
+        try:
+            while True:
+                getter = asyncio.create_task(out.get())
+                done, _ = await asyncio.wait(
+                    {getter, listener}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if getter not in done:  # the person left
+                    getter.cancel()
+                    break
+                message = getter.result()
+                await ws.send_json(message)
+                if message["type"] in ("over", "error"):
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            listener.cancel()
+            table.leave()
+            leaving.discard(table)
+            await asyncio.to_thread(thread.join)
+            tables.discard(thread)
+            if ws.client_state is WebSocketState.CONNECTED:
+                with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                    await ws.close()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        yield
+        # The server stops: every table's person leaves, every match ends.
+        for table in list(leaving):
+            table.leave()
+        for thread in list(tables):
+            await asyncio.to_thread(thread.join)
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/api/games", games),
+            WebSocketRoute("/ws/table", table_socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: a free one)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(64)
+    return sock
+
+
+def _server(app: Starlette) -> uvicorn.Server:
+    return uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+
+
+def serve(app: Starlette, sock: socket.socket) -> None:
+    """Serve ``app`` on ``sock`` until interrupted (``troef serve``)."""
+    _server(app).run(sockets=[sock])
+
+
+@contextlib.contextmanager
+def running(app: Starlette, host: str = "127.0.0.1") -> Iterator[str]:
+    """``app`` served on a free port of ``host`` in a thread; yields its URL.
+
+    Stopped on leaving: the server exits, its tables end, the thread is joined.
+    """
+    sock = bound_socket(host, 0)
+    server = _server(app)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
+    thread.start()
+    try:
+        while not server.started and thread.is_alive():
+            threading.Event().wait(0.01)  # polled until uvicorn says it listens
+        if not server.started:
+            raise TroefError("troef serve: the server did not start")
+        yield f"http://{host}:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join()
+        sock.close()

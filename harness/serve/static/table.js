@@ -1,0 +1,290 @@
+// troef serve: the lobby and one generic card table, drawn from the seat's View.
+// Reads the fields most games share (hand, trick, trump, dealer, to_act,
+// scores, hand_sizes) and shows the rest in words (the server's lines).
+"use strict";
+
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const SUIT_ORDER = "CDHS";
+const $ = (id) => document.getElementById(id);
+let games = [];
+let socket = null;
+let state = { seat: 0, labels: [], teams: [], lastTrick: null, showLast: false, view: null };
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text) node.textContent = text;
+  return node;
+}
+
+function suitOf(card) { return card.slice(-1); }
+
+function cardFace(card) {
+  const suit = suitOf(card);
+  if (!(suit in SUITS)) return card;
+  const rank = card.slice(0, -1);
+  return (rank === "T" ? "10" : rank) + SUITS[suit];
+}
+
+function cardNode(card, tag = "span") {
+  const node = el(tag, { class: "card", "data-card": card });
+  node.textContent = cardFace(card);
+  if (suitOf(card) === "H" || suitOf(card) === "D") node.classList.add("red");
+  return node;
+}
+
+// -- the lobby ---------------------------------------------------------------
+
+function game() { return games.find((g) => g.name === $("game").value); }
+
+function fillSeats() {
+  const g = game();
+  $("seats").replaceChildren(...g.seats.map((n) => el("option", { value: n }, String(n))));
+  fillPlaces();
+  fillOptions();
+}
+
+function fillPlaces() {
+  const g = game();
+  const n = Number($("seats").value);
+  $("seat").replaceChildren(...[...Array(n).keys()].map((s) => el("option", { value: s }, `seat ${s}`)));
+  const bots = $("bots");
+  bots.replaceChildren(el("legend", {}, "Bots"));
+  for (let i = 1; i < n; i++) {
+    const select = el("select", { class: "bot", "aria-label": `bot ${i}` });
+    for (const b of g.bots) select.append(el("option", { value: b }, b));
+    select.value = g.bots.includes("random") ? "random" : g.bots[0];
+    const label = el("label", {}, `other seat ${i} `);
+    label.append(select);
+    bots.append(label);
+  }
+}
+
+function fillOptions() {
+  const g = game();
+  const box = $("options");
+  box.replaceChildren(el("legend", {}, "Options"));
+  const short = $("short").checked;
+  for (const o of g.options) {
+    const value = short && o.name in g.check_options ? g.check_options[o.name] : o.default;
+    let input;
+    if (o.choices) {
+      input = el("select");
+      for (const c of o.choices) input.append(el("option", { value: JSON.stringify(c) }, String(c)));
+      input.value = JSON.stringify(value);
+    } else {
+      input = el("input", { size: 8 });
+      input.value = JSON.stringify(value);
+    }
+    input.dataset.option = o.name;
+    input.title = o.doc;
+    const label = el("label", {}, `${o.name} `);
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function settings() {
+  const options = {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    let value;
+    try { value = JSON.parse(input.value); } catch { value = input.value; }
+    options[input.dataset.option] = value;
+  }
+  return {
+    type: "new",
+    game: $("game").value,
+    seat: Number($("seat").value),
+    bots: [...document.querySelectorAll("select.bot")].map((s) => s.value),
+    options,
+    seed: Number($("seed").value),
+    name: $("name").value,
+  };
+}
+
+// -- the table ---------------------------------------------------------------
+
+function sortedHand(hand) {
+  const groups = {};
+  hand.forEach((card, i) => {
+    const s = SUIT_ORDER.indexOf(suitOf(card));
+    const key = s < 0 ? SUIT_ORDER.length : s;
+    (groups[key] ||= []).push([card, i]);
+  });
+  return Object.keys(groups).sort((a, b) => a - b).map((k) => groups[k]);
+}
+
+function seatPlace(seat) {
+  // The person at the bottom, the others clockwise around the table.
+  const n = state.labels.length;
+  const angle = Math.PI / 2 + (2 * Math.PI * ((seat - state.seat + n) % n)) / n;
+  return { left: 50 + 42 * Math.cos(angle), top: 50 + 40 * Math.sin(angle) };
+}
+
+function drawSeats(view) {
+  const ring = $("seats-ring");
+  ring.replaceChildren();
+  state.labels.forEach((label, seat) => {
+    const box = el("div", { class: "seat", "data-seat": seat });
+    const place = seatPlace(seat);
+    box.style.left = `${place.left}%`;
+    box.style.top = `${place.top}%`;
+    box.style.setProperty("--team", `var(--team${state.teams[seat] % 6})`);
+    box.append(el("div", { class: "name" }, seat === state.seat ? `${label} (you)` : label));
+    const badges = el("div");
+    if (view.dealer === seat) badges.append(el("span", { class: "badge dealer" }, "dealer"));
+    if (view.player === seat) badges.append(el("span", { class: "badge" }, "declarer"));
+    if (Array.isArray(view.hand_sizes)) badges.append(el("span", {}, ` ${view.hand_sizes[seat]} cards`));
+    box.append(badges);
+    if (view.to_act === seat) box.classList.add("to-act");
+    ring.append(box);
+  });
+}
+
+function drawTrick(view) {
+  const trick = $("trick");
+  const showing = state.showLast && state.lastTrick;
+  const cards = showing ? state.lastTrick[1] : (view.trick || []);
+  trick.classList.toggle("last", Boolean(showing));
+  trick.replaceChildren(...cards.filter((e) => Array.isArray(e)).map(([seat, card]) => {
+    const played = el("div", { class: "played" });
+    played.append(cardNode(card));
+    played.append(el("span", {}, state.labels[seat] ?? `seat ${seat}`));
+    return played;
+  }));
+  if (showing) {
+    trick.append(el("div", { class: "played" }, `won by ${state.labels[state.lastTrick[2]]}`));
+  }
+  $("last-trick-button").disabled = !state.lastTrick;
+  $("last-trick-button").textContent = state.showLast ? "this trick" : "last trick";
+  const trump = view.trump;
+  $("trump").textContent = trump ? `trump ${SUITS[trump] || trump}` : "";
+}
+
+function drawHand(view, reasons) {
+  const legal = view.legal_actions || [];
+  const hand = view.hand || [];
+  const box = $("hand");
+  box.replaceChildren();
+  for (const group of sortedHand(hand)) {
+    const g = el("div", { class: "suit-group" });
+    for (const [card] of group) {
+      const node = cardNode(card, "button");
+      node.type = "button";
+      const ok = legal.includes(card);
+      node.classList.add(ok ? "legal" : "illegal");
+      if (!ok) {
+        const why = (reasons && reasons[card]) || (legal.length ? "" : "it is not your turn");
+        node.title = why;
+        node.setAttribute("aria-disabled", "true");
+        node.setAttribute("aria-label", `${cardFace(card)}: ${why}`);
+      }
+      // A greyed card is still sent: the server refuses it and says why.
+      node.addEventListener("click", () => play(card));
+      g.append(node);
+    }
+    box.append(g);
+  }
+  const actions = $("actions");
+  actions.replaceChildren(...legal.filter((a) => !hand.includes(a)).map((a) => {
+    const b = el("button", { type: "button", "data-action": a }, a.endsWith("*") ? `${cardFace(a.slice(0, -1))} from the table` : a.replace(":", " "));
+    b.addEventListener("click", () => play(a));
+    return b;
+  }));
+}
+
+function draw(message) {
+  const view = message.view;
+  state.view = view;
+  if (message.last_trick) state.lastTrick = message.last_trick;
+  drawSeats(view);
+  drawTrick(view);
+  drawHand(view, message.reasons);
+  $("words").replaceChildren(...message.words.map((w) => el("li", {}, w)));
+}
+
+function log(lines) {
+  const list = $("log");
+  for (const line of lines || []) list.append(el("li", {}, line));
+  list.scrollTop = list.scrollHeight;
+}
+
+function play(action) {
+  $("message").textContent = "";
+  socket.send(JSON.stringify({ type: "move", action }));
+}
+
+function onMessage(event) {
+  const message = JSON.parse(event.data);
+  switch (message.type) {
+    case "start":
+      state = { seat: message.seat, labels: message.labels, teams: message.teams, lastTrick: null, showLast: false, view: null };
+      $("title").textContent = message.title;
+      $("lobby").hidden = true;
+      $("play").hidden = false;
+      $("log").replaceChildren();
+      log(message.lines);
+      draw(message);
+      break;
+    case "update":
+      log(message.lines);
+      draw(message);
+      break;
+    case "turn":
+      draw(message);
+      $("message").textContent = "your turn";
+      document.querySelector("#hand .legal, #actions button")?.focus();
+      break;
+    case "refused":
+      $("message").textContent = `${cardFace(message.action)}: ${message.reason}`;
+      break;
+    case "over":
+      log(message.lines);
+      $("hand").replaceChildren();
+      $("actions").replaceChildren();
+      $("message").textContent = "";
+      $("result").hidden = false;
+      $("result-line").textContent = state.labels.map((l, s) => `${l} ${message.scores[s]} (rank ${message.ranks[s]})`).join(", ");
+      $("result-table").textContent = message.table;
+      $("result-db").textContent = message.database;
+      $("result-match").textContent = message.match;
+      break;
+    case "error":
+      $("lobby").hidden = false;
+      $("lobby-error").textContent = message.message;
+      break;
+  }
+}
+
+function start(event) {
+  event.preventDefault();
+  $("lobby-error").textContent = "";
+  $("result").hidden = true;
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/table`;
+  socket = new WebSocket(url);
+  socket.addEventListener("open", () => socket.send(JSON.stringify(settings())));
+  socket.addEventListener("message", onMessage);
+}
+
+async function init() {
+  games = await (await fetch("/api/games")).json();
+  $("game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && games.some((g) => g.name === wanted)) $("game").value = wanted;
+  fillSeats();
+  $("game").addEventListener("change", fillSeats);
+  $("seats").addEventListener("change", fillPlaces);
+  $("short").addEventListener("change", fillOptions);
+  $("lobby").addEventListener("submit", start);
+  $("last-trick-button").addEventListener("click", () => {
+    state.showLast = !state.showLast;
+    if (state.view) drawTrick(state.view);
+  });
+  $("again").addEventListener("click", () => {
+    $("play").hidden = true;
+    $("lobby").hidden = false;
+  });
+  document.body.dataset.ready = "1";
+}
+
+init();

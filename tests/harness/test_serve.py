@@ -1,0 +1,244 @@
+"""``troef serve``: the table's WebSocket through Starlette's test client (the
+real application, real matches, real SQLite files), the reasons a refused card
+is given, and the command line. The browser drives it in
+``tests/browser/test_serve_browser.py``."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from harness.cli import main
+from harness.contracts.result import ForfeitReason
+from harness.match.referee import replay
+from harness.plugins import Registry
+from harness.serve.app import create_app, games_data
+from harness.serve.table import PERSON_BOT, refusal, view_data
+from harness.tournament.executor_plugins import load_registry
+from harness.tournament.store import Store
+
+
+@pytest.fixture(scope="module")
+def registry() -> Registry:
+    return load_registry()
+
+
+@pytest.fixture
+def client(registry: Registry, tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(registry, results=tmp_path / "tables", pace=0)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+# -- the reasons (klaverjassen, seed 004 line 22 and RULES.md R5) ------------
+
+
+def _view(trick: list[list[Any]], hand: list[str], legal: list[str]) -> dict[str, Any]:
+    return {"trick": trick, "hand": hand, "legal_actions": legal, "trump": "C"}
+
+
+def test_a_card_of_another_suit_while_holding_the_suit_led_must_follow() -> None:
+    # "De andere spelers zijn verplicht de gevraagde bloem te volgen als ze dat
+    # kunnen" (seed 004 line 22): hearts led, the hand holds hearts.
+    view = _view([[3, "KH"]], ["QC", "7H", "AH", "JS"], ["7H", "AH"])
+    assert refusal(view, "QC") == "you must follow suit (hearts ♥)"
+    assert refusal(view, "JS") == "you must follow suit (hearts ♥)"
+
+
+def test_void_in_the_suit_led_with_trumps_must_trump() -> None:
+    # "... en te troeven wanneer ze dat niet kunnen" (seed 004 line 22; R5).
+    view = _view([[1, "9D"], [2, "KD"]], ["QC", "7H", "JS"], ["QC"])
+    assert refusal(view, "7H") == "you must trump (clubs ♣)"
+
+
+def test_a_trump_too_low_when_one_can_overtrump_must_overtrump() -> None:
+    # "verplicht om een hogere troef te spelen dan iedere reeds gespeelde troef
+    # aan de slag, indien mogelijk (overtroeven)" (seed 004 line 22; R5).
+    view = _view([[1, "9D"], [2, "9C"]], ["7C", "JC", "7H"], ["JC"])
+    assert refusal(view, "7C") == "you must overtrump"
+    # Trump led: following means a higher trump (R5).
+    led = _view([[1, "AC"]], ["7C", "9C", "7H"], ["9C"])
+    assert refusal(led, "7C") == "you must play a higher trump"
+
+
+def test_other_refusals_say_what_the_person_may_do() -> None:
+    assert refusal(_view([], ["QC"], []), "QC") == "it is not your turn"
+    bidding = _view([], ["QC", "7H"], ["play", "pass"])
+    assert refusal(bidding, "QC") == (
+        "you cannot play a card now; choose one of: play, pass"
+    )
+    assert refusal(bidding, "AS") == "AS is not a move you can make now"
+    # No trick on the table and no rule the View shows: a plain reason.
+    assert refusal(_view([], ["QC", "7H"], ["7H"]), "QC") == "QC may not be played now"
+
+
+# -- a whole match through the WebSocket --------------------------------------
+
+_CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+
+
+def _play_out(ws: Any, *, refuse: int = 1) -> tuple[list[dict[str, Any]], int]:
+    """Answer every turn with its first legal move, first sending ``refuse``
+    cards that are not legal; every message and how many were refused."""
+    messages: list[dict[str, Any]] = []
+    refused = 0
+    while True:
+        message = ws.receive_json()
+        messages.append(message)
+        if message["type"] == "turn":
+            if message["reasons"] and refused < refuse:
+                card = sorted(message["reasons"])[0]
+                ws.send_json({"type": "move", "action": card})
+                answer = ws.receive_json()
+                messages.append(answer)
+                assert answer == {
+                    "type": "refused",
+                    "action": card,
+                    "reason": message["reasons"][card],
+                }
+                refused += 1
+            ws.send_json(
+                {"type": "move", "action": message["view"]["legal_actions"][0]}
+            )
+        if message["type"] in ("over", "error"):
+            return messages, refused
+
+
+def test_a_whole_match_is_played_refused_cards_asked_again_and_recorded(
+    client: TestClient, registry: Registry, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with client.websocket_connect("/ws/table") as ws:
+        ws.send_json(
+            {
+                "type": "new",
+                "game": "klaverjassen",
+                "seat": 1,
+                "bots": ["random", "random", "random"],
+                "options": {"target": 100},
+                "seed": 5,
+                "name": "Ann",
+            }
+        )
+        messages, refused = _play_out(ws, refuse=2)
+    assert refused == 2
+    start, over = messages[0], messages[-1]
+    assert start["type"] == "start" and over["type"] == "over", over
+    assert start["labels"] == ["random#0", "Ann", "random#2", "random#3"]
+    assert start["teams"] == [0, 1, 0, 1]
+    refusals = [m["reason"] for m in messages if m["type"] == "refused"]
+    assert all(r.startswith("you must ") for r in refusals), refusals
+
+    # Recorded like any match: the store, troef replay and troef report read it.
+    database = Path(over["database"])
+    with Store.existing(database) as store:
+        (match,) = list(store.matches())
+    assert match.job["id"] == over["match"]
+    assert match.job["seating"] == start["labels"]
+    assert match.job["bots"][1] == [PERSON_BOT, {}]
+    assert list(match.result.scores) == over["scores"]
+    game = registry.game("klaverjassen", {"target": 100})
+    assert match.result.log is not None
+    assert replay(game, 4, 5, match.result.log) == match.result
+    capsys.readouterr()
+    assert main(["replay", str(database), "0", "--seat", "1"]) == 0
+    told = capsys.readouterr().out
+    assert "match over" in told and "Ann" in told
+    assert main(["report", str(database)]) == 0
+    assert "Ann" in capsys.readouterr().out
+
+
+def test_the_browser_is_sent_the_seats_view_and_account_only(
+    client: TestClient, registry: Registry
+) -> None:
+    with client.websocket_connect("/ws/table") as ws:
+        ws.send_json(
+            {"type": "new", "game": "klaverjassen", "seat": 0, "bots": ["random"] * 3}
+        )
+        messages, _ = _play_out(ws, refuse=0)
+    game = registry.game("klaverjassen")
+    state = game.new_match(4, 1)
+    own = set(view_data(state.view(0))["hand"])
+    fields = {f for f in game.view_type().__dataclass_fields__}
+    for message in messages:
+        if "view" in message:
+            assert set(message["view"]) == fields
+            assert message["view"]["seat"] == 0
+    # Before anyone plays, no card but the person's own is named anywhere.
+    first = json.dumps(messages[0])
+    assert set(_CARD.findall(first)) <= own
+
+
+def test_a_person_who_leaves_forfeits_and_the_match_is_recorded(
+    client: TestClient, tmp_path: Path
+) -> None:
+    with client.websocket_connect("/ws/table") as ws:
+        ws.send_json(
+            {"type": "new", "game": "bezique", "seat": 0, "bots": ["random"], "seed": 3}
+        )
+        while ws.receive_json()["type"] != "turn":
+            pass
+    # The socket closed at the person's turn: the table thread ends the match.
+    for _ in range(1000):
+        found = list((tmp_path / "tables").glob("*.sqlite"))
+        if found and not any(t.name == "troef-table" for t in threading.enumerate()):
+            break
+        threading.Event().wait(0.05)
+    (database,) = found
+    with Store.existing(database) as store:
+        (match,) = list(store.matches())
+    forfeit = match.result.forfeit
+    assert forfeit is not None and forfeit.seat == 0
+    assert forfeit.reason is ForfeitReason.CRASH
+    assert "left the table" in forfeit.detail
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"game": "nope", "bots": ["random"]}, "no game named 'nope'"),
+        ({"game": "bezique", "seat": 2, "bots": ["random"]}, "seat 2 is not at a"),
+        ({"game": "bezique", "bots": "random"}, "'bots' is 'random'"),
+        ({"game": "bezique", "bots": ["random"], "options": {"target": 0}}, "target"),
+        ({"game": "bezique", "bots": ["nobot"]}, "no bot named 'nobot'"),
+    ],
+)
+def test_bad_settings_are_answered_with_what_was_wrong(
+    client: TestClient, settings: dict[str, Any], message: str
+) -> None:
+    with client.websocket_connect("/ws/table") as ws:
+        ws.send_json({"type": "new", **settings})
+        answer = ws.receive_json()
+        assert answer["type"] == "error"
+        assert message in answer["message"]
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+
+
+def test_the_lobby_lists_every_game_with_its_bots_and_the_page_is_local(
+    client: TestClient, registry: Registry
+) -> None:
+    games = client.get("/api/games").json()
+    assert games == games_data(registry)
+    assert {g["name"] for g in games} == set(registry.games)
+    klaverjassen = next(g for g in games if g["name"] == "klaverjassen")
+    assert klaverjassen["seats"] == [4] and "random" in klaverjassen["bots"]
+    page = client.get("/").text
+    # Nothing from the network: every script and style is served here.
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)
+    for asset in re.findall(r"(?:src|href)=\"(/static/[^\"]+)\"", page):
+        assert client.get(asset).status_code == 200
+
+
+def test_troef_serve_refuses_a_negative_pace(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--pace", "-1"]) != 0
+    assert "--pace -1.0: expected 0 or more seconds" in capsys.readouterr().err
