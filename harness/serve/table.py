@@ -34,7 +34,7 @@ Rulings (the issue left them open):
 
 from __future__ import annotations
 
-import dataclasses
+import json
 import queue
 import threading
 import time
@@ -164,14 +164,9 @@ def refusal(view: Mapping[str, Any], action: str) -> str:
 
 
 def view_data(view: View) -> dict[str, Any]:
-    """The View as the browser reads it: its fields, as its JSON has them."""
-    return {f.name: _plain(getattr(view, f.name)) for f in dataclasses.fields(view)}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
+    """The View as the browser reads it: its JSON, as a bot receives it."""
+    data: dict[str, Any] = json.loads(view.to_json())
+    return data
 
 
 class WebPerson(Bot):
