@@ -4,6 +4,9 @@
   style from ``/static``, nothing from the network);
 - ``GET /api/games`` every registered game with its seat counts, options
   and the bots that play it, for the lobby;
+- ``GET /api/recorded`` the databases in the results folder and their
+  matches; ``GET /api/replay?database=NAME&match=ID&seat=N`` one of them as
+  the frames of the table (:mod:`harness.serve.replay`);
 - ``WS /ws/table`` one match: the browser sends ``{"type": "new", ...}``
   (:meth:`TableSettings.from_message`), then ``{"type": "move", "action":
   ...}``; the server sends ``start``, ``update`` (after every move), ``turn``
@@ -35,6 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from harness.contracts.errors import TroefError
 from harness.plugins import Registry
+from harness.serve.replay import recorded, replay_frames
 from harness.serve.table import Message, Table, TableSettings
 
 __all__ = ["STATIC", "bound_socket", "create_app", "games_data", "running"]
@@ -84,6 +88,31 @@ def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starl
 
     async def games(_: Request) -> JSONResponse:
         return JSONResponse(games_data(registry))
+
+    async def recorded_matches(_: Request) -> JSONResponse:
+        return JSONResponse(await asyncio.to_thread(recorded, results))
+
+    async def replay(request: Request) -> JSONResponse:
+        query = request.query_params
+        try:
+            seat = int(query.get("seat", "0"))
+        except ValueError:
+            return JSONResponse(
+                {"error": f"replay: seat {query.get('seat')!r}; expected a number"},
+                status_code=400,
+            )
+        try:
+            frames = await asyncio.to_thread(
+                replay_frames,
+                registry,
+                results,
+                query.get("database", ""),
+                query.get("match", "0"),
+                seat,
+            )
+        except TroefError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        return JSONResponse(frames)
 
     async def table_socket(ws: WebSocket) -> None:
         await ws.accept()
@@ -165,6 +194,8 @@ def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starl
         routes=[
             Route("/", index),
             Route("/api/games", games),
+            Route("/api/recorded", recorded_matches),
+            Route("/api/replay", replay),
             WebSocketRoute("/ws/table", table_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],

@@ -61,6 +61,7 @@ from harness.tournament.table_bots import match_bots, spec_name
 
 __all__ = [
     "PERSON_BOT",
+    "Drawing",
     "Table",
     "TableSettings",
     "WebPerson",
@@ -169,6 +170,37 @@ def view_data(view: View) -> dict[str, Any]:
     return data
 
 
+class Drawing:
+    """What the browser draws one seat's table from, View by View: the View
+    as JSON, the View in words (:func:`~harness.match.human.describe_view`)
+    and the last finished trick (ruling 4), kept across Views."""
+
+    def __init__(self, labels: Sequence[str], teams: Sequence[int]) -> None:
+        self.labels = list(labels)
+        self.teams = tuple(teams)
+        self.last_trick: list[Any] | None = None
+
+    def message(self, kind: str, seen: View) -> Message:
+        """A message of type ``kind`` drawing ``seen``."""
+        view = view_data(seen)
+        tricks = view.get("tricks")
+        if isinstance(tricks, list) and tricks and _is_record(tricks[-1]):
+            leader, cards, winner = tricks[-1][:3]
+            n = len(self.labels)
+            self.last_trick = [
+                leader,
+                [[(leader + i) % n, card] for i, card in enumerate(cards)],
+                winner,
+            ]
+        words = describe_view(seen, self.labels, teams=self.teams)
+        return {
+            "type": kind,
+            "view": view,
+            "words": [line.strip() for line in words],
+            "last_trick": self.last_trick,
+        }
+
+
 class WebPerson(Bot):
     """A person at a browser: ``act`` asks the table, which asks the browser."""
 
@@ -224,7 +256,7 @@ class Table:
         self.narrator = Narrator(
             self.game, settings.seed, self.labels, seat=settings.seat
         )
-        self._last_trick: list[Any] | None = None
+        self.drawing = Drawing(self.labels, self.teams)
         self._moved_by_person = False
 
     # -- the browser's side (any thread) ------------------------------------
@@ -263,24 +295,7 @@ class Table:
             )
 
     def _table_message(self, kind: str, seen: View) -> Message:
-        """The seat's table: its View, the View in words, the last trick."""
-        view = view_data(seen)
-        tricks = view.get("tricks")
-        if isinstance(tricks, list) and tricks and _is_record(tricks[-1]):
-            leader, cards, winner = tricks[-1][:3]
-            n = len(self.labels)
-            self._last_trick = [
-                leader,
-                [[(leader + i) % n, card] for i, card in enumerate(cards)],
-                winner,
-            ]
-        words = describe_view(seen, self.labels, teams=self.teams)
-        return {
-            "type": kind,
-            "view": view,
-            "words": [line.strip() for line in words],
-            "last_trick": self._last_trick,
-        }
+        return self.drawing.message(kind, seen)
 
     def _on_action(self, action: str) -> None:
         lines = self.narrator.tell(action)

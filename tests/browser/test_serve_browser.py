@@ -132,6 +132,21 @@ def test_a_whole_match_in_the_browser_is_played_and_recorded(
         shown_match = page.locator("#result-match").text_content()
         table = page.locator("#result-table").text_content() or ""
         assert "Ann" in table and "rank" in table
+        # The match again, drawn as the same table, stepped through by trick.
+        page.click("#replay-this")
+        page.wait_for_selector("#replay-controls:not([hidden])")
+        assert page.locator("#frame-number").text_content() == (
+            f"move 0 of {len(_log(results))}"
+        )
+        page.click("[data-step='trick'][data-by='1']")
+        page.click("#last-trick-button")
+        assert page.locator("#trick .played .card").count() == (
+            4 if game == "klaverjassen" else 2
+        )
+        assert page.locator("#hand button.card").count() > 0
+        page.click("[data-step='deal'][data-by='1']")
+        page.click("[data-step='deal'][data-by='-1']")
+        assert page.locator("#frame-number").text_content().startswith("move 0 of")
         assert errors == []
     (database,) = results.glob("*.sqlite")
     assert shown_db == str(database)
@@ -140,6 +155,15 @@ def test_a_whole_match_in_the_browser_is_played_and_recorded(
     assert match.job["id"] == shown_match
     assert PERSON_BOT in [bot for bot, _ in match.job["bots"]]
     assert match.result.forfeit is None
+
+
+def _log(results: Path) -> tuple[str, ...]:
+    """The action log of the one match recorded in ``results``."""
+    (database,) = results.glob("*.sqlite")
+    with Store.existing(database) as store:
+        (match,) = list(store.matches())
+    assert match.result.log is not None
+    return match.result.log
 
 
 def write_screenshots(folder: Path) -> None:

@@ -286,3 +286,60 @@ def test_every_game_is_played_to_its_end_at_the_table(
         (match,) = list(store.matches())
     assert match.result.forfeit is None
     assert list(match.result.scores) == over["scores"]
+
+
+def test_a_recorded_match_is_replayed_as_the_table_live_play_drew(
+    client: TestClient,
+) -> None:
+    with client.websocket_connect("/ws/table") as ws:
+        ws.send_json(
+            {
+                "type": "new",
+                "game": "klaverjassen",
+                "seat": 2,
+                "bots": ["random"] * 3,
+                "options": {"target": 100},
+                "seed": 4,
+            }
+        )
+        messages, _ = _play_out(ws, refuse=0)
+    over = messages[-1]
+    live = [m for m in messages if m["type"] in ("start", "update")]
+    database = Path(over["database"]).name
+    (listed,) = client.get("/api/recorded").json()
+    assert listed["database"] == database
+    assert [m["match"] for m in listed["matches"]] == [over["match"]]
+
+    query = {"database": database, "match": over["match"], "seat": "2"}
+    replayed = client.get("/api/replay", params=query).json()
+    frames = replayed["frames"]
+    # The same drawing as live play, move by move: the View, the words, the
+    # last trick and what the seat heard.
+    assert len(frames) == len(live)
+    for frame, message in zip(frames, live, strict=True):
+        for key in ("view", "words", "last_trick", "lines"):
+            assert frame[key] == message[key], key
+    assert replayed["scores"] == over["scores"]
+    # Stepping by trick stops at every finished trick: 8 in each deal.
+    deals = len(frames[-1]["view"]["deal_scores"])
+    assert sum(f.get("trick_done", False) for f in frames) == 8 * deals
+    # Another seat's replay draws that seat's hand.
+    other = client.get("/api/replay", params={**query, "seat": "0"}).json()
+    assert {f["view"]["seat"] for f in other["frames"]} == {0}
+    assert other["frames"][0]["view"]["hand"] != frames[0]["view"]["hand"]
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"database": "../x.sqlite"}, "replay: no database '../x.sqlite'"),
+        ({"database": "none.sqlite"}, "replay: no database 'none.sqlite'"),
+        ({"database": "x", "seat": "one"}, "replay: seat 'one'; expected a number"),
+    ],
+)
+def test_a_replay_of_what_is_not_there_says_what_is_missing(
+    client: TestClient, query: dict[str, str], message: str
+) -> None:
+    answer = client.get("/api/replay", params=query)
+    assert answer.status_code in (400, 404)
+    assert message in answer.json()["error"]

@@ -9,6 +9,8 @@ const $ = (id) => document.getElementById(id);
 let games = [];
 let socket = null;
 let state = { seat: 0, labels: [], teams: [], lastTrick: null, showLast: false, view: null };
+// A replay being shown: its frames, the one drawn, where it came from.
+let replay = null;
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -180,7 +182,8 @@ function drawHand(view, reasons) {
         node.setAttribute("aria-label", `${cardFace(card)}: ${why}`);
       }
       // A greyed card is still sent: the server refuses it and says why.
-      node.addEventListener("click", () => play(card));
+      if (replay) node.disabled = true;
+      else node.addEventListener("click", () => play(card));
       g.append(node);
     }
     box.append(g);
@@ -188,7 +191,8 @@ function drawHand(view, reasons) {
   const actions = $("actions");
   actions.replaceChildren(...legal.filter((a) => !hand.includes(a)).map((a) => {
     const b = el("button", { type: "button", "data-action": a }, a.endsWith("*") ? `${cardFace(a.slice(0, -1))} from the table` : a.replace(":", " "));
-    b.addEventListener("click", () => play(a));
+    if (replay) b.disabled = true;
+    else b.addEventListener("click", () => play(a));
     return b;
   }));
 }
@@ -218,6 +222,9 @@ function onMessage(event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
     case "start":
+      replay = null;
+      $("replay-controls").hidden = true;
+      $("recorded").hidden = true;
       state = { seat: message.seat, labels: message.labels, teams: message.teams, lastTrick: null, showLast: false, view: null };
       $("title").textContent = message.title;
       $("lobby").hidden = true;
@@ -248,6 +255,8 @@ function onMessage(event) {
       $("result-table").textContent = message.table;
       $("result-db").textContent = message.database;
       $("result-match").textContent = message.match;
+      $("replay-this").dataset.database = message.database.split("/").pop();
+      $("replay-this").dataset.match = message.match;
       break;
     case "error":
       $("lobby").hidden = false;
@@ -266,6 +275,79 @@ function start(event) {
   socket.addEventListener("message", onMessage);
 }
 
+// -- replays -----------------------------------------------------------------
+
+async function listRecorded() {
+  const found = await (await fetch("/api/recorded")).json();
+  $("recorded-list").replaceChildren(...found.flatMap((db) => db.matches.map((m) => {
+    const item = el("li");
+    const b = el("button", { type: "button", class: "open-replay" }, `${m.game}: ${m.seating.join(", ")} (${db.database})`);
+    b.addEventListener("click", () => openReplay(db.database, m.match, 0));
+    item.append(b);
+    return item;
+  })));
+}
+
+async function openReplay(database, match, seat) {
+  const query = new URLSearchParams({ database, match, seat });
+  const answer = await fetch(`/api/replay?${query}`);
+  const data = await answer.json();
+  if (!answer.ok) { $("lobby-error").textContent = data.error; return; }
+  replay = { ...data, database, at: 0 };
+  state = { seat: data.seat, labels: data.labels, teams: data.teams, lastTrick: null, showLast: false, view: null };
+  $("title").textContent = `${data.title}: replay as ${data.labels[data.seat]}`;
+  $("lobby").hidden = true;
+  $("recorded").hidden = true;
+  $("result").hidden = true;
+  $("play").hidden = false;
+  $("replay-controls").hidden = false;
+  $("replay-seat").replaceChildren(...data.labels.map((l, s) => el("option", { value: s }, `${s}: ${l}`)));
+  $("replay-seat").value = String(data.seat);
+  showFrame(0);
+}
+
+function showFrame(at) {
+  const frames = replay.frames;
+  replay.at = Math.max(0, Math.min(frames.length - 1, at));
+  state.lastTrick = null;
+  for (let i = 0; i <= replay.at; i++) if (frames[i].last_trick) state.lastTrick = frames[i].last_trick;
+  $("log").replaceChildren();
+  for (let i = 0; i <= replay.at; i++) log(frames[i].lines);
+  draw({ ...frames[replay.at], last_trick: state.lastTrick });
+  $("frame-number").textContent = `move ${replay.at} of ${frames.length - 1}`;
+}
+
+function step(kind, by) {
+  // By move; by trick: to the next (or previous) frame that finishes one;
+  // by deal: to the first frame of the next deal, or back to the start of
+  // this deal (of the one before when already there).
+  const frames = replay.frames;
+  const last = frames.length - 1;
+  let at = replay.at;
+  if (kind === "move") return showFrame(at + by);
+  if (kind === "trick") {
+    do { at += by; } while (at > 0 && at < last && !frames[at].trick_done);
+    return showFrame(at);
+  }
+  const dealAt = (i) => frames[i].view.deal;
+  if (by > 0) {
+    const deal = dealAt(at);
+    while (at < last && dealAt(at) === deal) at += 1;
+  } else {
+    const start = (i) => { while (i > 0 && dealAt(i - 1) === dealAt(i)) i -= 1; return i; };
+    at = start(at) === at && at > 0 ? start(at - 1) : start(at);
+  }
+  showFrame(at);
+}
+
+function leaveReplay() {
+  replay = null;
+  $("replay-controls").hidden = true;
+  $("play").hidden = true;
+  $("lobby").hidden = false;
+  $("recorded").hidden = false;
+}
+
 async function init() {
   games = await (await fetch("/api/games")).json();
   $("game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
@@ -280,9 +362,17 @@ async function init() {
     state.showLast = !state.showLast;
     if (state.view) drawTrick(state.view);
   });
+  $("list-recorded").addEventListener("click", listRecorded);
+  for (const b of document.querySelectorAll("[data-step]")) {
+    b.addEventListener("click", () => step(b.dataset.step, Number(b.dataset.by)));
+  }
+  $("replay-seat").addEventListener("change", () => openReplay(replay.database, replay.match, Number($("replay-seat").value)));
+  $("leave-replay").addEventListener("click", leaveReplay);
+  $("replay-this").addEventListener("click", () => openReplay($("replay-this").dataset.database, $("replay-this").dataset.match, state.seat));
   $("again").addEventListener("click", () => {
     $("play").hidden = true;
     $("lobby").hidden = false;
+    $("recorded").hidden = false;
   });
   document.body.dataset.ready = "1";
 }
