@@ -7,8 +7,10 @@
 - ``GET /api/recorded`` the databases in the results folder and their
   matches; ``GET /api/replay?database=NAME&match=ID&seat=N`` one of them as
   the frames of the table (:mod:`harness.serve.replay`);
-- ``WS /ws/table`` one match: the browser sends ``{"type": "new", ...}``
-  (:meth:`TableSettings.from_message`), then ``{"type": "move", "action":
+- ``WS /ws/table`` one seat at one table: the browser sends ``{"type":
+  "new", ...}`` (:meth:`TableSettings.from_message`; the server answers
+  ``invited`` with a link per seat left to people) or ``{"type": "join",
+  "table": ID, "seat": N}`` (a seat's link), then ``{"type": "move", "action":
   ...}``; the server sends ``start``, ``update`` (after every move), ``turn``
   (the person is to act: the View, and per card not legal the reason),
   ``refused`` (a move not legal, with the reason), ``over`` (the result and
@@ -36,7 +38,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from harness.contracts.errors import TroefError
+from harness.contracts.errors import ConfigError, TroefError
 from harness.plugins import Registry
 from harness.serve.replay import recorded, replay_frames
 from harness.serve.table import Message, Table, TableSettings
@@ -80,8 +82,9 @@ def games_data(registry: Registry) -> list[dict[str, Any]]:
 
 def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starlette:
     """The application: ``results`` is the folder each match's database goes to."""
-    tables: set[threading.Thread] = set()
-    leaving: set[Table] = set()
+    #: The tables being played or waiting for their people, by id, with
+    #: the thread that plays each.
+    tables: dict[str, tuple[Table, threading.Thread]] = {}
 
     async def index(_: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -124,13 +127,7 @@ def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starl
 
         try:
             first = await ws.receive_json()
-            table = Table(
-                registry,
-                TableSettings.from_message(first),
-                send=send,
-                results=results,
-                pace=pace,
-            )
+            table, seat = _sit_down(first, send)
         except TroefError as exc:
             await ws.send_json({"type": "error", "message": str(exc)})
             await ws.close()
@@ -138,22 +135,11 @@ def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starl
         except WebSocketDisconnect:
             return
 
-        def play() -> None:
-            try:
-                table.run()
-            except Exception as exc:  # a bot that would not start, a bad option
-                send({"type": "error", "message": f"{type(exc).__name__}: {exc}"})
-
-        thread = threading.Thread(target=play, name="troef-table", daemon=True)
-        tables.add(thread)
-        leaving.add(table)
-        thread.start()
-
         async def listen() -> None:
             while True:
                 data = await ws.receive_json()
                 if isinstance(data, dict) and data.get("type") == "move":
-                    table.move(str(data.get("action")))
+                    table.move(seat, str(data.get("action")))
 
         listener = asyncio.create_task(listen())
         try:
@@ -173,21 +159,61 @@ def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starl
             pass
         finally:
             listener.cancel()
-            table.leave()
-            leaving.discard(table)
-            await asyncio.to_thread(thread.join)
-            tables.discard(thread)
+            table.detach(seat)
+            _, thread = tables.get(table.id, (None, None))
+            if thread is not None and not thread.is_alive():
+                tables.pop(table.id, None)
             if ws.client_state is WebSocketState.CONNECTED:
                 with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                     await ws.close()
 
+    def _sit_down(first: Any, send: Any) -> tuple[Table, int]:
+        """A ``new`` table set up, or a ``join`` at a seat of one: the table
+        and the seat. Raises TroefError naming what was wrong."""
+        if isinstance(first, dict) and first.get("type") == "join":
+            found = tables.get(str(first.get("table")))
+            if found is None:
+                raise ConfigError(
+                    f"table: no table {first.get('table')!r} here; it ended, or "
+                    "the link is not this server's"
+                )
+            seat = first.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise ConfigError(f"table: 'seat' is {seat!r}; expected a number")
+            found[0].attach(seat, send)
+            return found[0], seat
+        table = Table(
+            registry, TableSettings.from_message(first), results=results, pace=pace
+        )
+        seat = table.settings.seat
+        table.attach(seat, send)
+
+        def play() -> None:
+            try:
+                table.run()
+            except Exception as exc:  # a bot that would not start, a bad option
+                for person in table.people.values():
+                    if person.sink is not None:
+                        person.sink(
+                            {"type": "error", "message": f"{type(exc).__name__}: {exc}"}
+                        )
+            finally:
+                tables.pop(table.id, None)
+
+        thread = threading.Thread(target=play, name="troef-table", daemon=True)
+        tables[table.id] = (table, thread)
+        thread.start()
+        if table.invited:
+            links = {str(s): f"/?table={table.id}&seat={s}" for s in table.invited}
+            send({"type": "invited", "table": table.id, "links": links})
+        return table, seat
+
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         yield
-        # The server stops: every table's person leaves, every match ends.
-        for table in list(leaving):
-            table.leave()
-        for thread in list(tables):
+        # The server stops: every table closes, every match ends.
+        for table, thread in list(tables.values()):
+            table.close()
             await asyncio.to_thread(thread.join)
 
     return Starlette(

@@ -1,4 +1,4 @@
-"""One table of ``troef serve``: a person at one seat, bots at the others.
+"""One table of ``troef serve``: people at some seats, bots at the others.
 
 The match is played by the referee (:func:`~harness.match.referee.play_match`)
 in a thread of its own, exactly as ``troef play --human`` plays it: the bots
@@ -13,9 +13,12 @@ Rulings (the issue left them open):
 
 1. A move the browser sends that is not legal is refused with the reason a
    card player would give (:func:`refusal`) and the person is asked again; it
-   never forfeits the match. A person who leaves (the socket closes) forfeits
-   at their next decision, and the match is recorded with that forfeit, as a
-   bot that crashes is.
+   never forfeits the match. A person who leaves (the socket closes) is dealt
+   with as the table's ``on_leave`` says: ``forfeit`` (the default, as a bot
+   that crashes: their next decision forfeits, and the match is recorded with
+   it), ``bot`` (:data:`STAND_IN` takes the seat over for good at their first
+   decision after ``grace`` seconds away, unless they are back through their
+   link) or ``wait`` (the match waits until they are back).
 2. The bots' moves are told at ``pace`` seconds each, the person's own at
    once, so that the person can follow the table; the pace never changes what
    is played.
@@ -30,12 +33,18 @@ Rulings (the issue left them open):
    (``tricks``: leader, cards in play order, winner), its cards seated in play
    order from the leader; it stays on view into the next deal until a new
    trick is finished.
+5. Several people: each seat whose ``bots`` entry is ``person`` is a person
+   invited through the table's link for that seat (``/?table=ID&seat=N``),
+   named ``guest`` at the table; the match starts when every person has sat
+   down, and each hears their own seat's account and sees their own View.
+   The first seat's account tells the forfeit line at the end.
 """
 
 from __future__ import annotations
 
 import json
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -50,7 +59,7 @@ from harness.contracts.result import ForfeitReason, Result
 from harness.contracts.view import View
 from harness.match.human import SUIT_NAMES, describe_view
 from harness.match.narration import Narrator, seat_labels
-from harness.match.referee import abandon_bots, play_match
+from harness.match.referee import abandon_bots, make_bot, play_match
 from harness.plugins import Registry
 from harness.report.tables import result_table
 from harness.tournament.config import TournamentConfig
@@ -60,7 +69,10 @@ from harness.tournament.store import Store
 from harness.tournament.table_bots import match_bots, spec_name
 
 __all__ = [
+    "GUEST",
+    "ON_LEAVE",
     "PERSON_BOT",
+    "STAND_IN",
     "Drawing",
     "Table",
     "TableSettings",
@@ -70,8 +82,17 @@ __all__ = [
     "view_data",
 ]
 
-#: The bot name a person's seat is recorded under.
+#: The bot name a person's seat is recorded under; as a ``bots`` entry, a
+#: seat a person joins through its link.
 PERSON_BOT = "person"
+#: How a person invited to a seat is named.
+GUEST = "guest"
+#: What happens when a person leaves the table: their next decision forfeits
+#: the match; a bot (:data:`STAND_IN`) takes the seat over unless they are
+#: back within the grace time; or the match waits for them.
+ON_LEAVE = ("forfeit", "bot", "wait")
+#: The bot that takes over the seat of a person who left.
+STAND_IN = "random"
 
 #: A message to the browser: a JSON object with a ``type``.
 Message = dict[str, Any]
@@ -91,6 +112,10 @@ class TableSettings:
     seed: int = 1
     #: The person's name at the table.
     name: str = "you"
+    #: What happens when a person leaves (:data:`ON_LEAVE`).
+    on_leave: str = "forfeit"
+    #: With ``on_leave = "bot"``: seconds a person has to come back.
+    grace: float = 30.0
 
     @classmethod
     def from_message(cls, data: Mapping[str, Any]) -> TableSettings:
@@ -119,7 +144,20 @@ class TableSettings:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ConfigError(f"table: 'seed' is {seed!r}; expected an integer")
         name = str(data.get("name") or "you").strip() or "you"
-        return cls(game, seat, tuple(bots), dict(options), seed, name)
+        on_leave = data.get("on_leave", "forfeit")
+        if on_leave not in ON_LEAVE:
+            raise ConfigError(
+                f"table: 'on_leave' is {on_leave!r}; expected one of "
+                f"{', '.join(ON_LEAVE)}"
+            )
+        grace = data.get("grace", 30.0)
+        if not isinstance(grace, (int, float)) or isinstance(grace, bool) or grace < 0:
+            raise ConfigError(
+                f"table: 'grace' is {grace!r}; expected 0 or more seconds"
+            )
+        return cls(
+            game, seat, tuple(bots), dict(options), seed, name, on_leave, float(grace)
+        )
 
 
 _SUITS = "CDHS"
@@ -214,11 +252,34 @@ class WebPerson(Bot):
         return self.table.ask(view)
 
 
+@dataclass
+class _Person:
+    """A seat a person plays: their own account, drawing and moves."""
+
+    seat: int
+    narrator: Narrator
+    drawing: Drawing
+    moves: queue.Queue[str | None] = field(default_factory=queue.Queue)
+    #: Where this person's messages go while they are at the table.
+    sink: Callable[[Message], None] | None = None
+    joined: threading.Event = field(default_factory=threading.Event)
+    #: When they left (``time.monotonic``), for the grace time.
+    left_at: float = 0.0
+    #: Everything told to this seat so far, for a person who comes back.
+    told: list[str] = field(default_factory=list)
+    #: The decision waiting for them, sent again when they come back.
+    turn: Message | None = None
+    #: The bot that took the seat over (``on_leave = "bot"``).
+    stand_in: Bot | None = None
+
+
 class Table:
     """One match at one table, from the lobby's settings to the database.
 
-    :param send: called (from the match's thread) with each message for the
-        browser; it must be safe to call from another thread.
+    Each seat whose entry is ``person`` (and the seat of whoever set the
+    table up) is played by a person who joins through the table's link for
+    that seat (:meth:`attach`); the match starts when every person is there.
+
     :param results: the folder the match's database is written into.
     :param pace: seconds each bot's move is shown before the next.
     """
@@ -228,17 +289,16 @@ class Table:
         registry: Registry,
         settings: TableSettings,
         *,
-        send: Callable[[Message], None],
         results: Path,
         pace: float = 0.8,
     ) -> None:
+        self.id = secrets.token_urlsafe(9)
         self.settings = settings
         self.results = results
         self.pace = pace
-        self._send = send
-        self._moves: queue.Queue[str | None] = queue.Queue()
-        self._left = threading.Event()
         self._registry = registry
+        self._lock = threading.RLock()
+        self._closed = threading.Event()
         self.game = registry.game(settings.game, settings.options)
         n_seats = len(settings.bots) + 1
         self.game.check_seats(n_seats)
@@ -249,85 +309,186 @@ class Table:
             )
         self.specs = list(settings.bots)
         self.specs.insert(settings.seat, PERSON_BOT)
-        names = [spec_name(s) for s in self.specs]
+        names = [GUEST if s == PERSON_BOT else spec_name(s) for s in self.specs]
         names[settings.seat] = settings.name
         self.labels = seat_labels(names)
         self.teams = self.game.teams(n_seats)
-        self.narrator = Narrator(
-            self.game, settings.seed, self.labels, seat=settings.seat
-        )
-        self.drawing = Drawing(self.labels, self.teams)
+        self.people = {
+            seat: _Person(
+                seat,
+                Narrator(self.game, settings.seed, self.labels, seat=seat),
+                Drawing(self.labels, self.teams),
+            )
+            for seat, spec in enumerate(self.specs)
+            if spec == PERSON_BOT
+        }
+        self._started = False
         self._moved_by_person = False
 
-    # -- the browser's side (any thread) ------------------------------------
+    @property
+    def invited(self) -> list[int]:
+        """The seats of the people other than the one who set the table up."""
+        return [s for s in self.people if s != self.settings.seat]
 
-    def move(self, action: str) -> None:
-        """The person chose ``action`` (checked when the match asks)."""
-        self._moves.put(action)
+    # -- the browsers' side (any thread) -----------------------------------
 
-    def leave(self) -> None:
-        """The person left: their next decision forfeits, the pace stops."""
-        self._left.set()
-        self._moves.put(None)
+    def attach(self, seat: int, sink: Callable[[Message], None]) -> None:
+        """The person at ``seat`` sits down (again); ``sink`` takes their messages.
 
-    # -- the match's side (its own thread) ----------------------------------
+        :raises ConfigError: the seat is not a person's, or is taken.
+        """
+        with self._lock:
+            person = self.people.get(seat)
+            if person is None:
+                raise ConfigError(
+                    f"table: seat {seat} is not a person's; the people's seats "
+                    f"are {', '.join(map(str, self.people))}"
+                )
+            if person.stand_in is not None:
+                raise ConfigError(f"table: seat {seat} was taken over by a bot")
+            if person.joined.is_set():
+                raise ConfigError(f"table: seat {seat} is taken")
+            person.sink = sink
+            person.joined.set()
+            if self._started:  # back at the table: draw it as it stands
+                sink(self._opening(person, person.told))
+                if person.turn is not None:
+                    sink(person.turn)
+
+    def move(self, seat: int, action: str) -> None:
+        """The person at ``seat`` chose ``action`` (checked when asked)."""
+        self.people[seat].moves.put(action)
+
+    def detach(self, seat: int) -> None:
+        """The person at ``seat`` left (``on_leave`` says what follows)."""
+        with self._lock:
+            person = self.people[seat]
+            person.sink = None
+            person.joined.clear()
+            person.left_at = time.monotonic()
+        person.moves.put(None)  # wakes the match if it waits for them
+
+    def close(self) -> None:
+        """The server stops: every person leaves, the match ends now."""
+        self._closed.set()
+        for person in self.people.values():
+            person.joined.set()
+            person.moves.put(None)
+
+    # -- the match's side (its own thread) ---------------------------------
+
+    def _send(self, person: _Person, message: Message) -> None:
+        sink = person.sink
+        if sink is not None:
+            sink(message)
+
+    def _opening(self, person: _Person, lines: list[str]) -> Message:
+        seen = person.narrator.state.view(person.seat)
+        return {
+            **person.drawing.message("start", seen),
+            "lines": list(lines),  # a copy: ``told`` grows as the match goes on
+            "title": self.game.title,
+            "seat": person.seat,
+            "labels": self.labels,
+            "teams": list(self.teams),
+        }
+
+    def _gone(self, person: _Person) -> str:
+        return f"the person at seat {person.seat} left the table"
+
+    def _while_away(self, person: _Person, view: View) -> str | None:
+        """What happens at a decision of a person who is not at the table:
+        None when they came back, else the stand-in bot's move."""
+        if self._closed.is_set():
+            raise BotFault(ForfeitReason.CRASH, "the table was closed")
+        leave = self.settings.on_leave
+        if leave == "forfeit":
+            raise BotFault(ForfeitReason.CRASH, self._gone(person))
+        if leave == "wait":
+            person.joined.wait()
+        else:
+            remaining = self.settings.grace - (time.monotonic() - person.left_at)
+            if not person.joined.wait(max(0.0, remaining)):
+                with self._lock:
+                    if not person.joined.is_set():
+                        person.stand_in = make_bot(
+                            self.game,
+                            self._registry.bot_class(STAND_IN, self.game.name),
+                            person.seat,
+                            self.settings.seed,
+                            {},
+                        )
+                if person.stand_in is not None:
+                    return person.stand_in.act(view)
+        if self._closed.is_set():
+            raise BotFault(ForfeitReason.CRASH, "the table was closed")
+        return None
 
     def ask(self, view: View) -> str:
-        """The person's move at ``view``: refused moves are asked again."""
-        message = self._table_message("turn", view)
-        data = message["view"]
-        legal = list(view.legal_actions)
-        hand = data.get("hand") or []
-        reasons = {c: refusal(data, c) for c in hand if c not in legal}
-        self._send({**message, "reasons": reasons})
+        """The move at ``view`` of the person at its seat: refused moves are
+        asked again; one who left is waited for, replaced or forfeited."""
+        person = self.people[view.seat]
+        if person.stand_in is not None:
+            return person.stand_in.act(view)
+        with self._lock:
+            message = person.drawing.message("turn", view)
+            data = message["view"]
+            legal = list(view.legal_actions)
+            hand = data.get("hand") or []
+            reasons = {c: refusal(data, c) for c in hand if c not in legal}
+            person.turn = {**message, "reasons": reasons}
+            self._send(person, person.turn)
         while True:
-            answer = self._moves.get()
-            if answer is None or self._left.is_set():
-                raise BotFault(
-                    ForfeitReason.CRASH,
-                    f"the person at seat {self.settings.seat} left the table",
-                )
+            if not person.joined.is_set() or self._closed.is_set():
+                stood_in = self._while_away(person, view)
+                if stood_in is not None:
+                    return stood_in
+                continue
+            answer = person.moves.get()
+            if answer is None:
+                continue  # someone left or came back: look again
             if answer in legal:
+                person.turn = None
                 self._moved_by_person = True
                 return answer
             self._send(
-                {"type": "refused", "action": answer, "reason": refusal(data, answer)}
+                person,
+                {"type": "refused", "action": answer, "reason": refusal(data, answer)},
             )
 
-    def _table_message(self, kind: str, seen: View) -> Message:
-        return self.drawing.message(kind, seen)
-
     def _on_action(self, action: str) -> None:
-        lines = self.narrator.tell(action)
-        # The narrator's own replay of the match gives the seat's View after
-        # each move: what the referee would hand a bot at that seat.
-        seen = self.narrator.state.view(self.settings.seat)
-        self._send({**self._table_message("update", seen), "lines": lines})
+        with self._lock:
+            for person in self.people.values():
+                lines = person.narrator.tell(action)
+                person.told.extend(lines)
+                # The narrator's own replay of the match gives the seat's View
+                # after each move: what the referee would hand a bot there.
+                seen = person.narrator.state.view(person.seat)
+                message = person.drawing.message("update", seen)
+                self._send(person, {**message, "lines": lines})
         by_person, self._moved_by_person = self._moved_by_person, False
         if not by_person and self.pace > 0:
-            self._left.wait(self.pace)  # a person who left need not wait
+            self._closed.wait(self.pace)  # a closing table need not wait
 
-    def run(self) -> Result:
-        """Play the match, tell it to the browser, record it; the Result."""
+    def run(self) -> Result | None:
+        """Wait for every person, play the match, tell it, record it.
+
+        :returns: the Result; None when the table closed before it began.
+        """
+        for person in self.people.values():
+            person.joined.wait()
+        if self._closed.is_set():
+            return None
         seed = self.settings.seed
-        others = [s for i, s in enumerate(self.specs) if i != self.settings.seat]
-        bots: list[Bot] = match_bots(self.game, others, seed, self._registry, None)
-        bots.insert(
-            self.settings.seat,
-            WebPerson(self.game, self.settings.seat, seed, table=self),
-        )
-        start = self.narrator.start()
-        first = self.narrator.state.view(self.settings.seat)
-        self._send(
-            {
-                **self._table_message("start", first),
-                "lines": start,
-                "title": self.game.title,
-                "seat": self.settings.seat,
-                "labels": self.labels,
-                "teams": list(self.teams),
-            }
-        )
+        specs = ["random" if s == PERSON_BOT else s for s in self.specs]
+        bots: list[Bot] = match_bots(self.game, specs, seed, self._registry, None)
+        for seat in self.people:
+            bots[seat] = WebPerson(self.game, seat, seed, table=self)
+        with self._lock:
+            for person in self.people.values():
+                person.told = person.narrator.start()
+                self._send(person, self._opening(person, person.told))
+            self._started = True
         try:
             result = play_match(
                 self.game, bots, seed, keep_log=True, on_action=self._on_action
@@ -338,20 +499,19 @@ class Table:
         database, job = record_match(
             self.results, self.game, self.labels, self.specs, seed, result
         )
-        lines = (
-            [] if result.forfeit is None else [self.narrator.forfeit(result.forfeit)]
-        )
-        self._send(
-            {
-                "type": "over",
-                "lines": lines,
-                "scores": list(result.scores),
-                "ranks": list(result.ranks),
-                "table": result_table(result, self.labels),
-                "database": str(database),
-                "match": job,
-            }
-        )
+        narrator = next(iter(self.people.values())).narrator
+        lines = [] if result.forfeit is None else [narrator.forfeit(result.forfeit)]
+        over = {
+            "type": "over",
+            "lines": lines,
+            "scores": list(result.scores),
+            "ranks": list(result.ranks),
+            "table": result_table(result, self.labels),
+            "database": str(database),
+            "match": job,
+        }
+        for person in self.people.values():
+            self._send(person, over)
         return result
 
 

@@ -83,7 +83,7 @@ def _sit_down(page: Any, game: str) -> None:
     page.select_option("#game", game)
     page.check("#short")  # the game's check options: a short match
     page.fill("[data-option='target']", GAMES[game])  # and a shorter one still
-    page.fill("#seed", "3")
+    page.fill("#seed", "5")
     page.fill("#name", "Ann")
     page.click("#start")
     page.wait_for_selector("#play:not([hidden])")
@@ -154,6 +154,50 @@ def test_a_whole_match_in_the_browser_is_played_and_recorded(
         (match,) = list(store.matches())
     assert match.job["id"] == shown_match
     assert PERSON_BOT in [bot for bot, _ in match.job["bots"]]
+    assert match.result.forfeit is None
+
+
+def test_two_people_play_at_one_table_each_through_their_link(tmp_path: Path) -> None:
+    results = tmp_path / "tables"
+    with _table_page(results) as (host, errors):
+        host.select_option("#game", "klaverjassen")
+        host.fill("[data-option='target']", "100")
+        host.fill("#name", "Ann")
+        host.select_option("select.bot >> nth=0", "person")  # seat 1: a person
+        host.click("#start")
+        link = host.locator("a.invite[data-seat='1']")
+        link.wait_for()
+        guest = host.context.browser.new_page(viewport={"width": 1280, "height": 720})
+        guest.on("pageerror", lambda e: errors.append(str(e)))
+        guest.goto(link.get_attribute("href") or "")
+        pages = [host, guest]
+        done = [False, False]
+        turns = [0, 0]
+        while not all(done):
+            for i, page in enumerate(pages):
+                if done[i]:
+                    continue
+                state = page.evaluate(
+                    """() => !document.querySelector('#result').hidden ? 'over'
+                    : document.querySelector('#message').textContent"""
+                )
+                if state == "over":
+                    done[i] = True
+                elif state == "your turn":
+                    turns[i] += 1
+                    page.locator("#hand button.legal, #actions button").first.click()
+            host.wait_for_timeout(20)  # polled: neither page is waited on for long
+        assert min(turns) > 3
+        assert host.locator(".seat", has_text="Ann (you)").count() == 1
+        assert guest.locator(".seat", has_text="guest (you)").count() == 1
+        assert (
+            host.locator("#result-match").text_content()
+            == guest.locator("#result-match").text_content()
+        )
+        assert errors == []
+    with Store.existing(next(results.glob("*.sqlite"))) as store:
+        (match,) = list(store.matches())
+    assert [b for b, _ in match.job["bots"]][:2] == [PERSON_BOT, PERSON_BOT]
     assert match.result.forfeit is None
 
 

@@ -343,3 +343,147 @@ def test_a_replay_of_what_is_not_there_says_what_is_missing(
     answer = client.get("/api/replay", params=query)
     assert answer.status_code in (400, 404)
     assert message in answer.json()["error"]
+
+
+# -- several people at one table (a real server, real sockets) ----------------
+
+
+class _Socket:
+    """A browser's socket to a served table: JSON in and out."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self._connection = connect(url.replace("http://", "ws://") + "/ws/table")
+        self._ws = self._connection.__enter__()
+
+    def send_json(self, data: dict[str, Any]) -> None:
+        self._ws.send(json.dumps(data))
+
+    def receive_json(self) -> Any:
+        return json.loads(self._ws.recv(timeout=120))
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)
+
+
+@pytest.fixture
+def served(registry: Registry, tmp_path: Path) -> Iterator[str]:
+    from harness.serve.app import running
+
+    with running(create_app(registry, results=tmp_path / "tables", pace=0)) as url:
+        yield url
+
+
+def _two_seat_table(url: str, **settings: Any) -> tuple[_Socket, str]:
+    """Klaverjassen set up at seat 0 with a person invited to seat 1: the
+    creator's socket and the table's id, from its invitation."""
+    host = _Socket(url)
+    host.send_json(
+        {
+            "type": "new",
+            "game": "klaverjassen",
+            "seat": 0,
+            "bots": ["person", "random", "random"],
+            "options": {"target": 100},
+            "seed": 6,
+            "name": "Ann",
+            **settings,
+        }
+    )
+    invited = host.receive_json()
+    assert invited["type"] == "invited"
+    assert invited["links"] == {"1": f"/?table={invited['table']}&seat=1"}
+    return host, invited["table"]
+
+
+def _in_thread(ws: _Socket, found: list[Any], **kwargs: Any) -> threading.Thread:
+    thread = threading.Thread(target=lambda: found.append(_play_out(ws, **kwargs)))
+    thread.start()
+    return thread
+
+
+def test_two_people_play_one_table_each_from_their_own_seat(
+    served: str, tmp_path: Path
+) -> None:
+    host, table = _two_seat_table(served)
+    guest = _Socket(served)
+    guest.send_json({"type": "join", "table": table, "seat": 1})
+    hosts: list[Any] = []
+    thread = _in_thread(host, hosts, refuse=1)
+    guests, _ = _play_out(guest, refuse=1)
+    thread.join()
+    host.close()
+    guest.close()
+    ((host_messages, _),) = hosts
+    for messages, seat in ((host_messages, 0), (guests, 1)):
+        assert messages[-1]["type"] == "over"
+        views = [m["view"] for m in messages if "view" in m]
+        assert views and {v["seat"] for v in views} == {seat}
+        assert any(m["type"] == "turn" for m in messages)
+    assert host_messages[0]["labels"] == ["Ann", "guest", "random#2", "random#3"]
+    (database,) = (tmp_path / "tables").glob("*.sqlite")
+    with Store.existing(database) as store:
+        (match,) = list(store.matches())
+    assert match.result.forfeit is None
+    assert [b for b, _ in match.job["bots"]][:2] == [PERSON_BOT, PERSON_BOT]
+
+
+def test_a_person_who_leaves_is_replaced_by_a_bot_after_the_grace_time(
+    served: str, tmp_path: Path
+) -> None:
+    host, table = _two_seat_table(served, on_leave="bot", grace=0)
+    guest = _Socket(served)
+    guest.send_json({"type": "join", "table": table, "seat": 1})
+    assert guest.receive_json()["type"] == "start"
+    guest.close()  # gone before the first card: the stand-in plays seat 1
+    messages, _ = _play_out(host, refuse=0)
+    host.close()
+    assert messages[-1]["type"] == "over"
+    (database,) = (tmp_path / "tables").glob("*.sqlite")
+    with Store.existing(database) as store:
+        (match,) = list(store.matches())
+    assert match.result.forfeit is None
+
+
+def test_a_match_that_waits_for_a_person_goes_on_when_they_come_back(
+    served: str,
+) -> None:
+    host, table = _two_seat_table(served, on_leave="wait")
+    guest = _Socket(served)
+    guest.send_json({"type": "join", "table": table, "seat": 1})
+    hosts: list[Any] = []
+    thread = _in_thread(host, hosts, refuse=0)
+    while (message := guest.receive_json())["type"] != "turn":
+        pass
+    guest.close()  # gone at their turn: the table waits
+    back = _Socket(served)
+    back.send_json({"type": "join", "table": table, "seat": 1})
+    opening = back.receive_json()
+    assert opening["type"] == "start" and opening["seat"] == 1
+    assert opening["lines"][0].startswith("Klaverjassen")
+    again = back.receive_json()
+    assert again["type"] == "turn" and again["view"] == message["view"]
+    # The socket that answers the turn sent again plays the match out.
+    back.send_json({"type": "move", "action": again["view"]["legal_actions"][0]})
+    messages, _ = _play_out(back, refuse=0)
+    thread.join()
+    host.close()
+    back.close()
+    assert messages[-1]["type"] == "over"
+    assert hosts[0][0][-1]["type"] == "over"
+
+
+def test_joining_what_is_not_there_or_taken_says_so(served: str) -> None:
+    host, table = _two_seat_table(served)
+    for join, wanted in [
+        ({"table": "nope", "seat": 1}, "no table 'nope' here"),
+        ({"table": table, "seat": 2}, "seat 2 is not a person's"),
+        ({"table": table, "seat": 0}, "seat 0 is taken"),
+    ]:
+        ws = _Socket(served)
+        ws.send_json({"type": "join", **join})
+        answer = ws.receive_json()
+        ws.close()
+        assert answer["type"] == "error" and wanted in answer["message"], answer
+    host.close()  # the host leaves before the guest came: the table closes

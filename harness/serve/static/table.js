@@ -55,6 +55,7 @@ function fillPlaces() {
   for (let i = 1; i < n; i++) {
     const select = el("select", { class: "bot", "aria-label": `bot ${i}` });
     for (const b of g.bots) select.append(el("option", { value: b }, b));
+    select.append(el("option", { value: "person" }, "a person (invited by a link)"));
     select.value = g.bots.includes("random") ? "random" : g.bots[0];
     const label = el("label", {}, `other seat ${i} `);
     label.append(select);
@@ -101,6 +102,8 @@ function settings() {
     options,
     seed: Number($("seed").value),
     name: $("name").value,
+    on_leave: $("on-leave").value,
+    grace: Number($("grace").value),
   };
 }
 
@@ -221,7 +224,20 @@ function play(action) {
 function onMessage(event) {
   const message = JSON.parse(event.data);
   switch (message.type) {
+    case "invited":
+      $("lobby").hidden = true;
+      $("recorded").hidden = true;
+      $("play").hidden = false;
+      $("invites").hidden = false;
+      $("invite-links").replaceChildren(...Object.entries(message.links).map(([seat, path]) => {
+        const item = el("li", {}, `seat ${seat}: `);
+        const url = location.origin + path;
+        item.append(el("a", { href: url, class: "invite", "data-seat": seat }, url));
+        return item;
+      }));
+      break;
     case "start":
+      $("invites").hidden = true;
       replay = null;
       $("replay-controls").hidden = true;
       $("recorded").hidden = true;
@@ -265,14 +281,18 @@ function onMessage(event) {
   }
 }
 
-function start(event) {
-  event.preventDefault();
+function connect(first) {
   $("lobby-error").textContent = "";
   $("result").hidden = true;
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/table`;
   socket = new WebSocket(url);
-  socket.addEventListener("open", () => socket.send(JSON.stringify(settings())));
+  socket.addEventListener("open", () => socket.send(JSON.stringify(first)));
   socket.addEventListener("message", onMessage);
+}
+
+function start(event) {
+  event.preventDefault();
+  connect(settings());
 }
 
 // -- replays -----------------------------------------------------------------
@@ -351,7 +371,14 @@ function leaveReplay() {
 async function init() {
   games = await (await fetch("/api/games")).json();
   $("game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
-  const wanted = new URLSearchParams(location.search).get("game");
+  const query = new URLSearchParams(location.search);
+  if (query.get("table")) {
+    // A link to a seat at a table someone set up: sit down there.
+    $("lobby").hidden = true;
+    $("recorded").hidden = true;
+    connect({ type: "join", table: query.get("table"), seat: Number(query.get("seat")) });
+  }
+  const wanted = query.get("game");
   if (wanted && games.some((g) => g.name === wanted)) $("game").value = wanted;
   fillSeats();
   $("game").addEventListener("change", fillSeats);
