@@ -487,3 +487,41 @@ def test_joining_what_is_not_there_or_taken_says_so(served: str) -> None:
         ws.close()
         assert answer["type"] == "error" and wanted in answer["message"], answer
     host.close()  # the host leaves before the guest came: the table closes
+
+
+def test_the_bots_at_the_table_play_as_they_would_in_their_own_seat(
+    client: TestClient, registry: Registry
+) -> None:
+    # The person at seat 1 plays the first legal move; the same match played
+    # by the referee with the random bots made for seats 0, 2 and 3 (as troef
+    # play makes them) and a bot that plays the first legal move at seat 1
+    # must be the recorded one, move for move.
+    from harness.contracts.bot import Bot
+    from harness.contracts.view import View
+    from harness.match.referee import make_bot, play_match
+
+    class FirstLegal(Bot):
+        name = "first-legal"
+
+        def act(self, view: View) -> str:
+            return view.legal_actions[0]
+
+    with client.websocket_connect("/ws/table") as ws:
+        ws.send_json(
+            {
+                "type": "new",
+                "game": "klaverjassen",
+                "seat": 1,
+                "bots": ["random"] * 3,
+                "options": {"target": 100},
+                "seed": 8,
+            }
+        )
+        messages, _ = _play_out(ws, refuse=0)
+    with Store.existing(Path(messages[-1]["database"])) as store:
+        (match,) = list(store.matches())
+    game = registry.game("klaverjassen", {"target": 100})
+    random_bot = registry.bot_class("random", "klaverjassen")
+    bots: list[Bot] = [make_bot(game, random_bot, s, 8, {}) for s in range(4)]
+    bots[1] = FirstLegal(game, 1, 8)
+    assert play_match(game, bots, 8, keep_log=True).log == match.result.log
