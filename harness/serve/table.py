@@ -79,6 +79,7 @@ __all__ = [
     "WebPerson",
     "record_match",
     "refusal",
+    "refusals",
     "view_data",
 ]
 
@@ -200,6 +201,16 @@ def refusal(view: Mapping[str, Any], action: str) -> str:
                 return f"you must trump ({SUIT_NAMES[str(trump)]})"
             return "you must overtrump"
     return f"{action} may not be played now"
+
+
+def refusals(view: Mapping[str, Any]) -> dict[str, str]:
+    """Per card of the hand that cannot be played now, the reason
+    (:func:`refusal`). A card is playable when it is a legal move, or when
+    ``<card>*`` is (the Bezique games: the copy open on the table)."""
+    legal = view.get("legal_actions") or ()
+    playable = {*legal, *(a[:-1] for a in legal if a.endswith("*"))}
+    hand = view.get("hand") or ()
+    return {c: refusal(view, c) for c in hand if c not in playable}
 
 
 def view_data(view: View) -> dict[str, Any]:
@@ -434,9 +445,7 @@ class Table:
             message = person.drawing.message("turn", view)
             data = message["view"]
             legal = list(view.legal_actions)
-            hand = data.get("hand") or []
-            reasons = {c: refusal(data, c) for c in hand if c not in legal}
-            person.turn = {**message, "reasons": reasons}
+            person.turn = {**message, "reasons": refusals(data)}
             self._send(person, person.turn)
         while True:
             if not person.joined.is_set() or self._closed.is_set():

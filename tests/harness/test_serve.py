@@ -22,7 +22,7 @@ from harness.contracts.result import ForfeitReason
 from harness.match.referee import replay
 from harness.plugins import Registry
 from harness.serve.app import create_app, games_data
-from harness.serve.table import PERSON_BOT, refusal, view_data
+from harness.serve.table import PERSON_BOT, refusal, refusals, view_data
 from harness.tournament.executor_plugins import load_registry
 from harness.tournament.store import Store
 
@@ -68,6 +68,23 @@ def test_a_trump_too_low_when_one_can_overtrump_must_overtrump() -> None:
     # Trump led: following means a higher trump (R5).
     led = _view([[1, "AC"]], ["7C", "9C", "7H"], ["9C"])
     assert refusal(led, "7C") == "you must play a higher trump"
+
+
+def test_a_bezique_card_open_on_the_table_is_playable_by_its_star_move() -> None:
+    # Bezique (RULES.md R11, docs/games/bezique.md): "<card>*" plays the copy
+    # of a declared card that lies open on the table; the hand lists it. In
+    # the stock phase any card goes, so no card of this hand is refused.
+    view = {
+        "trick": [[1, "9D"]],
+        "hand": ["8D", "KD", "KS", "QS"],
+        "legal_actions": ["8D", "KD", "KS*", "QS"],
+        "trump": "S",
+    }
+    assert refusals(view) == {}
+    assert refusals({**view, "legal_actions": ["8D", "KD"]}) == {
+        "KS": "you must follow suit (diamonds ♦)",
+        "QS": "you must follow suit (diamonds ♦)",
+    }
 
 
 def test_other_refusals_say_what_the_person_may_do() -> None:

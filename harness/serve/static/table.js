@@ -176,7 +176,9 @@ function drawHand(view, reasons) {
     for (const [card] of group) {
       const node = cardNode(card, "button");
       node.type = "button";
-      const ok = legal.includes(card);
+      // Bezique: "<card>*" plays the copy of the card open on the table.
+      const move = legal.includes(card) ? card : legal.includes(`${card}*`) ? `${card}*` : card;
+      const ok = legal.includes(move);
       node.classList.add(ok ? "legal" : "illegal");
       if (!ok) {
         const why = (reasons && reasons[card]) || (legal.length ? "" : "it is not your turn");
@@ -186,13 +188,16 @@ function drawHand(view, reasons) {
       }
       // A greyed card is still sent: the server refuses it and says why.
       if (replay) node.disabled = true;
-      else node.addEventListener("click", () => play(card));
+      else node.addEventListener("click", () => play(move));
       g.append(node);
     }
     box.append(g);
   }
   const actions = $("actions");
-  actions.replaceChildren(...legal.filter((a) => !hand.includes(a)).map((a) => {
+  // Moves that are not a card of the hand: bids, declarations, and an open
+  // copy when the hand holds the card twice (the hidden one is the card).
+  const asCard = (a) => hand.includes(a) || (a.endsWith("*") && !legal.includes(a.slice(0, -1)));
+  actions.replaceChildren(...legal.filter((a) => !asCard(a)).map((a) => {
     const b = el("button", { type: "button", "data-action": a }, a.endsWith("*") ? `${cardFace(a.slice(0, -1))} from the table` : a.replace(":", " "));
     if (replay) b.disabled = true;
     else b.addEventListener("click", () => play(a));
