@@ -542,3 +542,29 @@ def test_the_bots_at_the_table_play_as_they_would_in_their_own_seat(
     bots: list[Bot] = [make_bot(game, random_bot, s, 8, {}) for s in range(4)]
     bots[1] = FirstLegal(game, 1, 8)
     assert play_match(game, bots, 8, keep_log=True).log == match.result.log
+
+
+def test_troef_serve_serves_the_page_until_interrupted(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    command = [sys.executable, "-m", "harness", "serve", "--port", "0"]
+    command += ["--results", str(tmp_path / "tables")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as server:
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            assert found, line
+            with urllib.request.urlopen(found.group(0), timeout=60) as page:
+                assert b"/static/table.js" in page.read()
+            # Ctrl-C: uvicorn shuts down, then troef exits as every command
+            # does when interrupted (status 130, "troef: interrupted").
+            server.send_signal(signal.SIGINT)
+            assert server.wait(timeout=60) == 130
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
