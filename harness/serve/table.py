@@ -348,6 +348,8 @@ class Table:
                     f"table: seat {seat} is not a person's; the people's seats "
                     f"are {', '.join(map(str, self.people))}"
                 )
+            if self._closed.is_set():
+                raise ConfigError("table: the table was closed")
             if person.stand_in is not None:
                 raise ConfigError(f"table: seat {seat} was taken over by a bot")
             if person.joined.is_set():
@@ -370,7 +372,12 @@ class Table:
             person.sink = None
             person.joined.clear()
             person.left_at = time.monotonic()
+            # Whoever set the table up has no link to come back by: a table
+            # they leave before its match began is closed, not kept waiting.
+            abandoned = seat == self.settings.seat and not self._started
         person.moves.put(None)  # wakes the match if it waits for them
+        if abandoned:
+            self.close()
 
     def close(self) -> None:
         """The server stops: every person leaves, the match ends now."""

@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from harness.cli import main
+from harness.contracts.errors import ConfigError
 from harness.contracts.result import ForfeitReason
 from harness.match.referee import replay
 from harness.plugins import Registry
@@ -568,3 +569,18 @@ def test_troef_serve_serves_the_page_until_interrupted(tmp_path: Path) -> None:
             if server.poll() is None:
                 server.kill()
                 server.wait()
+
+
+def test_a_table_its_host_leaves_before_the_match_began_is_closed(
+    registry: Registry, tmp_path: Path
+) -> None:
+    from harness.serve.table import Table, TableSettings
+
+    settings = TableSettings("klaverjassen", 0, ("person", "random", "random"))
+    table = Table(registry, settings, results=tmp_path, pace=0)
+    table.attach(0, lambda message: None)
+    table.detach(0)  # gone while the guest at seat 1 was still awaited
+    assert table.run() is None
+    with pytest.raises(ConfigError, match="table: the table was closed"):
+        table.attach(1, lambda message: None)
+    assert not list(tmp_path.glob("*.sqlite"))
