@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("harness.isolation", "harness.stats", "harness.interop"),
     ("harness.tournament",),
     ("harness.report",),
+    ("harness.serve",),
     ("harness.cli", "harness.api"),
     ("harness.__main__",),
 )

@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from harness.cli import ladder, listing, play, reports, results, run
+from harness.cli import ladder, listing, play, reports, results, run, serve
 from harness.cli.common import warn
 from harness.contracts.errors import TroefError
 from harness.contracts.options import show_renamed_options
@@ -68,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_parsers(sub)
     results.add_parsers(sub)
     reports.add_parsers(sub)
+    serve.add_parsers(sub)
     ladder_commands = ladder.add_parsers(sub)
     for command in [*sub.choices.values(), *ladder_commands]:
         if command is not sub.choices["ladder"]:

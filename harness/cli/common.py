@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from harness.contracts.errors import ConfigError
+from harness.contracts.options import parse_options
 from harness.report.tables import FORMATS
 from harness.tournament.config import load_config
 from harness.tournament.executor_config import MAX_WORKERS
+
+__all__ = [
+    "command_config",
+    "format_argument",
+    "option_argument",
+    "parse_options",
+    "warn",
+]
 
 if TYPE_CHECKING:
     from harness.tournament.config import TournamentConfig
@@ -48,19 +55,6 @@ def option_argument(parser: argparse.ArgumentParser, what: str) -> None:
         metavar="KEY=VALUE",
         help=f"{what}; may be repeated",
     )
-
-
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"option {pair!r} is not KEY=VALUE (e.g. target=500)")
-        try:
-            options[key] = tomllib.loads(f"v = {text}")["v"]
-        except tomllib.TOMLDecodeError:
-            options[key] = text  # a bare word is a string
-    return options
 
 
 def format_arg(text: str) -> str:

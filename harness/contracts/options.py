@@ -20,18 +20,20 @@ before the rename resumes.
 from __future__ import annotations
 
 import sys
+import tomllib
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, TextIO
 
-from harness.contracts.errors import OptionError, close_names
+from harness.contracts.errors import ConfigError, OptionError, close_names
 
 __all__ = [
     "Option",
     "OptionRenamedWarning",
     "one_line",
+    "parse_options",
     "recorded_options",
     "resolve_options",
     "show_renamed_options",
@@ -236,3 +238,18 @@ def show_renamed_options(stream: TextIO | None = None) -> None:
 
     show._troef = True  # type: ignore[attr-defined]
     warnings.showwarning = show
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` strings (``-o target=500``, a ``--bots`` entry's options) as
+    options: the value read as TOML, a bare word as a string."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"option {pair!r} is not KEY=VALUE (e.g. target=500)")
+        try:
+            options[key] = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError:
+            options[key] = text  # a bare word is a string
+    return options
