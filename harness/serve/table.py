@@ -313,7 +313,9 @@ class Table:
             )
         self.specs = list(settings.bots)
         self.specs.insert(settings.seat, PERSON_BOT)
-        names = [GUEST if s == PERSON_BOT else spec_name(s) for s in self.specs]
+        names = [
+            GUEST if s == PERSON_BOT else spec_name(s, registry) for s in self.specs
+        ]
         names[settings.seat] = settings.name
         self.labels = seat_labels(names)
         self.teams = self.game.teams(n_seats)
