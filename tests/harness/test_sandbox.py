@@ -28,6 +28,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -174,7 +175,8 @@ def attack_scene(
     written = [
         run / "pwned",
         mine.parent / "pwned",
-        Path(f"/tmp/troef-pwned-{token}"),
+        # The machine's shared temporary folder, outside every bot's own.
+        Path(tempfile.gettempdir()) / f"troef-pwned-{token}",
         Path(f"/dev/shm/troef-pwned-{token}"),
     ]
     try:
