@@ -370,40 +370,12 @@ def _openspiel_gin(observation: str) -> Callable[[Config, int, Measurement], Non
     """
     import pyspiel
 
-    game = pyspiel.load_game("gin_rummy")
+    def observe(state: Any, player: int) -> object:
+        if observation == "tensor":
+            return state.observation_tensor(player)
+        return state.observation_string(player)
 
-    def bench(cfg: Config, run: int, m: Measurement) -> None:
-        rng = random.Random(run)
-        choice = rng.choice
-        hands = decisions = 0
-        gc.collect()
-        start = perf_counter()
-        while True:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(choice(state.chance_outcomes())[0])
-                    continue
-                player = state.current_player()
-                if observation == "tensor":
-                    state.observation_tensor(player)
-                else:
-                    state.observation_string(player)
-                state.apply_action(choice(state.legal_actions(player)))
-                decisions += 1
-            hands += 1
-            if perf_counter() - start >= cfg.seconds:
-                break
-        t = perf_counter() - start
-        m.runs.append(
-            {
-                "hands_per_s": hands / t,
-                "us_per_decision": t / decisions * 1e6,
-                "decisions_per_hand": decisions / hands,
-            }
-        )
-
-    return bench
+    return _pyspiel_playouts(pyspiel.load_game("gin_rummy"), observe)
 
 
 def _adapter(name: str, tensor: bool) -> Callable[[Config, int, Measurement], None]:
@@ -421,6 +393,19 @@ def _adapter(name: str, tensor: bool) -> Callable[[Config, int, Measurement], No
     options = {"max_actions": 2000} if name == GIN else {}
     game = pyspiel.load_game(openspiel.short_name(name), options)
 
+    def observe(state: Any, player: int) -> object:
+        return state.observation_tensor(player)
+
+    return _pyspiel_playouts(game, observe if tensor else None)
+
+
+def _pyspiel_playouts(
+    game: Any, observe: Callable[[Any, int], object] | None
+) -> Callable[[Config, int, Measurement], None]:
+    """Random playouts of the pyspiel ``game``, an episode a hand: chance
+    nodes sampled uniformly (timed, not counted), ``observe(state, player)``
+    at every decision when given."""
+
     def bench(cfg: Config, run: int, m: Measurement) -> None:
         rng = random.Random(run)
         choice = rng.choice
@@ -434,8 +419,8 @@ def _adapter(name: str, tensor: bool) -> Callable[[Config, int, Measurement], No
                     state.apply_action(choice(state.chance_outcomes())[0])
                     continue
                 player = state.current_player()
-                if tensor:
-                    state.observation_tensor(player)
+                if observe is not None:
+                    observe(state, player)
                 state.apply_action(choice(state.legal_actions(player)))
                 decisions += 1
             hands += 1

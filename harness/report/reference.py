@@ -231,12 +231,13 @@ def game_reference(cls: type[Game], *, root: Path | None = None) -> str:
                     lines.append(f"| | `{choice!r}` | | {_cell(doc)} |")
         lines.append("")
 
-    deck = sorted(set(game.new_match(seats[0], 0).deck()), key=_deck_order(game))
+    dealt = game.new_match(seats[0], 0).deck()
+    faces = list(dict.fromkeys(dealt))  # in the deck's order, copies once
     lines += [
         "## Cards",
         "",
-        f"{len(game.new_match(seats[0], 0).deck())} cards, {len(deck)} different: "
-        + " ".join(f"`{c}`" for c in deck)
+        f"{len(dealt)} cards, {len(faces)} different: "
+        + " ".join(f"`{c}`" for c in faces)
         + ".",
         "",
     ]
@@ -244,13 +245,6 @@ def game_reference(cls: type[Game], *, root: Path | None = None) -> str:
     if cards_doc.is_file():
         lines += [f"The notation: [CARDS.md]({_link(cards_doc, root)}).", ""]
     return "\n".join(lines)
-
-
-def _deck_order(game: Game) -> Any:
-    order = {
-        c: i for i, c in enumerate(game.new_match(min(game.seat_counts), 0).deck())
-    }
-    return order.__getitem__
 
 
 def _variant_views(cls: type[Game], base: type[View]) -> list[str]:
