@@ -98,11 +98,14 @@ def _cmd_ladder_add(registry: Registry | None, args: argparse.Namespace) -> int:
 
 
 def _cmd_ladder_run(registry: Registry | None, args: argparse.Namespace) -> int:
+    from harness.tournament.executor_config import check_executor
     from harness.tournament.ladder import Ladder
     from harness.tournament.progress import Progress
     from harness.tournament.scheduler import Interrupted
 
-    with Ladder(command_config(args)) as ladder:
+    config = command_config(args)
+    check_executor(config)  # as `troef run`: before the database is made
+    with Ladder(config) as ladder:
         try:
             rounds = ladder.run(
                 args.rounds,

@@ -110,6 +110,22 @@ def test_dask_without_distributed_is_refused_before_any_file_is_made(
     assert files_beside(tmp_path) == []
 
 
+def test_a_ladder_run_on_dask_without_distributed_is_refused_before_any_file(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    path = write(tmp_path, 'format = "ladder"\nexecutor = "dask"\n')
+    assert main(["ladder", "run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        f"troef: error: {tmp_path / 't.toml'}:7: executor: executor 'dask' needs the "
+        "package distributed (" in err
+    )
+    assert files_beside(tmp_path) == []
+
+
 def test_a_run_that_fails_before_its_first_match_leaves_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
