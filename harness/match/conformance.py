@@ -37,7 +37,12 @@ view is probed. What is checked:
   ``validate()`` hook (it raises when the deal's own constraints break) passes
   it. Replaying a world's public history is not checked: the State contract
   has no public history to replay.
-- duplicate deals: the same seed deals the same cards whatever is played.
+- duplicate deals: the same seed deals the same cards whatever is played;
+- the encoding for learning bots, when the game offers one
+  (:meth:`Game.encoding <harness.contracts.game.Game.encoding>`): at every
+  probed decision point and for every seat, the observation has the
+  encoding's shape, is float32 and finite, the mask marks exactly the view's
+  legal actions, and every legal action's id names it again.
 
 Ruling: a twin step, and the card names in the narration of an action and the
 view after it, are checked only for an action within a deal: not for one that
@@ -75,7 +80,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.contracts.errors import ConformanceError, OptionError
 from harness.contracts.game import Game, State
@@ -83,6 +88,9 @@ from harness.contracts.result import Result, competition_ranks
 from harness.contracts.seeding import derive_seed
 from harness.match.information import _TOKEN, InformationChecks
 from harness.match.referee import replay
+
+if TYPE_CHECKING:
+    from harness.contracts.encoding import Encoding
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -141,6 +149,9 @@ class ConformanceReport:
     #: Twin steps compared: a sampled world and the true State, the same next
     #: action narrated on both, the seat's views and narration after it.
     twins: int = 0
+    #: Seat views encoded and checked against their legal actions (0: the game
+    #: offers no encoding).
+    encoded: int = 0
     failures: list[str] = field(default_factory=list)
 
     @property
@@ -165,7 +176,9 @@ class ConformanceReport:
             f"{self.game}, {self.mode()}\n"
             f"{self.game}: {self.matches} matches{cut}, {sum(self.deals)} deals, "
             f"{self.actions} actions, {self.probes} view probes, "
-            f"{self.samples} sampled worlds, {self.twins} twin pairs: "
+            f"{self.samples} sampled worlds, {self.twins} twin pairs"
+            + (f", {self.encoded} encoded views" if self.encoded else "")
+            + ": "
         )
         if self.passed:
             return head + "all checks passed"
@@ -275,6 +288,20 @@ class _Run(InformationChecks):
         self.place_tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
         self.card_tally: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
         self.tell: Callable[[str], None] = lambda line: None
+        self.encoding = self.game_encoding()
+
+    def game_encoding(self) -> Encoding | None:
+        """The game's encoding at this table, or None if it offers none."""
+        try:
+            return self.game.encoding(self.n)
+        except NotImplementedError:
+            return None
+        except Exception as exc:
+            self.fail(
+                f"Game.encoding({self.n}) raised {type(exc).__name__}: {exc}; a game "
+                "without an encoding raises NotImplementedError"
+            )
+            return None
 
     def fail(self, message: str) -> None:
         self.report.failures.append(f"[{self.n} seats] {message}")
@@ -319,6 +346,11 @@ class _Run(InformationChecks):
                 "and was cut, so results, replay and repeatability went unchecked: "
                 "give the game shorter check_options, a larger budget (--budget), "
                 "or run the full check (--full)"
+            )
+        if self.encoding is not None:
+            self.tell(
+                f"[{self.n} seats] encoding {self.encoding.fingerprint}: "
+                "checked at every probed point"
             )
         failures = len(self.report.failures)
         self.check_hidden_places_vary()
@@ -379,6 +411,7 @@ class _Run(InformationChecks):
                     self.budget is None or probed < probe_points(n)
                 ):
                     probed += 1
+                    self.check_encoding(state)
                     known = [a | b for a, b in zip(seen, last_deal, strict=True)]
                     self.probe(state, probes, action, known, len(log) + 1)
                     self.check_clone(state, probes)
@@ -431,6 +464,48 @@ class _Run(InformationChecks):
                 f"view({seat}).legal_actions {view.legal_actions} differ from the "
                 f"State's {legal}"
             )
+
+    def check_encoding(self, state: State) -> None:
+        """Every seat's view encodes to the encoding's shape, finite float32,
+        and its mask marks exactly the view's legal actions."""
+        encoding = self.encoding
+        if encoding is None:
+            return
+        import numpy as np  # only for a game that offers an encoding
+
+        for p in range(self.n):
+            view = state.view(p)
+            name = f"the encoding of view({p})"
+            obs = encoding.encode(view)
+            if obs.shape != encoding.shape or obs.dtype != np.float32:
+                raise ConformanceError(
+                    f"{name} is {obs.dtype} of shape {obs.shape}; the encoding "
+                    f"promises float32 of shape {encoding.shape}"
+                )
+            if not np.isfinite(obs).all():
+                raise ConformanceError(
+                    f"{name} holds a value that is not finite at "
+                    f"{int(np.flatnonzero(~np.isfinite(obs))[0])}"
+                )
+            mask = encoding.mask(view)
+            if mask.shape != (encoding.num_actions,) or mask.dtype != np.bool_:
+                raise ConformanceError(
+                    f"the mask of view({p}) is {mask.dtype} of shape {mask.shape}; "
+                    f"expected bool of shape ({encoding.num_actions},)"
+                )
+            marked = {encoding.actions.action(int(i)) for i in np.flatnonzero(mask)}
+            if marked != set(view.legal_actions):
+                raise ConformanceError(
+                    f"the mask of view({p}) marks {sorted(marked)}, but its legal "
+                    f"actions are {sorted(view.legal_actions)}"
+                )
+            for action in view.legal_actions:
+                again = encoding.actions.action(encoding.actions.action_id(action))
+                if again != action:
+                    raise ConformanceError(
+                        f"the encoding's action id of {action!r} names {again!r}"
+                    )
+            self.report.encoded += 1
 
     def check_result(self, result: Result) -> None:
         n = self.n

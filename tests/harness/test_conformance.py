@@ -7,6 +7,7 @@ import random
 import pytest
 
 from harness import View
+from harness.contracts.encoding import Encoding
 from harness.contracts.errors import ConformanceError, OptionError
 from harness.match.conformance import PROBES_A_MATCH, check_game, probe_points
 from tests.plugins.toy_game import ToyGame, ToyState, ToyView
@@ -325,3 +326,97 @@ def test_a_game_for_many_seats_probes_fewer_points_a_match() -> None:
     assert [probe_points(n) for n in (2, 4, 5, 8, 10)] == [25, 25, 20, 12, 10]
     short = check_game(FiveSeatTenDeals(), matches=1, probe_rate=1.0)
     assert short.passed and short.probes == probe_points(5) * 5
+
+
+# -- the encoding for learning bots (Game.encoding) ----------------------------
+
+
+class _ShiftedCards:
+    """An action range whose ``unrank`` is off by one: ids name other cards."""
+
+    name = "shifted cards"
+
+    def __init__(self, cards: tuple[str, ...]) -> None:
+        self.cards = cards
+        self.size = len(cards)
+
+    def rank(self, action: str) -> int | None:
+        return self.cards.index(action) if action in self.cards else None
+
+    def unrank(self, index: int) -> str:
+        return self.cards[(index + 1) % self.size]
+
+
+def _toy_encoding(
+    game: ToyGame, *, shifted: bool = False, nan: bool = False, short: bool = False
+) -> Encoding:
+    """A one-hot of the hand over the toy's cards, and an id for each card;
+    ``short`` encodes one entry fewer than its segment promises."""
+    import numpy as np
+
+    from harness.contracts.encoding import ActionSpace, Observation, Segment
+    from tests.plugins.toy_game import CARDS
+
+    class ToyEncoding(Encoding):
+        def encode(self, view: View) -> Observation:
+            assert isinstance(view, ToyView)
+            obs = np.zeros(len(CARDS), dtype=np.float32)
+            for card in view.hand:
+                obs[CARDS.index(card)] = np.nan if nan else 1.0
+            return obs[1:] if short else obs
+
+    if shifted:
+        space = ActionSpace((), [_ShiftedCards(CARDS)], owner="the toy")
+    else:
+        space = ActionSpace(CARDS, owner="the toy")
+    hand = Segment("hand", 0, len(CARDS), "cards held")
+    return ToyEncoding(game.name, 1, space, [hand])
+
+
+class Encoded(ToyGame):
+    """The toy with an encoding; ``broken`` names what is wrong with it."""
+
+    broken = ""
+
+    def encoding(self, n_seats: int) -> Encoding:
+        return _toy_encoding(
+            self,
+            shifted=self.broken == "mask",
+            nan=self.broken == "nan",
+            short=self.broken == "shape",
+        )
+
+
+def test_a_sound_encoding_is_checked_at_every_probed_view() -> None:
+    report = check_game(Encoded(), matches=2, seed=2)
+    # Every seat's view at every probed point; the toy has no encoding: none.
+    assert report.encoded == report.probes > 0
+    assert f", {report.encoded} encoded views: all checks passed" in report.summary()
+    assert check_game(ToyGame(), matches=2, seed=2).encoded == 0
+
+
+@pytest.mark.parametrize(
+    ("broken", "found"),
+    [
+        ("mask", "the mask of view(0) marks"),
+        ("nan", "holds a value that is not finite"),
+        ("shape", "is float32 of shape (23,); the encoding promises float32 of"),
+    ],
+)
+def test_a_broken_encoding_fails_the_check(broken: str, found: str) -> None:
+    game = Encoded()
+    game.broken = broken
+    report = check_game(game, matches=2, seed=2, raise_on_failure=False)
+    assert any(found in f for f in report.failures), report.failures
+
+
+def test_an_encoding_hook_that_raises_other_than_not_implemented_fails() -> None:
+    class Raises(ToyGame):
+        def encoding(self, n_seats: int) -> Encoding:
+            raise KeyError("layout")
+
+    report = check_game(Raises(), matches=1, seed=2, raise_on_failure=False)
+    assert any(
+        "Game.encoding(2) raised KeyError" in f and "NotImplementedError" in f
+        for f in report.failures
+    ), report.failures
