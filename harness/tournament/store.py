@@ -55,6 +55,7 @@ __all__ = [
     "decode_log",
     "encode",
     "take_secret",
+    "writer_alive",
 ]
 
 SCHEMA = """
@@ -334,7 +335,7 @@ class Store:
             return  # a copy of the file alone keeps its key: it still lacks them
         try:
             writer = self.meta(WRITER_KEY)
-            if writer is None or run_lock_held(self.path) or _alive(writer):
+            if writer is None or run_lock_held(self.path) or writer_alive(writer):
                 return
             busy, frames, merged = self._db.execute(
                 "PRAGMA wal_checkpoint(PASSIVE)"
@@ -661,7 +662,7 @@ def take_secret(config: TournamentConfig, old: Path) -> TakenSecret:
     )
 
 
-def _alive(writer: str) -> bool:
+def writer_alive(writer: str) -> bool:
     """Whether the process a ``writer`` key names (``pid N``) still runs."""
     try:
         pid = int(writer.removeprefix("pid "))
