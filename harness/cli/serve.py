@@ -16,10 +16,22 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     """The ``serve`` command."""
     serve = sub.add_parser(
         "serve",
-        help="play against bots at a card table in the browser",
+        help="play against bots at a card table in the browser; follow a "
+        "tournament live",
         description="Serve a local web page where a person picks a game, options, "
         "seats and bots, and plays at a drawn table; every match is recorded in a "
-        "database of its own (troef report and troef replay read it).",
+        "database of its own (troef report and troef replay read it). With DB, the "
+        "page /live follows that tournament's database as 'troef run' writes it: "
+        "progress, standings with intervals, the SPRT's LLR, pairwise results and "
+        "the latest matches (read-only on DB).",
+    )
+    serve.add_argument(
+        "database",
+        nargs="?",
+        type=Path,
+        metavar="DB",
+        help="a tournament's SQLite file to follow live at /live (it may not "
+        "exist yet)",
     )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
@@ -58,7 +70,10 @@ def _cmd_serve(registry: Registry, args: argparse.Namespace) -> int:
             f"--host {args.host} --port {args.port}: cannot listen: {exc.strerror}"
         ) from None
     port = sock.getsockname()[1]
-    print(f"troef serve: http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
-    app = create_app(registry, results=args.results, pace=args.pace)
+    page = "" if args.database is None else "live"
+    print(f"troef serve: http://{args.host}:{port}/{page} (Ctrl-C stops)", flush=True)
+    app = create_app(
+        registry, results=args.results, pace=args.pace, watch=args.database
+    )
     serve(app, sock)
     return 0

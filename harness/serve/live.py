@@ -1,0 +1,220 @@
+"""A tournament followed live: ``troef serve DB``'s page and its data.
+
+``GET /live`` is the page (``static/live.html``, its script and style from
+``/static``); ``GET /api/live`` the data it polls: the progress (recorded of
+planned, the rate, whether a run is writing), the standings with their
+intervals, the pairwise results, the SPRT's verdict and LLR against its bounds
+(an SPRT only) and the latest matches. Every figure comes from the code that
+``troef status`` and ``troef report`` print from: the counts of
+:func:`~harness.tournament.sprt.recorded_of_planned`, the report model of
+:func:`~harness.report.model.stored_report` and
+:func:`~harness.report.model.report_model`, the match records of
+:func:`~harness.report.tables.match_record`; nothing is counted a second way.
+
+Rulings (the issue left them open):
+
+1. Read-only, and safe beside a running ``troef run``: each poll opens the
+   file read-only (``mode=ro``, :func:`~harness.tournament.database_file.
+   read_only_connection`; SQLite is told the file is immutable when no -wal
+   file is beside it, so no -wal or -shm is made beside a finished
+   database), reads everything in one short read transaction (one snapshot:
+   the counts and the standings agree) and closes the connection before it
+   answers. Nothing is held between polls, so the run's checkpoints are never
+   kept waiting, and the Store is never closed as a Store (its reader's close
+   may tidy a killed writer's key, a write).
+2. A file that does not exist yet, that is not yet (or not) a troef
+   database, or that has no results yet is a state of the page, said in
+   words naming the file, never an error status: the page keeps polling
+   and shows the tournament as soon as there is one.
+3. The rate is matches per minute over the latest :data:`RATE_WINDOW`
+   results' recording times (the store's ``recorded_at``), so a resumed run
+   is timed by its own results, not by the gap before it; the time left is
+   the planned matches not yet recorded at that rate, said only while a run
+   is writing (the database's ``writer`` key names a live process).
+4. The report model is computed again only when the database changed (its
+   file, the recorded and planned counts); a poll in between costs the counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import sqlite3
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from harness.contracts.errors import TroefError
+from harness.report.model import json_safe, report_model, stored_report
+from harness.report.tables import match_record
+from harness.tournament.database_file import (
+    WRITER_KEY,
+    not_a_troef_database,
+    read_only_connection,
+)
+from harness.tournament.sprt import recorded_of_planned
+from harness.tournament.store import Store, writer_alive
+
+__all__ = ["LIVE_PAGE", "RATE_WINDOW", "RECENT", "Watch", "live_routes"]
+
+#: The live page; its script and style are ``static/live.js`` and ``live.css``.
+LIVE_PAGE = Path(__file__).parent / "static" / "live.html"
+#: How many of the latest matches the page lists.
+RECENT = 10
+#: How many of the latest results the rate is measured over.
+RATE_WINDOW = 20
+#: Seconds between the page's polls.
+POLL_SECONDS = 1.0
+#: What the page shows of the report model (``troef report --format json``).
+_REPORT_KEYS = ("matches", "model", "confidence", "notes", "standings", "pairs")
+
+
+class Watch:
+    """One database followed by the live page; :meth:`data` is one poll."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        #: The last report's key (file, recorded, planned) and its data.
+        self._cached: tuple[tuple[int, int, int], dict[str, Any]] | None = None
+        #: The file (device, inode) last found a sound troef database.
+        self._sound: tuple[int, int] | None = None
+
+    def data(self) -> dict[str, Any]:
+        """The page's data now (JSON-safe: no NaN); ``state`` says which:
+        ``missing``, ``unreadable`` (not a troef database, or not yet),
+        ``empty`` (no results yet) or ``results``."""
+        with self._lock:  # polls of two browsers: one reading at a time
+            return {
+                "database": str(self.path),
+                "poll_seconds": POLL_SECONDS,
+                **self._read(),
+            }
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            stat = os.stat(self.path)
+        except FileNotFoundError:
+            return _waiting(
+                "missing",
+                f"no database at {self.path} yet: this page shows the tournament "
+                "as soon as 'troef run' creates it",
+            )
+        except OSError as exc:
+            return _waiting("unreadable", f"{self.path}: cannot read it ({exc})")
+        identity = (stat.st_dev, stat.st_ino)
+        if self._sound != identity:
+            problem = not_a_troef_database(self.path)
+            if problem is not None:
+                # Also a database 'troef run' is creating this moment: polled again.
+                return _waiting("unreadable", f"{self.path}: {problem}")
+            self._sound = identity
+        try:
+            connection = read_only_connection(self.path)
+        except sqlite3.Error as exc:
+            return _waiting("unreadable", f"{self.path}: cannot open it ({exc})")
+        try:
+            connection.execute("BEGIN")  # one snapshot for every figure below
+            return self._figures(Store(self.path, connection), stat.st_ino)
+        except (sqlite3.Error, TroefError) as exc:
+            # A file replaced or checkpointed under a reader: the next poll
+            # reads it afresh.
+            self._sound = None
+            return _waiting("unreadable", f"{self.path}: cannot read it ({exc})")
+        finally:
+            connection.close()  # ends the read transaction: nothing is held
+
+    def _figures(self, store: Store, inode: int) -> dict[str, Any]:
+        done, planned, monitor = recorded_of_planned(store)
+        writer = store.meta(WRITER_KEY)
+        running = writer is not None and writer_alive(writer)
+        times = [
+            _moment(text)
+            for (text,) in store.db.execute(
+                "SELECT recorded_at FROM results ORDER BY recorded_at DESC LIMIT ?",
+                (RATE_WINDOW,),
+            )
+        ]
+        rate = None
+        if len(times) > 1 and times[0] > times[-1]:
+            rate = 60 * (len(times) - 1) / (times[0] - times[-1])
+        progress = {
+            "name": store.meta("name") or self.path.name,
+            "recorded": done,
+            "planned": planned,
+            "running": running,
+            "rate_per_minute": rate,
+            "seconds_left": None
+            if rate is None or not running
+            else 60 * (planned - done) / rate,
+            "sprt": None
+            if monitor is None
+            else json_safe(dataclasses.asdict(monitor.verdict())),
+        }
+        key = (inode, done, planned)
+        if self._cached is None or self._cached[0] != key:
+            self._cached = (key, self._report(store))
+        return {**progress, **self._cached[1]}
+
+    def _report(self, store: Store) -> dict[str, Any]:
+        """The tables: the report model's and the latest matches."""
+        latest = [
+            (job_id, text)
+            for job_id, text in store.db.execute(
+                "SELECT job_id, recorded_at FROM results "
+                "ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
+                (RECENT,),
+            )
+        ]
+        found = {job_id: text for job_id, text in latest}
+        records = {
+            m.job["id"]: {
+                **match_record(m.job, m.result),
+                "recorded_at": found[m.job["id"]],
+            }
+            for m in store.matches(void=True)
+            if m.job["id"] in found
+        }
+        recent = [records[job_id] for job_id, _ in latest if job_id in records]
+        if store.counts()[0] == store.void_count():
+            return {
+                "state": "empty",
+                "message": f"{self.path} holds no results yet",
+                "recent": recent,
+            }
+        model = report_model(stored_report(store)).as_json()
+        return {
+            "state": "results",
+            "message": None,
+            "recent": recent,
+            "report": {key: model[key] for key in _REPORT_KEYS},
+        }
+
+
+def _waiting(state: str, message: str) -> dict[str, Any]:
+    return {"state": state, "message": message}
+
+
+def _moment(text: str) -> float:
+    """Seconds since the epoch of a store's ``recorded_at`` (ISO 8601, UTC)."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def live_routes(database: Path) -> list[BaseRoute]:
+    """``/live`` and ``/api/live`` following ``database``."""
+    watch = Watch(database)
+
+    async def page(_: Request) -> FileResponse:
+        return FileResponse(LIVE_PAGE)
+
+    async def data(_: Request) -> JSONResponse:
+        # In a thread: a report fit must not stall the tables' sockets.
+        return JSONResponse(await asyncio.to_thread(watch.data))
+
+    return [Route("/live", page), Route("/api/live", data)]
