@@ -31,8 +31,10 @@ Rulings (the issue left them open):
    is timed by its own results, not by the gap before it; the time left is
    the planned matches not yet recorded at that rate, said only while a run
    is writing (the database's ``writer`` key names a live process).
-4. The report model is computed again only when the database changed (its
-   file, the recorded and planned counts); a poll in between costs the counts.
+4. The counts, the SPRT's verdict, the report model and the latest matches
+   are read again only when the database changed (its file, its recorded or
+   planned matches); a poll in between costs two counts, the writer's key and
+   the latest recording times.
 """
 
 from __future__ import annotations
@@ -81,8 +83,9 @@ class Watch:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = threading.Lock()
-        #: The last report's key (file, recorded, planned) and its data.
-        self._cached: tuple[tuple[int, int, int], dict[str, Any]] | None = None
+        #: The last tables' key (the file, the recorded and planned counts)
+        #: and the tables.
+        self._cached: tuple[tuple[int, ...], dict[str, Any]] | None = None
         #: The file (device, inode) last found a sound troef database.
         self._sound: tuple[int, int] | None = None
 
@@ -131,7 +134,10 @@ class Watch:
             connection.close()  # ends the read transaction: nothing is held
 
     def _figures(self, store: Store, inode: int) -> dict[str, Any]:
-        done, planned, monitor = recorded_of_planned(store)
+        key = (inode, *store.counts())
+        if self._cached is None or self._cached[0] != key:
+            self._cached = (key, self._report(store))
+        tables = self._cached[1]
         writer = store.meta(WRITER_KEY)
         running = writer is not None and writer_alive(writer)
         times = [
@@ -144,26 +150,26 @@ class Watch:
         rate = None
         if len(times) > 1 and times[0] > times[-1]:
             rate = 60 * (len(times) - 1) / (times[0] - times[-1])
-        progress = {
+        left = tables["planned"] - tables["recorded"]
+        return {
+            **tables,
+            "running": running,
+            "rate_per_minute": rate,
+            "seconds_left": None if rate is None or not running else 60 * left / rate,
+        }
+
+    def _report(self, store: Store) -> dict[str, Any]:
+        """What changes only with a result: the counts, the SPRT's verdict,
+        the report model's tables and the latest matches."""
+        done, planned, monitor = recorded_of_planned(store)
+        facts = {
             "name": store.meta("name") or self.path.name,
             "recorded": done,
             "planned": planned,
-            "running": running,
-            "rate_per_minute": rate,
-            "seconds_left": None
-            if rate is None or not running
-            else 60 * (planned - done) / rate,
             "sprt": None
             if monitor is None
             else json_safe(dataclasses.asdict(monitor.verdict())),
         }
-        key = (inode, done, planned)
-        if self._cached is None or self._cached[0] != key:
-            self._cached = (key, self._report(store))
-        return {**progress, **self._cached[1]}
-
-    def _report(self, store: Store) -> dict[str, Any]:
-        """The tables: the report model's and the latest matches."""
         latest = [
             (job_id, text)
             for job_id, text in store.db.execute(
@@ -182,14 +188,16 @@ class Watch:
             if m.job["id"] in found
         }
         recent = [records[job_id] for job_id, _ in latest if job_id in records]
-        if store.counts()[0] == store.void_count():
+        if done == store.void_count():
             return {
+                **facts,
                 "state": "empty",
                 "message": f"{self.path} holds no results yet",
                 "recent": recent,
             }
         model = report_model(stored_report(store)).as_json()
         return {
+            **facts,
             "state": "results",
             "message": None,
             "recent": recent,
