@@ -63,6 +63,12 @@ def _cmd_serve(registry: Registry, args: argparse.Namespace) -> int:
         raise ConfigError(f"--pace {args.pace}: expected 0 or more seconds")
     if not 0 <= args.port <= 65535:
         raise ConfigError(f"--port {args.port}: expected 0 to 65535")
+    database = args.database
+    if database is not None and database.suffix == ".toml" and database.is_file():
+        raise ConfigError(
+            f"DB {database}: a tournament config, not its results database; "
+            "expected the SQLite file its 'database' key names"
+        )
     try:
         sock = bound_socket(args.host, args.port)
     except OSError as exc:
@@ -70,10 +76,8 @@ def _cmd_serve(registry: Registry, args: argparse.Namespace) -> int:
             f"--host {args.host} --port {args.port}: cannot listen: {exc.strerror}"
         ) from None
     port = sock.getsockname()[1]
-    page = "" if args.database is None else "live"
+    page = "" if database is None else "live"
     print(f"troef serve: http://{args.host}:{port}/{page} (Ctrl-C stops)", flush=True)
-    app = create_app(
-        registry, results=args.results, pace=args.pace, watch=args.database
-    )
+    app = create_app(registry, results=args.results, pace=args.pace, watch=database)
     serve(app, sock)
     return 0

@@ -230,3 +230,14 @@ def test_troef_serve_db_prints_the_live_page_and_serves_the_lobby_too(
             server.terminate()
             server.wait(timeout=60)
     assert not database.exists()
+
+
+def test_troef_serve_refuses_a_config_given_for_its_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, _, _ = gated_config(tmp_path)
+    assert main(["serve", str(config), "--port", "0"]) == 2
+    assert capsys.readouterr().err == (
+        f"troef: error: DB {config}: a tournament config, not its results "
+        "database; expected the SQLite file its 'database' key names\n"
+    )
