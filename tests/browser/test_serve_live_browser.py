@@ -33,8 +33,14 @@ def _shows(page: Any, state: str, recorded: int | None = None) -> None:
     page.wait_for_function(f"() => {test}", timeout=PATIENCE)
 
 
-def test_the_live_page_follows_a_tournament_while_it_runs(tmp_path: Path) -> None:
+def test_the_live_page_follows_a_tournament_while_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from playwright.sync_api import sync_playwright
+
+    # The page polls as often as the server says: more often here, so that
+    # each state is shown sooner (what is shown does not depend on it).
+    monkeypatch.setattr("harness.serve.live.POLL_SECONDS", 0.2)
 
     executable = _need_browser()
     config, database, gate = gated_config(tmp_path)

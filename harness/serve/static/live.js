@@ -47,6 +47,7 @@ function drawProgress(d) {
 function drawSprt(s) {
   $("sprt-box").hidden = !s;
   if (!s) return;
+  if (s.llr === null) { $("sprt-line").textContent = "LLR not defined yet"; return; }
   const at = (x) => 100 * Math.min(1, Math.max(0, (x - s.lower) / (s.upper - s.lower)));
   $("llr-mark").style.left = `${at(s.llr)}%`;
   $("llr-zero").style.left = `${at(0)}%`;
