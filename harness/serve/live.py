@@ -110,7 +110,9 @@ class Watch:
                 "as soon as 'troef run' creates it",
             )
         except OSError as exc:
-            return _waiting("unreadable", f"{self.path}: cannot read it ({exc})")
+            return _waiting(
+                "unreadable", f"{self.path}: cannot read it ({exc.strerror})"
+            )
         identity = (stat.st_dev, stat.st_ino)
         if self._sound != identity:
             problem = not_a_troef_database(self.path)
@@ -124,7 +126,7 @@ class Watch:
             return _waiting("unreadable", f"{self.path}: cannot open it ({exc})")
         try:
             connection.execute("BEGIN")  # one snapshot for every figure below
-            return self._figures(Store(self.path, connection), stat.st_ino)
+            return self._figures(Store(self.path, connection), identity)
         except (sqlite3.Error, TroefError) as exc:
             # A file replaced or checkpointed under a reader: the next poll
             # reads it afresh.
@@ -133,8 +135,8 @@ class Watch:
         finally:
             connection.close()  # ends the read transaction: nothing is held
 
-    def _figures(self, store: Store, inode: int) -> dict[str, Any]:
-        key = (inode, *store.counts())
+    def _figures(self, store: Store, identity: tuple[int, int]) -> dict[str, Any]:
+        key = (*identity, *store.counts())
         if self._cached is None or self._cached[0] != key:
             self._cached = (key, self._report(store))
         tables = self._cached[1]
