@@ -26,15 +26,19 @@ Rulings (the issue left them open):
    database, or that has no results yet is a state of the page, said in
    words naming the file, never an error status: the page keeps polling
    and shows the tournament as soon as there is one.
-3. The rate is matches per minute over the latest :data:`RATE_WINDOW`
-   results' recording times (the store's ``recorded_at``), so a resumed run
-   is timed by its own results, not by the gap before it; the time left is
+3. The rate is matches per minute over the results recorded in the
+   :data:`RATE_SECONDS` before the latest one (the store's ``recorded_at``),
+   so a resumed run is timed by its own results, not by the gap before it,
+   and a stopped one keeps its last rate; the time left is
    the planned matches not yet recorded at that rate, said only while a run
    is writing (the database's ``writer`` key names a live process).
 4. The counts, the SPRT's verdict, the report model and the latest matches
    are read again only when the database changed (its file, its recorded or
-   planned matches); a poll in between costs two counts, the writer's key and
-   the latest recording times.
+   planned matches), and no more often than keeps that reading to a quarter
+   of the time (:data:`SHARE`): a report of 6,000 matches takes a second or
+   two to read and fit, and the page must not take a core from the run it
+   watches. Until then a poll gives the last tables, whose counts agree with
+   them; it costs two counts and the writer's key.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ import dataclasses
 import os
 import sqlite3
 import threading
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -63,16 +68,20 @@ from harness.tournament.database_file import (
 from harness.tournament.sprt import recorded_of_planned
 from harness.tournament.store import Store, writer_alive
 
-__all__ = ["LIVE_PAGE", "RATE_WINDOW", "RECENT", "Watch", "live_routes"]
+__all__ = ["LIVE_PAGE", "RATE_SECONDS", "RECENT", "Watch", "live_routes"]
 
 #: The live page; its script and style are ``static/live.js`` and ``live.css``.
 LIVE_PAGE = Path(__file__).parent / "static" / "live.html"
 #: How many of the latest matches the page lists.
 RECENT = 10
-#: How many of the latest results the rate is measured over.
-RATE_WINDOW = 20
+#: The rate is measured over the results of this many seconds before the latest.
+RATE_SECONDS = 60.0
 #: Seconds between the page's polls.
 POLL_SECONDS = 1.0
+#: The share of its time the page's reader spends on the tables at most: a
+#: database whose tables take t seconds to read is read again t / SHARE
+#: seconds later at the earliest, however fast its results land.
+SHARE = 0.25
 #: What the page shows of the report model (``troef report --format json``).
 _REPORT_KEYS = ("matches", "model", "confidence", "notes", "standings", "pairs")
 
@@ -86,6 +95,9 @@ class Watch:
         #: The last tables' key (the file, the recorded and planned counts)
         #: and the tables.
         self._cached: tuple[tuple[int, ...], dict[str, Any]] | None = None
+        #: When the tables were last read (time.monotonic) and in how long.
+        self._read_at = 0.0
+        self._cost = 0.0
         #: The file (device, inode) last found a sound troef database.
         self._sound: tuple[int, int] | None = None
 
@@ -137,26 +149,21 @@ class Watch:
 
     def _figures(self, store: Store, identity: tuple[int, int]) -> dict[str, Any]:
         key = (*identity, *store.counts())
-        if self._cached is None or self._cached[0] != key:
+        began = time.monotonic()
+        if self._cached is None or (
+            self._cached[0] != key and began - self._read_at >= self._cost / SHARE
+        ):
             self._cached = (key, self._report(store))
+            self._read_at = time.monotonic()
+            self._cost = self._read_at - began
         tables = self._cached[1]
         writer = store.meta(WRITER_KEY)
         running = writer is not None and writer_alive(writer)
-        times = [
-            _moment(text)
-            for (text,) in store.db.execute(
-                "SELECT recorded_at FROM results ORDER BY recorded_at DESC LIMIT ?",
-                (RATE_WINDOW,),
-            )
-        ]
-        rate = None
-        if len(times) > 1 and times[0] > times[-1]:
-            rate = 60 * (len(times) - 1) / (times[0] - times[-1])
+        rate = tables["rate_per_minute"]
         left = tables["planned"] - tables["recorded"]
         return {
             **tables,
             "running": running,
-            "rate_per_minute": rate,
             "seconds_left": None if rate is None or not running else 60 * left / rate,
         }
 
@@ -164,7 +171,7 @@ class Watch:
         """What changes only with a result: the counts, the SPRT's verdict,
         the report model's tables and the latest matches."""
         done, planned, monitor = recorded_of_planned(store)
-        facts = {
+        facts: dict[str, Any] = {
             "name": store.meta("name") or self.path.name,
             "recorded": done,
             "planned": planned,
@@ -172,24 +179,17 @@ class Watch:
             if monitor is None
             else json_safe(dataclasses.asdict(monitor.verdict())),
         }
-        latest = [
-            (job_id, text)
-            for job_id, text in store.db.execute(
-                "SELECT job_id, recorded_at FROM results "
-                "ORDER BY recorded_at DESC, rowid DESC LIMIT ?",
-                (RECENT,),
-            )
+        recent = [
+            {**match_record(m.job, m.result), "recorded_at": at}
+            for m, at in store.latest(RECENT)
         ]
-        found = {job_id: text for job_id, text in latest}
-        records = {
-            m.job["id"]: {
-                **match_record(m.job, m.result),
-                "recorded_at": found[m.job["id"]],
-            }
-            for m in store.matches(void=True)
-            if m.job["id"] in found
-        }
-        recent = [records[job_id] for job_id, _ in latest if job_id in records]
+        times = [_moment(at) for at in store.recording_times(RATE_SECONDS)]
+        # Results land in batches, each at one time: those after the first
+        # batch, over the time since it.
+        after_first = sum(t > times[0] for t in times)
+        facts["rate_per_minute"] = (
+            60 * after_first / (times[-1] - times[0]) if after_first else None
+        )
         if done == store.void_count():
             return {
                 **facts,
