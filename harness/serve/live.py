@@ -68,7 +68,15 @@ from harness.tournament.database_file import (
 from harness.tournament.sprt import recorded_of_planned
 from harness.tournament.store import Store, writer_alive
 
-__all__ = ["LIVE_PAGE", "RATE_SECONDS", "RECENT", "Watch", "live_routes"]
+__all__ = [
+    "LIVE_PAGE",
+    "POLL_SECONDS",
+    "RATE_SECONDS",
+    "RECENT",
+    "SHARE",
+    "Watch",
+    "live_routes",
+]
 
 #: The live page; its script and style are ``static/live.js`` and ``live.css``.
 LIVE_PAGE = Path(__file__).parent / "static" / "live.html"
@@ -150,8 +158,10 @@ class Watch:
     def _figures(self, store: Store, identity: tuple[int, int]) -> dict[str, Any]:
         key = (*identity, *store.counts())
         began = time.monotonic()
-        if self._cached is None or (
-            self._cached[0] != key and began - self._read_at >= self._cost / SHARE
+        if (
+            self._cached is None
+            or self._cached[0][:2] != identity  # another file: nothing holds
+            or (self._cached[0] != key and began - self._read_at >= self._cost / SHARE)
         ):
             self._cached = (key, self._report(store))
             self._read_at = time.monotonic()
