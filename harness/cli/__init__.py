@@ -104,4 +104,4 @@ def _version() -> str:
         return "(not installed)"
 
 
-_NEEDS_REGISTRY = {"games", "bots", "play", "check"}
+_NEEDS_REGISTRY = {"games", "bots", "play", "check", "serve"}

@@ -117,15 +117,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _cmd_status(registry: Registry | None, args: argparse.Namespace) -> int:
-    from harness.tournament.sprt import SprtMonitor
+    from harness.tournament.sprt import recorded_of_planned
     from harness.tournament.store import Store
 
     with Store.existing(args.database) as store:
-        done, planned = store.counts()
-        monitor = SprtMonitor.from_store(store)
-        if monitor is not None and monitor.done():
-            # A decided SPRT plays no more: its plan is a bound, not a target.
-            planned = done
+        done, planned, monitor = recorded_of_planned(store)
         name = store.meta("name")
         forfeit_count = store.forfeit_count()
         forfeits = store.forfeits()

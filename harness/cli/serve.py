@@ -16,10 +16,22 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     """The ``serve`` command."""
     serve = sub.add_parser(
         "serve",
-        help="play against bots at a card table in the browser",
+        help="play against bots at a card table in the browser; follow a "
+        "tournament live",
         description="Serve a local web page where a person picks a game, options, "
         "seats and bots, and plays at a drawn table; every match is recorded in a "
-        "database of its own (troef report and troef replay read it).",
+        "database of its own (troef report and troef replay read it). With DB, the "
+        "page /live follows that tournament's database as 'troef run' writes it: "
+        "progress, standings with intervals, the SPRT's LLR, pairwise results and "
+        "the latest matches (read-only on DB).",
+    )
+    serve.add_argument(
+        "database",
+        nargs="?",
+        type=Path,
+        metavar="DB",
+        help="a tournament's SQLite file to follow live at /live (it may not "
+        "exist yet)",
     )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
@@ -51,6 +63,12 @@ def _cmd_serve(registry: Registry, args: argparse.Namespace) -> int:
         raise ConfigError(f"--pace {args.pace}: expected 0 or more seconds")
     if not 0 <= args.port <= 65535:
         raise ConfigError(f"--port {args.port}: expected 0 to 65535")
+    database = args.database
+    if database is not None and database.suffix == ".toml" and database.is_file():
+        raise ConfigError(
+            f"DB {database}: a tournament config, not its results database; "
+            "expected the SQLite file its 'database' key names"
+        )
     try:
         sock = bound_socket(args.host, args.port)
     except OSError as exc:
@@ -58,7 +76,8 @@ def _cmd_serve(registry: Registry, args: argparse.Namespace) -> int:
             f"--host {args.host} --port {args.port}: cannot listen: {exc.strerror}"
         ) from None
     port = sock.getsockname()[1]
-    print(f"troef serve: http://{args.host}:{port}/ (Ctrl-C stops)", flush=True)
-    app = create_app(registry, results=args.results, pace=args.pace)
+    page = "" if database is None else "live"
+    print(f"troef serve: http://{args.host}:{port}/{page} (Ctrl-C stops)", flush=True)
+    app = create_app(registry, results=args.results, pace=args.pace, watch=database)
     serve(app, sock)
     return 0

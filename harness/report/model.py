@@ -39,6 +39,7 @@ __all__ = [
     "ReportModel",
     "RunFacts",
     "build_report",
+    "json_safe",
     "report_model",
     "stored_report",
 ]
@@ -355,7 +356,7 @@ class ReportModel:
             "thinking": self.thinking,
             "sprt": self.sprt,
         }
-        return {key: _clean(value) for key, value in data.items()}
+        return {key: json_safe(value) for key, value in data.items()}
 
 
 def report_model(report: Report) -> ReportModel:
@@ -402,13 +403,15 @@ def _small_sample_notes(report: Report) -> list[str]:
     return notes
 
 
-def _clean(value: Any) -> Any:
+def json_safe(value: Any) -> Any:
+    """``value`` for strict JSON: NaN and infinities, also in lists and dicts,
+    as None."""
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
         return None
     if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
+        return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_clean(v) for v in value]
+        return [json_safe(v) for v in value]
     return value
 
 

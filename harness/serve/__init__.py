@@ -4,5 +4,6 @@
 under the referee, the result recorded); ``app.py`` the Starlette application
 (the lobby's data, the table's WebSocket, the static drawing in ``static/``);
 ``replay.py`` a recorded match as the table's frames; ``record.py`` the
-database a match is written into.
+database a match is written into; ``live.py`` a tournament's database followed
+as ``troef run`` writes it (``troef serve DB``).
 """

@@ -15,6 +15,8 @@
   (the person is to act: the View, and per card not legal the reason),
   ``refused`` (a move not legal, with the reason), ``over`` (the result and
   where it is recorded) or ``error`` (what was wrong with the settings).
+- ``GET /live`` and ``GET /api/live`` (``troef serve DB``): a tournament's
+  database followed as it is written (:mod:`harness.serve.live`).
 
 The match runs in a thread of its own (the referee blocks); its messages
 cross to the socket's event loop through ``call_soon_threadsafe``.
@@ -40,6 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from harness.contracts.errors import ConfigError, TroefError
 from harness.plugins import Registry
+from harness.serve.live import live_routes
 from harness.serve.replay import recorded, replay_frames
 from harness.serve.table import Message, Table, TableSettings
 
@@ -80,8 +83,11 @@ def games_data(registry: Registry) -> list[dict[str, Any]]:
     return games
 
 
-def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starlette:
-    """The application: ``results`` is the folder each match's database goes to."""
+def create_app(
+    registry: Registry, *, results: Path, pace: float = 0.8, watch: Path | None = None
+) -> Starlette:
+    """The application: ``results`` is the folder each match's database goes to;
+    ``watch`` a tournament's database that ``/live`` follows (:mod:`.live`)."""
     #: The tables being played or waiting for their people, by id, with
     #: the thread that plays each.
     tables: dict[str, tuple[Table, threading.Thread]] = {}
@@ -223,6 +229,7 @@ def create_app(registry: Registry, *, results: Path, pace: float = 0.8) -> Starl
             Route("/api/recorded", recorded_matches),
             Route("/api/replay", replay),
             WebSocketRoute("/ws/table", table_socket),
+            *([] if watch is None else live_routes(watch)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -21,6 +21,7 @@ __all__ = [
     "WRITER_KEY",
     "not_a_troef_database",
     "private_folders",
+    "read_only_connection",
     "remove_database",
     "run_lock",
     "run_lock_held",
@@ -81,7 +82,7 @@ def not_a_troef_database(path: Path) -> str | None:
     if head != _SQLITE_HEADER:
         return "not a troef database (not even an SQLite file)"
     try:
-        db = _read_only(path)
+        db = read_only_connection(path)
     except sqlite3.DatabaseError as exc:
         return f"cannot open it as SQLite ({exc})"
     try:
@@ -130,9 +131,10 @@ def wal_beside(path: Path) -> bool:
         return False
 
 
-def _read_only(path: Path) -> sqlite3.Connection:
-    """A read-only connection that makes no file beside ``path``.
+def read_only_connection(path: Path) -> sqlite3.Connection:
+    """A read-only connection (``mode=ro``) that makes no file beside ``path``.
 
+    Readers beside a running ``troef run`` use it too (``troef serve DB``).
     Without a -wal file to read, SQLite is told the file is immutable: a
     read-only connection in WAL mode would otherwise make an empty -wal and
     a -shm beside it, and leave them (beside a foreign file too).
@@ -165,7 +167,7 @@ def unmerged_wal(path: Path) -> str | None:
     if wal_beside(path):
         return None
     try:
-        db = _read_only(path)
+        db = read_only_connection(path)
     except sqlite3.DatabaseError:
         return None
     try:

@@ -24,7 +24,7 @@ from harness.tournament.plan import Job
 if TYPE_CHECKING:
     from harness.tournament.store import Store
 
-__all__ = ["SprtMonitor", "SprtVerdict"]
+__all__ = ["SprtMonitor", "SprtVerdict", "recorded_of_planned"]
 
 
 @dataclass(frozen=True)
@@ -203,3 +203,17 @@ class SprtMonitor:
             if b == self.candidate:
                 return 1.0 - score
         raise ValueError(f"the candidate {self.candidate!r} is not in {list(seating)}")
+
+
+def recorded_of_planned(store: Store) -> tuple[int, int, SprtMonitor | None]:
+    """(matches recorded, matches planned, the SPRT's monitor or None) of a
+    database, as ``troef status`` and ``troef serve DB`` count them.
+
+    A decided SPRT plays no more: its plan is a bound, not a target, so its
+    planned count is then the recorded one.
+    """
+    done, planned = store.counts()
+    monitor = SprtMonitor.from_store(store)
+    if monitor is not None and monitor.done():
+        planned = done
+    return done, planned, monitor

@@ -55,6 +55,7 @@ __all__ = [
     "decode_log",
     "encode",
     "take_secret",
+    "writer_alive",
 ]
 
 SCHEMA = """
@@ -334,7 +335,7 @@ class Store:
             return  # a copy of the file alone keeps its key: it still lacks them
         try:
             writer = self.meta(WRITER_KEY)
-            if writer is None or run_lock_held(self.path) or _alive(writer):
+            if writer is None or run_lock_held(self.path) or writer_alive(writer):
                 return
             busy, frames, merged = self._db.execute(
                 "PRAGMA wal_checkpoint(PASSIVE)"
@@ -564,17 +565,30 @@ class Store:
         nobody, so standings, ratings and tests never see it: it comes only
         with ``void=True`` (``troef matches``, ``troef status``).
         """
-        query = (
-            "SELECT jobs.spec, results.result, logs.log FROM results "
-            "JOIN jobs ON jobs.id = results.job_id "
-            "LEFT JOIN logs ON logs.job_id = results.job_id ORDER BY jobs.idx"
-        )
-        for spec, result, log in self._db.execute(query):
+        query = f"{_MATCHES} ORDER BY jobs.idx"
+        for spec, result, log, _ in self._db.execute(query):
             data = json.loads(result)
             if "void" in data and not void:
                 continue
-            data["log"] = None if log is None else decode_log(log)
-            yield StoredMatch(json.loads(spec), Result.from_dict(data))
+            yield _stored(spec, data, log)
+
+    def recording_times(self, window: float) -> list[str]:
+        """When each result of the last ``window`` seconds of recording (up to
+        the latest result) was recorded, oldest first (ISO 8601, UTC)."""
+        rows = self._db.execute(
+            "SELECT recorded_at FROM results WHERE recorded_at >= strftime("
+            "'%Y-%m-%dT%H:%M:%fZ', (SELECT MAX(recorded_at) FROM results), ?) "
+            "ORDER BY recorded_at",
+            (f"-{window} seconds",),
+        )
+        return [str(at) for (at,) in rows]
+
+    def latest(self, n: int) -> list[tuple[StoredMatch, str]]:
+        """The ``n`` matches recorded last, newest first, void ones too, each
+        with the time it was recorded (ISO 8601, UTC: ``recorded_at``)."""
+        query = f"{_MATCHES} ORDER BY results.recorded_at DESC, results.rowid DESC"
+        rows = self._db.execute(f"{query} LIMIT ?", (n,))
+        return [(_stored(spec, json.loads(r), log), at) for spec, r, log, at in rows]
 
     def match(self, key: str) -> StoredMatch:
         """One recorded match, by job id (or a unique prefix) or plan index."""
@@ -599,6 +613,20 @@ class Store:
             if match.job["id"] == job_id:
                 return match
         raise TroefError(f"match {job_id} of {self.path} has no result yet")
+
+
+#: A recorded match's job, result, log and time, for :meth:`Store.matches`
+#: and :meth:`Store.latest`.
+_MATCHES = (
+    "SELECT jobs.spec, results.result, logs.log, results.recorded_at FROM results "
+    "JOIN jobs ON jobs.id = results.job_id "
+    "LEFT JOIN logs ON logs.job_id = results.job_id"
+)
+
+
+def _stored(spec: str, data: dict[str, Any], log: str | None) -> StoredMatch:
+    data["log"] = None if log is None else decode_log(log)
+    return StoredMatch(json.loads(spec), Result.from_dict(data))
 
 
 class TakenSecret(NamedTuple):
@@ -661,7 +689,7 @@ def take_secret(config: TournamentConfig, old: Path) -> TakenSecret:
     )
 
 
-def _alive(writer: str) -> bool:
+def writer_alive(writer: str) -> bool:
     """Whether the process a ``writer`` key names (``pid N``) still runs."""
     try:
         pid = int(writer.removeprefix("pid "))
