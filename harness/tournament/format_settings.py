@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["FormatReader", "LadderSettings", "SprtSettings"]
 
 _SPRT_KEYS = {
-    "elo0": "Elo difference of H0 (e.g. 0)",
+    "elo0": "Elo difference of H0 (e.g. 0; at most 200 normalized, 800 logistic)",
     "elo1": "Elo difference of H1 (e.g. 10); elo1 > elo0",
     "alpha": "false positive rate, 0 < alpha < 0.5",
     "beta": "false negative rate, 0 < beta < 0.5",
@@ -31,6 +31,10 @@ _SPRT_KEYS = {
         'or "logistic"'
     ),
 }
+#: The largest |elo0| and |elo1| an SPRT takes, per Elo model (the ruling in
+#: :meth:`FormatReader.sprt_settings`).
+ELO_LIMITS = {"normalized": 200.0, "logistic": 800.0}
+
 _LADDER_KEYS = {
     "k": "K factor of the online Elo update (> 0)",
     "initial": "rating of a new entrant",
@@ -117,12 +121,30 @@ class FormatReader(ConfigReader):
         raw = self.table("sprt", fmt, _SPRT_KEYS)
         if raw is None:
             return None
-        inf = float("inf")
+        elo_model = raw.get("elo_model", "normalized")
+        if elo_model not in ("normalized", "logistic"):
+            raise self.error(
+                "sprt",
+                "elo_model",
+                f'{elo_model!r} is not allowed; expected "normalized" or "logistic"',
+            )
+        # Ruling: the hypotheses' Elo is bounded. Past about 235 normalized Elo
+        # the generalised SPRT's constrained MLE (harness/stats/sprt.py) has no
+        # root on some counts and the run would stop at a result; an SPRT is for
+        # a few Elo (fishtest's are 0 and 2), so the bound costs nothing.
+        limit = ELO_LIMITS[elo_model]
+        within = f"from -{limit:g} to {limit:g} ({elo_model} Elo)"
         elo0 = self.number(
-            "sprt", raw, "elo0", None, -inf, inf, "a number, e.g. elo0 = 0"
+            "sprt", raw, "elo0", None, -limit, limit, f"a number {within}, e.g. 0"
         )
         elo1 = self.number(
-            "sprt", raw, "elo1", None, -inf, inf, "a number above elo0, e.g. elo1 = 10"
+            "sprt",
+            raw,
+            "elo1",
+            None,
+            -limit,
+            limit,
+            f"a number above elo0 {within}, e.g. 10",
         )
         if elo1 <= elo0:
             raise self.error(
@@ -154,13 +176,6 @@ class FormatReader(ConfigReader):
                 "sprt",
                 "candidate",
                 f"no entrant {candidate!r}; {close_names(str(candidate), labels)}",
-            )
-        elo_model = raw.get("elo_model", "normalized")
-        if elo_model not in ("normalized", "logistic"):
-            raise self.error(
-                "sprt",
-                "elo_model",
-                f'{elo_model!r} is not allowed; expected "normalized" or "logistic"',
             )
         return SprtSettings(elo0, elo1, alpha, beta, candidate, elo_model)
 

@@ -79,6 +79,16 @@ def test_sprt_without_duplicate_uses_the_trinomial_model(tmp_path: Path) -> None
         ("elo0 = 10\nelo1 = 5\n", "sprt.elo1: elo1 = 5 must be above elo0 = 10"),
         ("elo1 = 5\n", "missing key 'elo0'"),
         (
+            "elo0 = 0\nelo1 = 5000\n",
+            "sprt.elo1: 5000 is not allowed; expected a number above elo0 from -200 "
+            "to 200 (normalized Elo), e.g. 10",
+        ),
+        (
+            'elo0 = -900\nelo1 = 0\nelo_model = "logistic"\n',
+            "sprt.elo0: -900 is not allowed; expected a number from -800 to 800 "
+            "(logistic Elo), e.g. 0",
+        ),
+        (
             "elo0 = 0\nelo1 = 5\nalpha = 0.7\n",
             "sprt.alpha: 0.7 is not allowed; expected a number in (0, 0.5)",
         ),
@@ -212,3 +222,23 @@ def test_the_progress_line_of_an_sprt_shows_the_llr_and_its_bounds(
         f"SPRT LLR {verdict.llr:+.2f} [{verdict.lower:+.2f}, {verdict.upper:+.2f}] "
         f"after {verdict.samples} pairs"
     )
+
+
+@pytest.mark.parametrize(("model", "limit"), [("normalized", 200), ("logistic", 800)])
+def test_the_llr_has_a_value_on_any_counts_within_the_elo_limits(
+    model: str, limit: int
+) -> None:
+    """The bound on elo0 and elo1 is where the LLR is always defined: on
+    trinomial and pentanomial counts from none to thousands (regularised)."""
+    import itertools
+
+    from harness.stats.sprt import llr
+    from harness.tournament.format_settings import ELO_LIMITS
+
+    assert ELO_LIMITS[model] == limit
+    for k in (3, 5):
+        for counts in itertools.product((0, 5, 3000), repeat=k):
+            if any(counts):
+                for elo0, elo1 in ((0, limit), (-limit, 0), (limit - 1, limit)):
+                    value = llr(list(counts), elo0, elo1, elo_model=model)
+                    assert value == value  # not NaN
