@@ -310,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m bench.ladder", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument(
-        "--games", default="all", help="all, or ladder games separated by commas"
+        "--games", help="all, or ladder games separated by commas (needed to play)"
     )
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
     parser.add_argument(
@@ -325,8 +325,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--doc", type=Path, default=DOC, help="the page of the table")
     args = parser.parse_args(argv)
     available = ladder_configs(args.tournaments)
+    if args.games is None and not args.table_only:
+        # A night's run is never started by a bare command.
+        parser.error("--games is needed (all, or names separated by commas)")
     try:
-        chosen = choose(args.games, list(available))
+        chosen = [] if args.games is None else choose(args.games, list(available))
     except ConfigError as exc:
         parser.error(str(exc))
     configs = {

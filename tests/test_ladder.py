@@ -172,6 +172,15 @@ def test_the_committed_doc_has_one_generated_region_naming_every_ladder() -> Non
     assert named == set(ladder.ladder_configs())
 
 
+def test_playing_needs_games_named(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        ladder.main([])
+    assert "--games is needed" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ladder.main(["--games", "bridge"])
+    assert "for bridge; accepted: all, belote," in capsys.readouterr().err
+
+
 def test_games_are_all_or_named_ladders() -> None:
     available = ["belote", "klapper"]
     assert ladder.choose("all", available) == available
