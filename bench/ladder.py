@@ -33,13 +33,14 @@ Rulings (where issue 35 is silent):
    would give it 80% power (:func:`seeds_needed`) at Bonferroni's level
    ``ALPHA / m`` for the game's ``m`` pairs: the strictest threshold of Holm's
    procedure, so that a sample of that size is enough whatever the other pairs
-   show.
+   show; and never fewer than the test needs to reach that level at all.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import math
 import statistics
 import sys
@@ -52,7 +53,8 @@ if __package__ in (None, ""):  # run as a script: bench/ladder.py
 
 from harness.contracts.errors import ConfigError
 from harness.report.model import stored_report
-from harness.stats.significance import PairStats, paired_differences
+from harness.stats.ratings import PairResult
+from harness.stats.significance import PairStats, pair_statistics, paired_differences
 from harness.tournament.config import TournamentConfig, load_config
 from harness.tournament.progress import Progress
 from harness.tournament.scheduler import Interrupted, run_tournament
@@ -172,15 +174,29 @@ def seeds_needed(mean: float, sd: float, alpha: float, power: float) -> int | No
 
     The normal approximation for a one-sample (paired) test, n = ((z(1 - alpha/2)
     + z(power))·sd/mean)² (Chow, Shao & Wang 2008, Sample Size Calculations in
-    Clinical Research, §3.1), divided by Wilcoxon's efficiency 3/π,
-    rounded up. None when no difference was observed (mean 0: no sample is
-    enough); 2 at least, the smallest sample with a spread.
+    Clinical Research, §3.1), divided by Wilcoxon's efficiency 3/π, rounded
+    up; then raised to the first size at which troef's test can give a p below
+    ``alpha`` at all (:func:`p_floor`: with every seed won alike, a small sample
+    cannot, however clear). None when no difference was observed (mean 0: no
+    sample is enough).
     """
     if mean == 0:
         return None
     normal = statistics.NormalDist()
     z = normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)
-    return max(2, math.ceil((z * sd / mean) ** 2 / WILCOXON_ARE))
+    n = max(2, math.ceil((z * sd / mean) ** 2 / WILCOXON_ARE))
+    while p_floor(n) >= alpha:
+        n += 1
+    return n
+
+
+@functools.cache
+def p_floor(seeds: int) -> float:
+    """The smallest p of troef's paired test on ``seeds`` paired seeds, every one
+    won by the same margin: :attr:`PairStats.p_floor`, from troef's own code."""
+    results = [PairResult("a", "b", 1.0, group=str(i)) for i in range(seeds)]
+    (pair,) = pair_statistics(results, paired={("a", "b"): [1.0] * seeds})
+    return pair.p_floor
 
 
 def steps(config: TournamentConfig, store: Store) -> list[Step]:

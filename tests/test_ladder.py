@@ -213,6 +213,15 @@ def test_seeds_needed_worked_example() -> None:
     assert ladder.seeds_needed(0.125, 1.0, 0.05 / 6, 0.8) == 812
 
 
+def test_seeds_needed_is_never_below_what_the_test_can_reach() -> None:
+    """Every seed won by the same margin (sd 0): the formula says 0, but the
+    Wilcoxon test's smallest p on n seeds all one way is 2/2^n, below 0.05/6
+    from 8 seeds on (2/128 = 0.0156 at 7, 2/256 = 0.0078 at 8)."""
+    assert ladder.p_floor(7) == pytest.approx(2 / 2**7)
+    assert ladder.p_floor(8) == pytest.approx(2 / 2**8)
+    assert ladder.seeds_needed(2.0, 0.0, 0.05 / 6, 0.8) == 8
+
+
 def test_seeds_needed_gives_the_power_it_promises() -> None:
     """At the needed sample, Wilcoxon's test on normal paired differences rejects
     in about 80% of 600 simulated ladders (binomial sd 1.6%)."""
