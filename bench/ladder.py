@@ -258,7 +258,7 @@ def _oriented(
 
 
 def _elo(x: float) -> str:
-    return "-" if math.isinf(x) or math.isnan(x) else f"{x:+.0f}"
+    return "-" if math.isinf(x) or math.isnan(x) else f"{round(x):+d}"
 
 
 def _needed(step: Step) -> str:

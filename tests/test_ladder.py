@@ -287,3 +287,4 @@ def test_a_step_is_yes_no_or_reversed_and_the_search_pair_has_no_order() -> None
     behind = _step(ordered=True, elo=-20, p_holm=0.3, mean=-0.5)
     assert ladder._needed(behind) == "51 (lower ahead)"
     assert ladder._needed(_step(ordered=True, elo=80, p_holm=0.01, mean=0.4)) == ""
+    assert [ladder._elo(x) for x in (-0.3, 120.6, float("inf"))] == ["+0", "+121", "-"]
