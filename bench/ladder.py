@@ -84,6 +84,10 @@ HEADER = (
     "| Elo gap [95%] | p (Holm) | significant | seeds needed (80% power) |\n"
     "| --- | --- | --- | --- | --- | --- | --- | --- |"
 )
+THINKING_HEADER = (
+    "| game | ismcts: s per decision (longest) | pimc: s per decision (longest) |\n"
+    "| --- | --- | --- |"
+)
 
 
 def ladder_configs(directory: Path = TOURNAMENTS) -> dict[str, Path]:
@@ -294,11 +298,31 @@ def rows(game: str, config: TournamentConfig) -> list[str]:
     return out
 
 
+def thinking_row(game: str, config: TournamentConfig) -> str | None:
+    """The search bots' mean and longest seconds per decision in ``game``, as the
+    referee measured them (``Store.thinking``); None before a match is recorded."""
+    if not config.database.exists():
+        return None
+    with Store.existing(config.database) as store:
+        spent = {entrant: rest for entrant, *rest in store.thinking()}
+    cells = []
+    for bot in sorted(SEARCH_BOTS):
+        if bot not in spent or not spent[bot][0]:
+            return None
+        decisions, total, longest = spent[bot]
+        cells.append(f"{total / decisions:.3f} ({longest:.2f})")
+    return f"| {game} | {' | '.join(cells)} |"
+
+
 def table(configs: dict[str, TournamentConfig]) -> str:
-    """The whole generated table, every ladder in ``configs``."""
+    """The whole generated table, every ladder in ``configs``, and the search
+    bots' time per decision in those played (equal time, as measured)."""
     lines = [HEADER]
     for game, config in configs.items():
         lines.extend(rows(game, config))
+    thinking = [row for g, c in configs.items() if (row := thinking_row(g, c))]
+    if thinking:
+        lines += ["", THINKING_HEADER, *thinking]
     return "\n".join(lines)
 
 

@@ -116,7 +116,8 @@ def test_the_table_is_generated_from_a_real_run_and_a_rerun_resumes(
     assert text.startswith("# Search\n\nbefore\n\n") and text.endswith("\n\nafter\n")
     assert "old rows" not in text
     region = text.split(ladder.BEGIN)[1].split(ladder.END)[0]
-    found = [line for line in region.splitlines() if line.startswith("| klapper")]
+    step_table, time_table = region.split("\n\n")
+    found = [line for line in step_table.splitlines() if line.startswith("| klapper")]
     steps = [line.split(" | ")[1] for line in found]
     assert steps == [
         "random < jass",
@@ -135,6 +136,15 @@ def test_the_table_is_generated_from_a_real_run_and_a_rerun_resumes(
         assert cells[6] in ("yes", "no", "REVERSED") or cells[6].endswith("ahead")
         # A step that is not significant says the sample it needs.
         assert (cells[6] == "no") == (cells[7] != "")
+    # Equal time, as measured: each search bot's mean seconds per decision
+    # (forced ones too) and its longest decision.
+    (thinking,) = time_table.splitlines()[2:]
+    cells = [c.strip() for c in thinking.strip("|").split("|")]
+    assert cells[0] == "klapper" and len(cells) == 3
+    for cell in cells[1:]:
+        timed = re.fullmatch(r"(\d+\.\d{3}) \((\d+\.\d\d)\)", cell)
+        assert timed is not None, cell
+        assert 0 <= float(timed[1]) <= float(timed[2]) + 0.005  # both rounded
     # The wins of "random < jass" are jass's: counted here from the results.
     jass_wins = 0
     with Store.existing(database) as store:
@@ -168,7 +178,8 @@ def test_the_committed_doc_has_one_generated_region_naming_every_ladder() -> Non
     text = ladder.DOC.read_text()
     assert text.count(ladder.BEGIN) == text.count(ladder.END) == 1
     region = text.split(ladder.BEGIN)[1].split(ladder.END)[0]
-    named = {line.split(" ")[1] for line in region.splitlines()[3:] if line}
+    steps = region.split("\n\n")[0]  # the search bots' time table follows
+    named = {line.split(" ")[1] for line in steps.splitlines()[3:]}
     assert named == set(ladder.ladder_configs())
 
 
