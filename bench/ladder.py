@@ -1,0 +1,395 @@
+"""The strength ladders of docs/SEARCH.md: play them, then write their table.
+
+Run from the repository root with the project's venv::
+
+    python -m bench.ladder --games all --workers 2  # play what is missing, the table
+    python -m bench.ladder --games klaverjassen,bezique --workers 1
+    python -m bench.ladder --table-only              # the table alone, no play
+
+Each ladder is a troef config, ``tournaments/ladder-<game>.toml``, played by
+``troef run``'s own scheduler (:func:`harness.tournament.scheduler.run_tournament`)
+into ``bench/results/ladder/ladder-<game>.sqlite`` (``--databases``). A run
+that is stopped resumes where it stopped: the scheduler plays only the matches
+a database lacks, so rerunning the same command finishes the night's work.
+
+The table is written between :data:`BEGIN` and :data:`END` in docs/SEARCH.md,
+the only generated part of that file. Its figures are ``troef report``'s, not
+a second copy: the pairwise statistics of :func:`harness.report.model.stored_report`
+(Wilcoxon's signed-rank test on the paired per-seed differences, Holm-corrected
+across the game's pairs; Elo gap and 95% interval over duplicate sets) and the
+paired differences of :func:`harness.stats.significance.paired_differences`.
+
+Rulings (where issue 35 is silent):
+
+1. The expected order is the config's entrant order, lowest first, except that
+   the search bots (:data:`SEARCH_BOTS`) share the top: the ladder claims
+   random < heuristic < each search bot, and reports ismcts against pimc
+   without an expected winner (a significant gap there names the one ahead,
+   never "REVERSED").
+2. A step is *significant* when its Holm-adjusted p is below :data:`ALPHA` and
+   the higher entrant is ahead, *REVERSED* when the lower one is significantly
+   ahead, else *no*.
+3. For a step that is not significant, the table gives the paired seeds that
+   would give it 80% power (:func:`seeds_needed`) at Bonferroni's level
+   ``ALPHA / m`` for the game's ``m`` pairs: the strictest threshold of Holm's
+   procedure, so that a sample of that size is enough whatever the other pairs
+   show; and never fewer than the test needs to reach that level at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import math
+import statistics
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: bench/ladder.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from harness.contracts.errors import ConfigError
+from harness.report.model import stored_report
+from harness.stats.ratings import PairResult
+from harness.stats.significance import PairStats, pair_statistics, paired_differences
+from harness.tournament.config import TournamentConfig, load_config
+from harness.tournament.progress import Progress
+from harness.tournament.scheduler import Interrupted, run_tournament
+from harness.tournament.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+TOURNAMENTS = ROOT / "tournaments"
+DOC = ROOT / "docs" / "SEARCH.md"
+DATABASES = ROOT / "bench" / "results" / "ladder"
+
+BEGIN = "<!-- BEGIN generated ladder table: python -m bench.ladder --table-only -->"
+END = "<!-- END generated ladder table -->"
+
+#: Family-wise significance level of each game's pairs (Holm).
+ALPHA = 0.05
+#: Power the needed sample is sized for.
+POWER = 0.8
+#: The search bots: they share the top of every ladder (ruling 1).
+SEARCH_BOTS = frozenset({"ismcts", "pimc"})
+#: Asymptotic relative efficiency of Wilcoxon's signed-rank test to the t-test
+#: under normal differences, 3/π (Lehmann 1975, Nonparametrics, §2.4): the
+#: rank test needs 1/0.955 times the t-test's sample.
+WILCOXON_ARE = 3 / math.pi
+
+HEADER = (
+    "| game (matches) | step (lower < higher) | W-D-L of higher | paired seeds "
+    "| Elo gap [95%] | p (Holm) | significant | seeds needed (80% power) |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- |"
+)
+THINKING_HEADER = (
+    "| game | ismcts: s per decision (longest) | pimc: s per decision (longest) |\n"
+    "| --- | --- | --- |"
+)
+
+
+def ladder_configs(directory: Path = TOURNAMENTS) -> dict[str, Path]:
+    """Every ladder config of ``directory``, by game: ``ladder-<game>.toml``."""
+    return {
+        path.stem.removeprefix("ladder-"): path
+        for path in sorted(directory.glob("ladder-*.toml"))
+    }
+
+
+def choose(games: str, available: Sequence[str]) -> list[str]:
+    """The games of ``--games``: ``all`` or names separated by commas.
+
+    :raises ConfigError: a name with no ladder config (the accepted ones named).
+    """
+    if games.strip() == "all":
+        return list(available)
+    names = [name.strip() for name in games.split(",") if name.strip()]
+    unknown = [name for name in names if name not in available]
+    if unknown or not names:
+        raise ConfigError(
+            "--games: no ladder config tournaments/ladder-<game>.toml for "
+            f"{', '.join(unknown) or repr(games)}; "
+            f"accepted: all, {', '.join(available)}"
+        )
+    return names
+
+
+def ladder_config(path: Path, databases: Path = DATABASES) -> TournamentConfig:
+    """The config of ``path`` with its database in ``databases``."""
+    config = load_config(path)
+    return dataclasses.replace(config, database=databases / f"{path.stem}.sqlite")
+
+
+def play(config: TournamentConfig, workers: int | None) -> None:
+    """Play every match of ``config`` its database lacks (``troef run``'s scheduler)."""
+    config.database.parent.mkdir(parents=True, exist_ok=True)
+    summary = run_tournament(config, workers=workers, progress=Progress())
+    print(
+        f"{config.game}: played {summary.played} matches in {summary.seconds:.0f}s "
+        f"({summary.already_done} were already recorded; {summary.forfeits} forfeits)",
+        file=sys.stderr,
+    )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One pair of a game's ladder, oriented lower < higher (ruling 1)."""
+
+    lower: str
+    higher: str
+    #: False for the pair of search bots: no winner is expected.
+    ordered: bool
+    #: The higher entrant's pair results against the lower.
+    wins: int
+    draws: int
+    losses: int
+    seeds: int
+    #: Elo of higher minus lower, and its 95% interval.
+    elo: float
+    low: float
+    high: float
+    p_holm: float
+    #: Mean and standard deviation of the paired differences (higher - lower).
+    mean: float
+    sd: float
+    #: Holm's family size: the game's pairs.
+    pairs: int
+
+    @property
+    def verdict(self) -> str:
+        """``significant``, ``REVERSED`` or ``no`` (ruling 2); unordered pairs
+        name the one ahead."""
+        if self.p_holm >= ALPHA:
+            return "no"
+        ahead = self.elo > 0
+        if not self.ordered:
+            return f"yes, {self.higher if ahead else self.lower} ahead"
+        return "yes" if ahead else "REVERSED"
+
+    def needed(self) -> int | None:
+        """Paired seeds for 80% power at ``ALPHA / pairs`` (ruling 3)."""
+        return seeds_needed(self.mean, self.sd, ALPHA / self.pairs, POWER)
+
+
+def seeds_needed(mean: float, sd: float, alpha: float, power: float) -> int | None:
+    """Paired samples a two-sided test at ``alpha`` needs to detect ``mean``.
+
+    The normal approximation for a one-sample (paired) test, n = ((z(1 - alpha/2)
+    + z(power))·sd/mean)² (Chow, Shao & Wang 2008, Sample Size Calculations in
+    Clinical Research, §3.1), divided by Wilcoxon's efficiency 3/π, rounded
+    up; then raised to the first size at which troef's test can give a p below
+    ``alpha`` at all (:func:`p_floor`: with every seed won alike, a small sample
+    cannot, however clear). None when no difference was observed (mean 0: no
+    sample is enough).
+    """
+    if mean == 0:
+        return None
+    normal = statistics.NormalDist()
+    z = normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)
+    n = max(2, math.ceil((z * sd / mean) ** 2 / WILCOXON_ARE))
+    while p_floor(n) >= alpha:
+        n += 1
+    return n
+
+
+@functools.cache
+def p_floor(seeds: int) -> float:
+    """The smallest p of troef's paired test on ``seeds`` paired seeds, every one
+    won by the same margin: :attr:`PairStats.p_floor`, from troef's own code."""
+    results = [PairResult("a", "b", 1.0, group=str(i)) for i in range(seeds)]
+    (pair,) = pair_statistics(results, paired={("a", "b"): [1.0] * seeds})
+    return pair.p_floor
+
+
+def steps(config: TournamentConfig, store: Store) -> list[Step]:
+    """The game's pairs as ``troef report`` tests them, in the config's order."""
+    order = [entrant.label for entrant in config.entrants]
+    rank = {
+        label: min(order.index(x) for x in SEARCH_BOTS if x in order)
+        if label in SEARCH_BOTS
+        else order.index(label)
+        for label in order
+    }
+    report = stored_report(store)
+    diffs = paired_differences(
+        (m.job["seating"], m.result, m.job["group"]) for m in store.matches()
+    )
+    out = []
+    for lower_index, lower in enumerate(order):
+        for higher in order[lower_index + 1 :]:
+            pair = _find(report.pairs, lower, higher)
+            if pair is None:
+                continue
+            out.append(_oriented(pair, lower, higher, rank, diffs, len(report.pairs)))
+    return out
+
+
+def _find(pairs: Sequence[PairStats], x: str, y: str) -> PairStats | None:
+    return next((p for p in pairs if {p.a, p.b} == {x, y}), None)
+
+
+def _oriented(
+    pair: PairStats,
+    lower: str,
+    higher: str,
+    rank: dict[str, int],
+    diffs: dict[tuple[str, str], list[float]],
+    pairs: int,
+) -> Step:
+    # PairStats holds a's view of a < b by name; the table reads higher's.
+    flip = pair.a != higher
+    d = diffs.get((pair.a, pair.b), [])
+    mean = statistics.fmean(d) if d else 0.0
+    sd = statistics.stdev(d) if len(d) > 1 else 0.0
+    return Step(
+        lower=lower,
+        higher=higher,
+        ordered=rank[lower] < rank[higher],
+        wins=pair.losses if flip else pair.wins,
+        draws=pair.draws,
+        losses=pair.wins if flip else pair.losses,
+        seeds=pair.samples,
+        elo=-pair.elo if flip else pair.elo,
+        low=-pair.upper if flip else pair.lower,
+        high=-pair.lower if flip else pair.upper,
+        p_holm=pair.p_holm,
+        mean=-mean if flip else mean,
+        sd=sd,
+        pairs=pairs,
+    )
+
+
+def _elo(x: float) -> str:
+    return "-" if math.isinf(x) or math.isnan(x) else f"{round(x):+d}"
+
+
+def _needed(step: Step) -> str:
+    if step.verdict != "no":
+        return ""
+    if step.seeds < 2:
+        return "a spread needs two seeds"
+    n = step.needed()
+    if n is None:
+        return "no difference observed"
+    against = step.ordered and step.mean < 0
+    return f"{n}" + (" (lower ahead)" if against else "")
+
+
+def rows(game: str, config: TournamentConfig) -> list[str]:
+    """The table's rows of one game; one row saying "not run yet" without results."""
+    if not config.database.exists():
+        return [f"| {game} | not run yet | | | | | | |"]
+    with Store.existing(config.database) as store:
+        done, planned = store.counts()
+        if done == 0:
+            return [f"| {game} (0/{planned}) | not run yet | | | | | | |"]
+        found = steps(config, store)
+    out = []
+    for step in found:
+        joiner = "<" if step.ordered else "vs"
+        out.append(
+            f"| {game} ({done}/{planned}) | {step.lower} {joiner} {step.higher} "
+            f"| {step.wins}-{step.draws}-{step.losses} | {step.seeds} "
+            f"| {_elo(step.elo)} [{_elo(step.low)}, {_elo(step.high)}] "
+            f"| {step.p_holm:.2g} | {step.verdict} | {_needed(step)} |"
+        )
+    return out
+
+
+def thinking_row(game: str, config: TournamentConfig) -> str | None:
+    """The search bots' mean and longest seconds per decision in ``game``, as the
+    referee measured them (``Store.thinking``); None before a match is recorded."""
+    if not config.database.exists():
+        return None
+    with Store.existing(config.database) as store:
+        spent = {entrant: rest for entrant, *rest in store.thinking()}
+    cells = []
+    for bot in sorted(SEARCH_BOTS):
+        if bot not in spent or not spent[bot][0]:
+            return None
+        decisions, total, longest = spent[bot]
+        cells.append(f"{total / decisions:.3f} ({longest:.2f})")
+    return f"| {game} | {' | '.join(cells)} |"
+
+
+def table(configs: dict[str, TournamentConfig]) -> str:
+    """The whole generated table, every ladder in ``configs``, and the search
+    bots' time per decision in those played (equal time, as measured)."""
+    lines = [HEADER]
+    for game, config in configs.items():
+        lines.extend(rows(game, config))
+    thinking = [row for g, c in configs.items() if (row := thinking_row(g, c))]
+    if thinking:
+        lines += ["", THINKING_HEADER, *thinking]
+    return "\n".join(lines)
+
+
+def write_table(text: str, doc: Path = DOC) -> None:
+    """Replace what lies between :data:`BEGIN` and :data:`END` in ``doc``.
+
+    :raises ConfigError: the markers are missing, repeated or out of order.
+    """
+    content = doc.read_text(encoding="utf-8")
+    if content.count(BEGIN) != 1 or content.count(END) != 1:
+        raise ConfigError(
+            f"{doc}: expected the markers {BEGIN!r} and {END!r} once each; found "
+            f"{content.count(BEGIN)} and {content.count(END)}"
+        )
+    if content.index(END) < content.index(BEGIN):
+        raise ConfigError(f"{doc}: the marker {END!r} comes before {BEGIN!r}")
+    head, rest = content.split(BEGIN)
+    _, tail = rest.split(END)
+    doc.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}", encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play the chosen ladders (unless ``--table-only``), then write the table."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.ladder", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--games", help="all, or ladder games separated by commas (needed to play)"
+    )
+    parser.add_argument("--workers", type=int, default=None, help="worker processes")
+    parser.add_argument(
+        "--table-only", action="store_true", help="write the table without playing"
+    )
+    parser.add_argument(
+        "--databases", type=Path, default=DATABASES, help="folder of the databases"
+    )
+    parser.add_argument(
+        "--tournaments", type=Path, default=TOURNAMENTS, help="folder of the configs"
+    )
+    parser.add_argument("--doc", type=Path, default=DOC, help="the page of the table")
+    args = parser.parse_args(argv)
+    available = ladder_configs(args.tournaments)
+    if args.games is None and not args.table_only:
+        # A night's run is never started by a bare command.
+        parser.error("--games is needed (all, or names separated by commas)")
+    try:
+        chosen = [] if args.games is None else choose(args.games, list(available))
+    except ConfigError as exc:
+        parser.error(str(exc))
+    configs = {
+        game: ladder_config(path, args.databases) for game, path in available.items()
+    }
+    if not args.table_only:
+        try:
+            for game in chosen:
+                play(configs[game], args.workers)
+        except Interrupted as exc:
+            print(
+                f"bench.ladder: {exc}; rerun the same command to resume",
+                file=sys.stderr,
+            )
+            return 130
+    # Every ladder's rows, played now or before: the table is the databases'.
+    write_table(table(configs), args.doc)
+    print(f"wrote the ladder table of {len(configs)} games into {args.doc}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
