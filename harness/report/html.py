@@ -37,7 +37,13 @@ from harness.report.plots import (
     _standings_plot,
     _thinking_plot,
 )
-from harness.report.replay import _REPLAY, _SCRIPT, compact_replay, replay_frames
+from harness.report.replay import (
+    _REPLAY,
+    _SCRIPT,
+    compact_replay,
+    drawing,
+    replay_frames,
+)
 from harness.report.text import pair_details_display, pairs_display, standings_display
 from harness.tournament.store import StoredMatch
 
@@ -389,7 +395,10 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
         for k, t, content in sections
     )
     inline = "".join(f"<script>{r['script']}</script>" for r in replays) if one else ""
+    drawing_js, drawing_css = drawing()
     page = _PAGE.format(
+        drawing_js=drawing_js,
+        drawing_css=drawing_css,
         title=html.escape(data["title"]),
         library=library,
         head=head,
@@ -470,6 +479,9 @@ section {{ margin-top: 2em; }}
 .card.red {{ color: #c00; }} .card.black {{ color: #111; }}
 .card.trump {{ color: #6a2c91; background: #f6efff; }}
 #replay-panels {{ display: flex; gap: 1em; align-items: flex-start; }}
+#replay-table .words {{ font-size: 90%; }}
+@media (max-width: 800px) {{ #replay-panels {{ flex-direction: column; }}
+  #replay-view, #replay-log {{ width: 100%; }} }}
 #replay-view {{ flex: 3; min-width: 0; overflow-x: auto; }}
 #replay-log {{ flex: 2; min-width: 0; max-height: 420px;
   overflow-y: auto; font-family: monospace; font-size: 85%; background: #fafafa;
@@ -478,6 +490,7 @@ section {{ margin-top: 2em; }}
 #replay-view td, #replay-view th {{ text-align: left; vertical-align: top; }}
 .controls button {{ margin: 2px; }}
 </style>
+<style>{drawing_css}</style>
 {library}
 </head><body>
 <h1>{title}</h1>
@@ -486,6 +499,7 @@ section {{ margin-top: 2em; }}
 {body}
 <script>window.TROEF_REPLAYS = {{}};</script>
 {replays}
+<script>{drawing_js}</script>
 <script>{script}</script>
 </body></html>
 """

@@ -61,6 +61,7 @@ from harness.match.human import SUIT_NAMES, describe_view
 from harness.match.narration import Narrator, seat_labels
 from harness.match.referee import abandon_bots, make_bot, play_match
 from harness.plugins import Registry
+from harness.report.replay import last_trick
 from harness.report.tables import result_table
 from harness.serve.record import PERSON_BOT, record_match
 from harness.tournament.table_bots import match_bots, spec_name
@@ -225,15 +226,7 @@ class Drawing:
     def message(self, kind: str, seen: View) -> Message:
         """A message of type ``kind`` drawing ``seen``."""
         view = view_data(seen)
-        tricks = view.get("tricks")
-        if isinstance(tricks, list) and tricks and _is_record(tricks[-1]):
-            leader, cards, winner = tricks[-1][:3]
-            n = len(self.labels)
-            self.last_trick = [
-                leader,
-                [[(leader + i) % n, card] for i, card in enumerate(cards)],
-                winner,
-            ]
+        self.last_trick = last_trick(view, len(self.labels), self.last_trick)
         words = describe_view(seen, self.labels, teams=self.teams)
         return {
             "type": kind,
@@ -524,13 +517,3 @@ class Table:
         for person in self.people.values():
             self._send(person, over)
         return result
-
-
-def _is_record(entry: Any) -> bool:
-    return (
-        isinstance(entry, list)
-        and len(entry) == 5
-        and isinstance(entry[0], int)
-        and isinstance(entry[1], list)
-        and isinstance(entry[2], int)
-    )

@@ -358,10 +358,17 @@ def _expand(data: dict[str, Any]) -> list[dict[str, Any]]:
         after.pop("+", None)
         return after
 
+    public: dict[str, Any] = {}
+    words: dict[str, Any] = {}
+    lasts: dict[str, Any] = {}
     for f in data["frames"]:
         views = [apply(views[s] if views else {}, c) for s, c in enumerate(f["v"])]
         places = apply(places, f["p"])
-        frames.append({**f, "v": views, "p": places})
+        public = apply(public, f["r"])
+        words, lasts = {**words, **f["w"]}, {**lasts, **f["k"]}
+        frames.append(
+            {**f, "v": views, "p": places, "r": public, "w": words, "k": lasts}
+        )
     return frames
 
 
