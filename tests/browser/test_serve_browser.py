@@ -9,7 +9,6 @@ screenshots of the table in ``docs/`` (``docs/serve-<game>.png``).
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from harness.serve.app import create_app, running
 from harness.serve.table import PERSON_BOT
 from harness.tournament.executor_plugins import load_registry
 from harness.tournament.store import Store
-from tests.browser.test_html_report_browser import _need_browser
+from tests.browser.conftest import Pages, chromium, need_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -35,47 +34,14 @@ SEEDS = {"klaverjassen": "5", "bezique": "4"}
 
 
 @contextmanager
-def _table_page(results: Path) -> Iterator[tuple[Any, list[str]]]:
-    """The lobby of a fresh server in Chromium; the errors the page raised.
-
-    The page has no network but the loopback server: any other request is
-    refused and reported as an error.
-    """
-    from playwright.sync_api import sync_playwright
-
-    executable = _need_browser()
+def _table_page(pages: Pages, results: Path) -> Iterator[Any]:
+    """The lobby of a fresh server in Chromium (its URL the only one the
+    page may fetch; the errors it raised in ``pages.errors``)."""
     app = create_app(load_registry(), results=results, pace=0)
-    errors: list[str] = []
-    # Playwright's driver draws from the global random stream: put it back.
-    saved = random.getstate()
-    try:
-        with running(app) as url, sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
-            )
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 720})
-
-                def local_only(route: Any) -> None:
-                    if route.request.url.startswith(url):
-                        route.continue_()
-                    else:
-                        errors.append(f"fetched {route.request.url}")
-                        route.abort()
-
-                page.route("**/*", local_only)
-                page.on(
-                    "console",
-                    lambda m: errors.append(m.text) if m.type == "error" else None,
-                )
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(url + "/")
-                page.wait_for_selector("body[data-ready='1']")
-                yield page, errors
-            finally:
-                browser.close()
-    finally:
-        random.setstate(saved)
+    with running(app) as url:
+        page = pages.open(url + "/", allow=url)
+        page.wait_for_selector("body[data-ready='1']")
+        yield page
 
 
 _TURN_OR_OVER = """() => document.querySelector('#message').textContent === 'your turn'
@@ -119,10 +85,11 @@ def _play_match(page: Any, *, screenshot: Path | None = None) -> tuple[int, str]
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_whole_match_in_the_browser_is_played_and_recorded(
-    game: str, tmp_path: Path
+    pages: Pages, game: str, tmp_path: Path
 ) -> None:
     results = tmp_path / "tables"
-    with _table_page(results) as (page, errors):
+    errors = pages.errors
+    with _table_page(pages, results) as page:
         _sit_down(page, game)
         # The table as drawn: every seat, the person's own marked, a dealer.
         assert page.locator(".seat").count() == (4 if game == "klaverjassen" else 2)
@@ -160,9 +127,12 @@ def test_a_whole_match_in_the_browser_is_played_and_recorded(
     assert match.result.forfeit is None
 
 
-def test_two_people_play_at_one_table_each_through_their_link(tmp_path: Path) -> None:
+def test_two_people_play_at_one_table_each_through_their_link(
+    pages: Pages, tmp_path: Path
+) -> None:
     results = tmp_path / "tables"
-    with _table_page(results) as (host, errors):
+    errors = pages.errors
+    with _table_page(pages, results) as host:
         host.select_option("#game", "klaverjassen")
         host.fill("[data-option='target']", "100")
         host.fill("#name", "Ann")
@@ -170,14 +140,13 @@ def test_two_people_play_at_one_table_each_through_their_link(tmp_path: Path) ->
         host.click("#start")
         link = host.locator("a.invite[data-seat='1']")
         link.wait_for()
-        guest = host.context.browser.new_page(viewport={"width": 1280, "height": 720})
-        guest.on("pageerror", lambda e: errors.append(str(e)))
-        guest.goto(link.get_attribute("href") or "")
-        pages = [host, guest]
+        href = link.get_attribute("href") or ""
+        guest = pages.open(href, allow=href.split("/?")[0])
+        players = [host, guest]
         done = [False, False]
         turns = [0, 0]
         while not all(done):
-            for i, page in enumerate(pages):
+            for i, page in enumerate(players):
                 if done[i]:
                     continue
                 state = page.evaluate(
@@ -217,11 +186,14 @@ def write_screenshots(folder: Path) -> None:
     """The table of each game in GAMES, mid-trick, as ``serve-<game>.png``."""
     import tempfile
 
-    for game in GAMES:
-        with tempfile.TemporaryDirectory() as tmp:
-            with _table_page(Path(tmp)) as (page, _):
-                _sit_down(page, game)
-                _play_match(page, screenshot=folder / f"serve-{game}.png")
+    with chromium(need_browser()) as browser:
+        pages = Pages(browser)
+        for game in GAMES:
+            with tempfile.TemporaryDirectory() as tmp:
+                with _table_page(pages, Path(tmp)) as page:
+                    _sit_down(page, game)
+                    _play_match(page, screenshot=folder / f"serve-{game}.png")
+            pages.close()
 
 
 if __name__ == "__main__":
