@@ -156,6 +156,8 @@ class TableSettings:
 
 
 _SUITS = "CDHS"
+#: Tarot's trumps, the cards 1T to 21T: a fifth suit that trumps the others.
+_TAROT_TRUMPS = "T"
 
 
 def _suit(card: str) -> str:
@@ -168,7 +170,9 @@ def refusal(view: Mapping[str, Any], action: str) -> str:
     Derived from the View alone, the same way in every game: a card of
     another suit while the hand holds the suit led must follow suit; holding
     none of it but trumps, must trump; a card of the right suit refused must
-    be higher. Anything else gets a plain "may not be played now".
+    be higher. Tarot's trumps (suit ``T``) are trumps though the View names
+    none (seed 000 line 351). Anything else gets a plain "may not be played
+    now".
     """
     legal = view.get("legal_actions") or ()
     if not legal:
@@ -180,19 +184,24 @@ def refusal(view: Mapping[str, Any], action: str) -> str:
         return f"you cannot play a card now; choose one of: {', '.join(legal)}"
     trick = view.get("trick") or ()
     trump = view.get("trump")
+    if trump is None and any(_suit(c) == _TAROT_TRUMPS for c in hand):
+        trump = _TAROT_TRUMPS  # tarot: the trumps are a suit of their own
+    names = {**SUIT_NAMES, _TAROT_TRUMPS: "trumps \u2605"}
     if trick and isinstance(trick[0], (list, tuple)) and len(trick[0]) == 2:
         led = _suit(str(trick[0][1]))
-        if led in _SUITS and any(_suit(c) == led for c in hand):
+        if led in names and any(_suit(c) == led for c in hand):
             if _suit(action) != led:
+                if led == _TAROT_TRUMPS:
+                    return "you must play a trump (trumps were led)"
                 return f"you must follow suit ({SUIT_NAMES[led]})"
             return (
                 "you must play a higher trump"
                 if led == trump
                 else f"you must play a higher {SUIT_NAMES[led].split()[0]}"
             )
-        if trump in SUIT_NAMES and any(_suit(c) == trump for c in hand):
+        if trump in names and any(_suit(c) == trump for c in hand):
             if _suit(action) != trump:
-                return f"you must trump ({SUIT_NAMES[str(trump)]})"
+                return f"you must trump ({names[str(trump)]})"
             return "you must overtrump"
     return f"{action} may not be played now"
 

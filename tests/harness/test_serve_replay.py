@@ -174,3 +174,18 @@ def test_a_seat_not_at_the_table_names_the_seats_there(
     assert answer.json()["error"] == (
         "replay: seat 'umpire'; expected a number or referee"
     )
+
+
+def test_tarot_refuses_a_card_for_its_trumps_as_a_card_player_says() -> None:
+    """Maison Tarot (seed 000 line 351): who cannot follow must trump, and
+    trumps led must be followed with a trump; the View names no trump suit,
+    its trumps are the suit T. The browser showed "10C may not be played"."""
+    from harness.serve.table import refusal
+
+    hand = ["10C", "3D", "4T", "11T", "EX"]
+    void = {"trick": [[1, "KH"]], "hand": hand, "legal_actions": ["4T", "11T", "EX"]}
+    assert refusal(void, "10C") == "you must trump (trumps \u2605)"
+    led = {"trick": [[1, "7T"]], "hand": hand, "legal_actions": ["4T", "11T", "EX"]}
+    assert refusal(led, "3D") == "you must play a trump (trumps were led)"
+    follow = {"trick": [[1, "KD"]], "hand": hand, "legal_actions": ["3D", "EX"]}
+    assert refusal(follow, "4T") == "you must follow suit (diamonds \u2666)"
