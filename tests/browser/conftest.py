@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import SESSION_PROCESSES, _descendants
+
 #: The system's Chromium (Debian package ``chromium``): no browser download.
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
 
@@ -125,9 +127,19 @@ class Pages:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """One Chromium for the session's browser tests: a start costs seconds."""
+    """One Chromium for the session's browser tests: a start costs seconds.
+
+    Its processes (Playwright's driver, the browser and the helpers it starts
+    later) are the session's for the survivor guard (``tests/conftest.py``);
+    they end when the session closes the browser.
+    """
+    before = set(_descendants())
     with chromium(need_browser()) as started:
-        yield started
+        SESSION_PROCESSES.update(set(_descendants()) - before)
+        try:
+            yield started
+        finally:
+            SESSION_PROCESSES.clear()
 
 
 @pytest.fixture
