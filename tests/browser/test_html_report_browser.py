@@ -138,7 +138,47 @@ def test_a_seat_sees_its_own_hand_and_no_other(
             if other != seat:
                 assert not seen & set(cards), (seat, other)
         assert _cards(page, '[data-field="hand"]') != []
+    _the_table_in_each_view(page, seats)
     assert errors == []
+
+
+def _the_table_in_each_view(page: Any, seats: int) -> None:
+    """Issue 34, item 4: the step is drawn as troef serve's table, every hand
+    face up in the referee's view; in a seat's view that seat's hand and
+    words, and no card of another hand anywhere on the table."""
+    # A step with a trick open where the game has tricks (else step 5).
+    step, frame = page.evaluate(
+        """() => { const fs = window.TROEF_REPLAYS['match-0000.js'].frames;
+        let k = fs.findIndex((f) => (f.r.trick || []).length > 0);
+        k = k < 0 ? 5 : k; return [k, fs[k]]; }"""
+    )
+    page.locator("#replay-slider").fill(str(step))
+    page.wait_for_function(
+        f"document.getElementById('replay-position').textContent"
+        f".startsWith('step {step} ')"
+    )
+    page.select_option("#replay-seat", "referee")
+    assert page.locator("#replay-table .seat").count() == seats
+    for s in range(seats):
+        shown = _cards(page, f'#replay-table .open-hand[data-hand="{s}"]')
+        assert sorted(shown) == sorted(frame["p"][f"hand:{s}"])
+    trick = [card for _, card in frame["r"].get("trick", [])]
+    assert _cards(page, "#replay-table .trick") == trick or not trick
+    assert page.locator("#replay-table .to-act").count() == (
+        frame["r"].get("to_act") is not None
+    )
+    for s in range(seats):
+        page.select_option("#replay-seat", str(s))
+        assert page.locator("#replay-table .open-hand").count() == 0
+        hand = _cards(page, "#replay-table .hand")
+        assert sorted(hand) == sorted(frame["v"][s]["hand"])
+        words = page.locator("#replay-table .words li").all_text_contents()
+        assert words == frame["w"][str(s)] and words
+        drawn = set(_cards(page, "#replay-table"))
+        for other in range(seats):
+            if other != s:
+                assert not drawn & set(frame["p"][f"hand:{other}"]), (s, other)
+        assert page.locator(".seat", has_text="(this view)").count() == 1
 
 
 def test_a_seat_hears_its_own_account_of_the_match(

@@ -1,10 +1,18 @@
 """``troef serve`` in a real headless browser: Playwright drives Chromium
-through whole matches against random bots, clicking cards.
+through whole matches against random bots, one game of each family:
+klaverjassen (jass) and bezique clicking cards, maison-tarot and gin rummy
+with the keyboard only.
+
+Ruling (issue 34, item 6): the browser plays one game per family, four
+whole matches, within the suite's time for browser tests; that every one of
+the 17 games plays a whole match at a served table is
+``tests/harness/test_serve.py``'s (through the table's socket, no browser).
 
 The server is uvicorn on a free loopback port in a thread
 (:func:`harness.serve.app.running`), stopped when the test ends. Run as a
 script, ``python -m tests.browser.test_serve_browser``, it writes the
-screenshots of the table in ``docs/`` (``docs/serve-<game>.png``).
+screenshots of the table in ``docs/`` (``docs/serve-<game>.png`` per family,
+``docs/serve-replay-referee.png``).
 """
 
 from __future__ import annotations
@@ -173,6 +181,133 @@ def test_two_people_play_at_one_table_each_through_their_link(
     assert match.result.forfeit is None
 
 
+#: The other two families, each a whole short match (a deal) played with the
+#: keyboard only: the target and the seed (one whose match is short).
+KEYBOARD = {"maison-tarot": ("30", "16"), "gin-rummy": ("10", "6")}
+
+#: The element with the focus: a move, and its focus drawn (issue 34, item 5).
+_FOCUS = """() => { const e = document.activeElement;
+    return [e.id || e.className, e.matches(':focus-visible'),
+    getComputedStyle(e).outlineStyle]; }"""
+
+
+def _tab_to(page: Any, selector: str) -> None:
+    """Tab until ``selector`` has the focus, each stop's focus visible."""
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"() => document.activeElement.matches({selector!r})"):
+            return
+        _, visible, outline = page.evaluate(_FOCUS)
+        assert visible and outline != "none", page.evaluate(_FOCUS)
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def _fits(page: Any) -> None:
+    """No horizontal scroll; every card of the hand on screen and readable."""
+    size = page.viewport_size
+    scroll, client = page.evaluate(
+        "() => [document.documentElement.scrollWidth,"
+        " document.documentElement.clientWidth]"
+    )
+    assert scroll <= client, size
+    cards = page.eval_on_selector_all(
+        "#hand .card",
+        """cs => cs.map(c => { const r = c.getBoundingClientRect();
+        return [r.left, r.right, r.bottom, r.width,
+        parseFloat(getComputedStyle(c).fontSize),
+        c.scrollWidth <= c.clientWidth]; })""",
+    )
+    assert cards
+    for left, right, bottom, width, font, whole in cards:
+        assert 0 <= left and right <= size["width"] and bottom <= size["height"], size
+        assert width >= 30 and font >= 14 and whole, size
+
+
+def _play_by_keys(page: Any, *, screenshot: Path | None = None) -> tuple[int, str]:
+    """The match played with Enter on the move the table focuses; once, the
+    arrow keys to a greyed card, refused with its reason. The turns played
+    and the reason."""
+    turns, reason = 0, ""
+    while True:
+        page.wait_for_function(_TURN_OR_OVER, timeout=60_000)
+        if not page.locator("#result").is_hidden():
+            return turns, reason
+        turns += 1
+        assert page.evaluate(
+            "() => document.activeElement.matches('#hand .legal, #actions button')"
+        )
+        _, visible, outline = page.evaluate(_FOCUS)
+        assert visible and outline != "none"
+        if turns == 1:
+            for width, height in ((1280, 720), (390, 844)):
+                page.set_viewport_size({"width": width, "height": height})
+                _fits(page)
+            page.set_viewport_size({"width": 1280, "height": 720})
+        hand = page.locator("#hand button.card")
+        open_trick = page.locator("#trick .played:not(.pile)").count()
+        if not reason and open_trick and page.locator("#hand .illegal").count():
+            for _ in range(hand.count()):
+                if page.evaluate("() => document.activeElement.matches('.illegal')"):
+                    break
+                page.keyboard.press("ArrowRight")
+            why = page.evaluate("() => document.activeElement.title")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "() => document.querySelector('#message').textContent.includes(':')"
+            )
+            reason = page.locator("#message").text_content() or ""
+            assert reason.endswith(why), (reason, why)
+            if screenshot is not None:
+                page.screenshot(path=str(screenshot))
+            while not page.evaluate("() => document.activeElement.matches('.legal')"):
+                page.keyboard.press("ArrowLeft")
+        elif screenshot is not None and turns == 4:
+            page.screenshot(path=str(screenshot))
+        page.keyboard.press("Enter")
+
+
+@pytest.mark.parametrize("game", KEYBOARD)
+def test_a_whole_match_is_played_with_the_keyboard_only(
+    pages: Pages, game: str, tmp_path: Path
+) -> None:
+    """Issue 34, items 5 and 6: tarot and rummy played to the end with Tab,
+    Enter and the arrow keys, the focus always drawn; the table fits 1280 x
+    720 and a phone (390 x 844) with no horizontal scroll; the replay is
+    stepped by the arrow keys and shows the referee's view."""
+    results = tmp_path / "tables"
+    errors = pages.errors
+    with _table_page(pages, results) as page:
+        _sit_down_by_keys(page, game)
+        turns, reason = _play_by_keys(page)
+        assert turns >= 5
+        if game == "maison-tarot":
+            assert "you must" in reason, reason
+        else:  # no trick, so the centre shows the stock and the discard pile
+            assert page.locator("#trick .pile").count() == 2
+        assert "rank" in (page.locator("#result-table").text_content() or "")
+        _tab_to(page, "#replay-this")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#replay-controls:not([hidden])")
+        page.locator("#title").click()  # the focus off the controls: arrows step
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        number = page.locator("#frame-number").text_content() or ""
+        assert number == f"move 1 of {len(_log(results))}"
+        _tab_to(page, "#replay-seat")
+        page.keyboard.press("Home")  # the first view: the referee's
+        page.wait_for_selector("#replay-table-title-referee", state="detached")
+        page.wait_for_function("() => document.querySelectorAll('.open-hand').length")
+        assert page.locator(".open-hand").count() == 2
+        assert page.locator(".open-hand .card").count() > 0
+        assert page.locator("#hand .card").count() == 0
+        assert errors == []
+    (database,) = results.glob("*.sqlite")
+    with Store.existing(database) as store:
+        (match,) = list(store.matches())
+    assert match.result.forfeit is None
+
+
 def _log(results: Path) -> tuple[str, ...]:
     """The action log of the one match recorded in ``results``."""
     (database,) = results.glob("*.sqlite")
@@ -182,17 +317,41 @@ def _log(results: Path) -> tuple[str, ...]:
     return match.result.log
 
 
+def _sit_down_by_keys(page: Any, game: str) -> None:
+    target, seed = KEYBOARD[game]
+    page.select_option("#game", game)
+    page.check("#short")
+    page.fill("[data-option='target']", target)
+    page.fill("#seed", seed)
+    _tab_to(page, "#start")
+    page.keyboard.press("Enter")
+
+
 def write_screenshots(folder: Path) -> None:
-    """The table of each game in GAMES, mid-trick, as ``serve-<game>.png``."""
+    """The table of one game of each family, mid-trick (rummy: mid-deal), as
+    ``serve-<game>.png``; and a replay in the referee's view, every hand
+    open, as ``serve-replay-referee.png``."""
     import tempfile
 
     with chromium(need_browser()) as browser:
         pages = Pages(browser)
-        for game in GAMES:
+        for game in [*GAMES, *KEYBOARD]:
+            shot = folder / f"serve-{game}.png"
             with tempfile.TemporaryDirectory() as tmp:
                 with _table_page(pages, Path(tmp)) as page:
-                    _sit_down(page, game)
-                    _play_match(page, screenshot=folder / f"serve-{game}.png")
+                    if game in GAMES:
+                        _sit_down(page, game)
+                        _play_match(page, screenshot=shot)
+                    else:
+                        _sit_down_by_keys(page, game)
+                        _play_by_keys(page, screenshot=shot)
+                    if game == "klaverjassen":
+                        page.click("#replay-this")
+                        page.select_option("#replay-seat", "referee")
+                        page.wait_for_selector(".open-hand")
+                        for _ in range(6):
+                            page.click("[data-step='move'][data-by='1']")
+                        page.screenshot(path=str(folder / "serve-replay-referee.png"))
             pages.close()
 
 

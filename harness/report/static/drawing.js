@@ -103,6 +103,21 @@ var TroefDrawing = (function () {
       return played;
     }));
     if (showing) trick.append(el("div", { class: "played" }, `won by ${table.labels[lastTrick[2]]}`));
+    // A game without a trick (rummy): the stock and the discard pile's top.
+    const pile = view.discard_pile;
+    if (!cards.length && Array.isArray(pile)) {
+      const stock = typeof view.stock_size === "number" ? view.stock_size : view.stock;
+      if (typeof stock === "number") {
+        const back = el("div", { class: "played pile" });
+        back.append(el("span", { class: "stock-back" }, String(stock)));
+        back.append(el("span", {}, "stock"));
+        trick.append(back);
+      }
+      const top = el("div", { class: "played pile" });
+      top.append(pile.length ? cardNode(pile[pile.length - 1]) : el("span", { class: "stock-back" }, ""));
+      top.append(el("span", {}, `discard pile (${pile.length})`));
+      trick.append(top);
+    }
     const button = root.querySelector(".last-trick");
     button.disabled = !lastTrick;
     button.textContent = showing ? "this trick" : "last trick";
