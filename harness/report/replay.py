@@ -227,6 +227,7 @@ def compact_replay(data: Mapping[str, Any]) -> dict[str, Any]:
     views: list[Mapping[str, Any]] = []
     places: Mapping[str, Any] = {}
     before: Mapping[str, Any] = {}
+    numbers: dict[str, int] = {}
     for frame in data["frames"]:
         seats = frame["v"]
         views = views or [{} for _ in seats]
@@ -236,7 +237,9 @@ def compact_replay(data: Mapping[str, Any]) -> dict[str, Any]:
             "p": _delta(places, frame["p"]),
         }
         # The drawing's parts: the public View as changes, and the words and
-        # last tricks of the seats whose own changed (most steps: one or none).
+        # last tricks of the seats whose own changed; each line of words once
+        # in the match's ``lines`` (most are every seat's: the trick, the
+        # scores), a seat's words its lines' numbers.
         if "r" in frame:
             compact["r"] = _delta(before.get("r", {}), frame["r"])
             for key in ("w", "k"):
@@ -244,9 +247,13 @@ def compact_replay(data: Mapping[str, Any]) -> dict[str, Any]:
                 compact[key] = {
                     s: v for s, v in frame[key].items() if s not in old or old[s] != v
                 }
+            compact["w"] = {
+                s: [numbers.setdefault(line, len(numbers)) for line in told]
+                for s, told in compact["w"].items()
+            }
         frames.append(compact)
         views, places, before = seats, frame["p"], frame
-    return {**data, "frames": frames, "compact": True}
+    return {**data, "frames": frames, "lines": list(numbers), "compact": True}
 
 
 _REPLAY = """<p>{shown}. A seat's view is the View that seat's bot received
@@ -291,7 +298,8 @@ _SCRIPT = r"""
 window.TROEF_REPLAYS = window.TROEF_REPLAYS || {};
 // A compact replay (harness.report.html.compact_replay) holds each step's
 // views, card places and public View as changes from the step before, and
-// each seat's words and last trick where they changed: rebuilt once here.
+// each seat's words (numbers of the match's lines) and last trick where they
+// changed: rebuilt once here.
 function troefExpand(match) {
   if (!match.compact) return match;
   let views = [], places = {}, pub = {}, words = {}, lasts = {};
@@ -312,7 +320,11 @@ function troefExpand(match) {
     f.p = places;
     if (f.r) {
       pub = apply(pub, f.r);
-      words = Object.assign({}, words, f.w);
+      const told = {};
+      for (const [s, numbers] of Object.entries(f.w)) {
+        told[s] = numbers.map((n) => match.lines[n]);
+      }
+      words = Object.assign({}, words, told);
       lasts = Object.assign({}, lasts, f.k);
       f.r = pub;
       f.w = words;

@@ -368,7 +368,8 @@ def _expand(data: dict[str, Any]) -> list[dict[str, Any]]:
         views = [apply(views[s] if views else {}, c) for s, c in enumerate(f["v"])]
         places = apply(places, f["p"])
         public = apply(public, f["r"])
-        words, lasts = {**words, **f["w"]}, {**lasts, **f["k"]}
+        told = {s: [data["lines"][n] for n in ns] for s, ns in f["w"].items()}
+        words, lasts = {**words, **told}, {**lasts, **f["k"]}
         frames.append(
             {**f, "v": views, "p": places, "r": public, "w": words, "k": lasts}
         )
