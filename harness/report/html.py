@@ -513,6 +513,8 @@ section {{ margin-top: 2em; }}
 #replay-log .now {{ background: #fff3b0; }}
 #replay-view td, #replay-view th {{ text-align: left; vertical-align: top; }}
 .controls button {{ margin: 2px; }}
+.controls label {{ display: inline-block; max-width: 100%; }}
+.controls select {{ max-width: 100%; }}
 </style>
 <style>{drawing_css}</style>
 {library}

@@ -254,6 +254,23 @@ def test_the_report_fits_a_1280_px_window(pages: Pages, report_index: Path) -> N
         page.click("#next-step")
         scroll, client = page.evaluate(_FITS)
         assert scroll <= client, seat
+    # On a phone (issue 34, item 5): the replay fits the screen's width, and
+    # the referee's table draws no seat or trick over another.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.select_option("#replay-seat", "referee")
+    widest = page.eval_on_selector_all(
+        "#replays *", "es => Math.max(...es.map(e => e.getBoundingClientRect().right))"
+    )
+    assert widest <= 390
+    boxes = page.eval_on_selector_all(
+        "#replay-table .seat, #replay-table .trick",
+        """es => es.map(e => { const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; })""",
+    )
+    for i, (left, top, right, bottom) in enumerate(boxes):
+        for other in boxes[i + 1 :]:
+            apart = right <= other[0] or other[2] <= left
+            assert apart or bottom <= other[1] or other[3] <= top, (boxes[i], other)
     assert errors == []
 
 
