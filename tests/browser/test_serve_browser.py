@@ -288,7 +288,6 @@ def test_a_whole_match_is_played_with_the_keyboard_only(
         _tab_to(page, "#replay-this")
         page.keyboard.press("Enter")
         page.wait_for_selector("#replay-controls:not([hidden])")
-        page.locator("#title").click()  # the focus off the controls: arrows step
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowLeft")
@@ -296,7 +295,6 @@ def test_a_whole_match_is_played_with_the_keyboard_only(
         assert number == f"move 1 of {len(_log(results))}"
         _tab_to(page, "#replay-seat")
         page.keyboard.press("Home")  # the first view: the referee's
-        page.wait_for_selector("#replay-table-title-referee", state="detached")
         page.wait_for_function("() => document.querySelectorAll('.open-hand').length")
         assert page.locator(".open-hand").count() == 2
         assert page.locator(".open-hand .card").count() > 0
