@@ -28,6 +28,11 @@ _INTERPRETER_HELPERS = (
     b"multiprocessing.resource_tracker",
     b"multiprocessing.forkserver",
 )
+#: Processes a session-scoped fixture keeps for the whole session (the browser
+#: tests' one Chromium, ``tests/browser/conftest.py``): they and whatever they
+#: start (Chromium starts helpers when a page needs one) belong to the
+#: session, which ends them, not to the test that was running.
+SESSION_PROCESSES: set[int] = set()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -66,9 +71,11 @@ def _descendants() -> dict[int, str]:
     me = os.getpid()
     for pid in parents:
         ancestor, hops = parents.get(pid), 0
+        session = pid in SESSION_PROCESSES
         while ancestor is not None and ancestor != me and hops < 64:
+            session = session or ancestor in SESSION_PROCESSES
             ancestor, hops = parents.get(ancestor), hops + 1
-        if ancestor != me:
+        if ancestor != me or session:
             continue
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()

@@ -37,7 +37,13 @@ from harness.report.plots import (
     _standings_plot,
     _thinking_plot,
 )
-from harness.report.replay import _REPLAY, _SCRIPT, compact_replay, replay_frames
+from harness.report.replay import (
+    _REPLAY,
+    _SCRIPT,
+    compact_replay,
+    drawing,
+    replay_frames,
+)
 from harness.report.text import pair_details_display, pairs_display, standings_display
 from harness.tournament.store import StoredMatch
 
@@ -276,12 +282,12 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
     if one:
         out.parent.mkdir(parents=True, exist_ok=True)
         # Plotly's own to_html(include_plotlyjs=True) inlines it so: it holds
-        # no "</script>".
-        library = f"<script>{plotly_js}</script>"
+        # no "</script>". Held as text, run after the first paint (_PLOTS).
+        library = f'<script type="text/plain" id="troef-plotly">{plotly_js}</script>'
     else:
         out.mkdir(parents=True, exist_ok=True)
         (out / "plotly.min.js").write_text(plotly_js, encoding="utf-8")
-        library = '<script src="plotly.min.js"></script>'
+        library = '<script defer src="plotly.min.js"></script>'
     model = report_model(report)
     data = model.as_json()
     sections: list[tuple[str, str, str]] = []
@@ -389,7 +395,11 @@ def write_html_report(out: Path, report: Report, inputs: HtmlInputs) -> Path:
         for k, t, content in sections
     )
     inline = "".join(f"<script>{r['script']}</script>" for r in replays) if one else ""
+    drawing_js, drawing_css = drawing()
     page = _PAGE.format(
+        plots=_PLOTS,
+        drawing_js=drawing_js,
+        drawing_css=drawing_css,
         title=html.escape(data["title"]),
         library=library,
         head=head,
@@ -446,6 +456,29 @@ def _replay_section(replays: Sequence[dict[str, Any]], inputs: HtmlInputs) -> st
     return _REPLAY.format(options=options, shown=shown)
 
 
+#: Draws the plots once Plotly is there: its 4.8 MB parsed in the page's
+#: <head> held the first paint back by seconds. A folder's page loads it
+#: deferred (run after the page is parsed, before DOMContentLoaded); the
+#: single file holds it as text and runs it after the first paint. Each plot's
+#: script (plots._figure_html) is inert text until then.
+_PLOTS = """(function () {
+  function draw() {
+    for (const held of document.querySelectorAll("script.troef-plot")) {
+      const run = document.createElement("script");
+      run.text = held.textContent;
+      held.replaceWith(run);
+    }
+  }
+  const inline = document.getElementById("troef-plotly");
+  if (!inline) { document.addEventListener("DOMContentLoaded", draw); return; }
+  requestAnimationFrame(() => setTimeout(() => {
+    const run = document.createElement("script");
+    run.text = inline.textContent;
+    document.head.append(run);
+    draw();
+  }, 0));
+})();"""
+
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>{title}</title>
@@ -470,6 +503,9 @@ section {{ margin-top: 2em; }}
 .card.red {{ color: #c00; }} .card.black {{ color: #111; }}
 .card.trump {{ color: #6a2c91; background: #f6efff; }}
 #replay-panels {{ display: flex; gap: 1em; align-items: flex-start; }}
+#replay-table .words {{ font-size: 90%; }}
+@media (max-width: 800px) {{ #replay-panels {{ flex-direction: column; }}
+  #replay-view, #replay-log {{ width: 100%; }} }}
 #replay-view {{ flex: 3; min-width: 0; overflow-x: auto; }}
 #replay-log {{ flex: 2; min-width: 0; max-height: 420px;
   overflow-y: auto; font-family: monospace; font-size: 85%; background: #fafafa;
@@ -477,7 +513,10 @@ section {{ margin-top: 2em; }}
 #replay-log .now {{ background: #fff3b0; }}
 #replay-view td, #replay-view th {{ text-align: left; vertical-align: top; }}
 .controls button {{ margin: 2px; }}
+.controls label {{ display: inline-block; max-width: 100%; }}
+.controls select {{ max-width: 100%; }}
 </style>
+<style>{drawing_css}</style>
 {library}
 </head><body>
 <h1>{title}</h1>
@@ -486,6 +525,8 @@ section {{ margin-top: 2em; }}
 {body}
 <script>window.TROEF_REPLAYS = {{}};</script>
 {replays}
+<script>{drawing_js}</script>
 <script>{script}</script>
+<script>{plots}</script>
 </body></html>
 """

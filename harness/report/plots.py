@@ -32,6 +32,9 @@ def _figure_html(fig: Any, div_id: str) -> str:
         div_id=div_id,
         config={"displaylogo": False, "responsive": True},
     )
+    # Inert until Plotly is loaded (html._PLOTS runs it): the library comes
+    # after the page's first paint.
+    text = text.replace("<script>", '<script type="text/plain" class="troef-plot">', 1)
     return f'<div class="plot" data-plot="{div_id}">{text}</div>'
 
 

@@ -6,7 +6,8 @@
   and the bots that play it, for the lobby;
 - ``GET /api/recorded`` the databases in the results folder and their
   matches; ``GET /api/replay?database=NAME&match=ID&seat=N`` one of them as
-  the frames of the table (:mod:`harness.serve.replay`);
+  the frames of the table as seat N saw it (``seat=referee``: every hand
+  open; :mod:`harness.serve.replay`);
 - ``WS /ws/table`` one seat at one table: the browser sends ``{"type":
   "new", ...}`` (:meth:`TableSettings.from_message`; the server answers
   ``invited`` with a link per seat left to people) or ``{"type": "join",
@@ -48,8 +49,11 @@ from harness.serve.table import Message, Table, TableSettings
 
 __all__ = ["STATIC", "bound_socket", "create_app", "games_data", "running"]
 
-#: The table's drawing: HTML, script and style, served as they are.
+#: The page: HTML, script and style, served as they are.
 STATIC = Path(__file__).parent / "static"
+#: The table's drawing, shared with the HTML report: ``/static/drawing.js``
+#: and ``drawing.css`` from the report's package data.
+DRAWING = ("harness.report", "static")
 
 
 def games_data(registry: Registry) -> list[dict[str, Any]]:
@@ -103,11 +107,12 @@ def create_app(
 
     async def replay(request: Request) -> JSONResponse:
         query = request.query_params
+        asked = query.get("seat", "0")
         try:
-            seat = int(query.get("seat", "0"))
+            seat = None if asked == "referee" else int(asked)
         except ValueError:
             return JSONResponse(
-                {"error": f"replay: seat {query.get('seat')!r}; expected a number"},
+                {"error": f"replay: seat {asked!r}; expected a number or referee"},
                 status_code=400,
             )
         try:
@@ -230,7 +235,11 @@ def create_app(
             Route("/api/replay", replay),
             WebSocketRoute("/ws/table", table_socket),
             *([] if watch is None else live_routes(watch)),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            Mount(
+                "/static",
+                StaticFiles(directory=STATIC, packages=[DRAWING]),
+                name="static",
+            ),
         ],
         lifespan=lifespan,
     )

@@ -7,9 +7,15 @@ the same :class:`~harness.serve.table.Drawing`, with what that seat heard of
 the action. The browser steps through them by action, by trick (a frame that
 finishes one) and by deal.
 
-Ruling: a replay is drawn from one seat's view (the seat's View is what the
-table draws: a hand, legal moves); the referee's view, which shows every
-hand, is ``troef replay`` and the HTML report's, not drawn here yet.
+Rulings:
+
+1. A seat's replay is built from that seat's View and that seat's account
+   only, as live play is: nothing of another hand reaches the browser.
+2. The referee's view (``seat`` None, ``?seat=referee``) draws every hand face
+   up at its seat, the public View (:func:`~harness.report.replay.public_view`)
+   around them and the other card places beside, with the referee's account:
+   the HTML report's frames (:func:`harness.report.replay.replay_frames`),
+   so both draw the referee's table from one source.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.contracts.errors import ConfigError, TroefError
+from harness.contracts.game import Game
 from harness.match.narration import Narrator
 from harness.plugins import Registry
+from harness.report.replay import replay_frames as report_frames
 from harness.serve.table import Drawing, Message
-from harness.tournament.store import Store
+from harness.tournament.store import Store, StoredMatch
 
 __all__ = ["recorded", "replay_frames"]
 
@@ -47,9 +55,10 @@ def recorded(folder: Path) -> list[dict[str, Any]]:
 
 
 def replay_frames(
-    registry: Registry, folder: Path, database: str, match: str, seat: int
+    registry: Registry, folder: Path, database: str, match: str, seat: int | None
 ) -> dict[str, Any]:
-    """The frames of ``match`` in ``folder/database`` as ``seat`` saw it.
+    """The frames of ``match`` in ``folder/database`` as ``seat`` saw it
+    (None: the referee, every hand open).
 
     :raises ConfigError: naming the database, match or seat that is not there.
     """
@@ -65,28 +74,18 @@ def replay_frames(
     if result.log is None:
         raise ConfigError(f"replay: match {job['id']} was recorded without its log")
     seating = list(job["seating"])
-    if not 0 <= seat < len(seating):
+    if seat is not None and not 0 <= seat < len(seating):
         raise ConfigError(
             f"replay: seat {seat} is not at a table of {len(seating)}; "
-            f"expected 0 to {len(seating) - 1}"
+            f"expected 0 to {len(seating) - 1}, or referee"
         )
     game = registry.game(job["game"], job["options"])
     teams = game.teams(len(seating))
-    narrator = Narrator(game, job["seed"], seating, seat=seat)
-    drawing = Drawing(seating, teams)
-    lines = narrator.start()
-    frames: list[Message] = [
-        {**drawing.message("frame", narrator.state.view(seat)), "lines": lines}
-    ]
-    for action in result.log:
-        tricks = len(frames[-1]["view"].get("tricks") or ())
-        lines = narrator.tell(action)
-        frame = {**drawing.message("frame", narrator.state.view(seat)), "lines": lines}
-        now = frame["view"]
-        frame["trick_done"] = len(now.get("tricks") or ()) > tricks or now.get(
-            "deal"
-        ) != frames[-1]["view"].get("deal")
-        frames.append(frame)
+    frames = (
+        _referee_frames(game, stored)
+        if seat is None
+        else _seat_frames(game, job["seed"], seating, teams, result.log, seat)
+    )
     return {
         "title": game.title,
         "seat": seat,
@@ -96,3 +95,66 @@ def replay_frames(
         "scores": list(result.scores),
         "frames": frames,
     }
+
+
+def _seat_frames(
+    game: Game,
+    seed: int,
+    seating: list[str],
+    teams: tuple[int, ...],
+    log: tuple[str, ...],
+    seat: int,
+) -> list[Message]:
+    """The live table's messages to ``seat`` again, one per action."""
+    narrator = Narrator(game, seed, seating, seat=seat)
+    drawing = Drawing(seating, teams)
+    lines = narrator.start()
+    frames: list[Message] = [
+        {
+            **drawing.message("frame", narrator.state.view(seat)),
+            "lines": lines,
+            "deal": narrator.state.deal,
+        }
+    ]
+    for action in log:
+        tricks = len(frames[-1]["view"].get("tricks") or ())
+        lines = narrator.tell(action)
+        frame = {
+            **drawing.message("frame", narrator.state.view(seat)),
+            "lines": lines,
+            "deal": narrator.state.deal,
+        }
+        frame["trick_done"] = _trick_done(frames[-1], frame["view"], tricks)
+        frames.append(frame)
+    return frames
+
+
+def _referee_frames(game: Game, stored: StoredMatch) -> list[Message]:
+    """Every hand open: the report's frames, drawn as the live table's."""
+    data = report_frames(game, stored)
+    n = len(data["seating"])
+    frames: list[Message] = []
+    for f in data["frames"]:
+        places = f["p"]
+        tricks = len(frames[-1]["view"].get("tricks") or ()) if frames else 0
+        frame: Message = {
+            "type": "frame",
+            "view": f["r"],
+            "hands": [places.get(f"hand:{s}", []) for s in range(n)],
+            "places": {k: v for k, v in places.items() if not k.startswith("hand:")},
+            "words": [],
+            "last_trick": f["k"]["r"],
+            "lines": f["l"],
+            "deal": f["d"],
+        }
+        if frames:
+            frame["trick_done"] = _trick_done(frames[-1], frame["view"], tricks)
+        frames.append(frame)
+    return frames
+
+
+def _trick_done(before: Message, view: dict[str, Any], tricks: int) -> bool:
+    """A frame finishes a trick: the View has one more, or a new deal began."""
+    return len(view.get("tricks") or ()) > tricks or view.get("deal") != before[
+        "view"
+    ].get("deal")

@@ -61,6 +61,7 @@ from harness.match.human import SUIT_NAMES, describe_view
 from harness.match.narration import Narrator, seat_labels
 from harness.match.referee import abandon_bots, make_bot, play_match
 from harness.plugins import Registry
+from harness.report.replay import last_trick
 from harness.report.tables import result_table
 from harness.serve.record import PERSON_BOT, record_match
 from harness.tournament.table_bots import match_bots, spec_name
@@ -155,6 +156,8 @@ class TableSettings:
 
 
 _SUITS = "CDHS"
+#: Tarot's trumps, the cards 1T to 21T: a fifth suit that trumps the others.
+_TAROT_TRUMPS = "T"
 
 
 def _suit(card: str) -> str:
@@ -167,7 +170,9 @@ def refusal(view: Mapping[str, Any], action: str) -> str:
     Derived from the View alone, the same way in every game: a card of
     another suit while the hand holds the suit led must follow suit; holding
     none of it but trumps, must trump; a card of the right suit refused must
-    be higher. Anything else gets a plain "may not be played now".
+    be higher. Tarot's trumps (suit ``T``) are trumps though the View names
+    none (seed 000 line 351). Anything else gets a plain "may not be played
+    now".
     """
     legal = view.get("legal_actions") or ()
     if not legal:
@@ -179,19 +184,24 @@ def refusal(view: Mapping[str, Any], action: str) -> str:
         return f"you cannot play a card now; choose one of: {', '.join(legal)}"
     trick = view.get("trick") or ()
     trump = view.get("trump")
+    if trump is None and any(_suit(c) == _TAROT_TRUMPS for c in hand):
+        trump = _TAROT_TRUMPS  # tarot: the trumps are a suit of their own
+    names = {**SUIT_NAMES, _TAROT_TRUMPS: "trumps \u2605"}
     if trick and isinstance(trick[0], (list, tuple)) and len(trick[0]) == 2:
         led = _suit(str(trick[0][1]))
-        if led in _SUITS and any(_suit(c) == led for c in hand):
+        if led in names and any(_suit(c) == led for c in hand):
             if _suit(action) != led:
+                if led == _TAROT_TRUMPS:
+                    return "you must play a trump (trumps were led)"
                 return f"you must follow suit ({SUIT_NAMES[led]})"
             return (
                 "you must play a higher trump"
                 if led == trump
                 else f"you must play a higher {SUIT_NAMES[led].split()[0]}"
             )
-        if trump in SUIT_NAMES and any(_suit(c) == trump for c in hand):
+        if trump in names and any(_suit(c) == trump for c in hand):
             if _suit(action) != trump:
-                return f"you must trump ({SUIT_NAMES[str(trump)]})"
+                return f"you must trump ({names[str(trump)]})"
             return "you must overtrump"
     return f"{action} may not be played now"
 
@@ -225,15 +235,7 @@ class Drawing:
     def message(self, kind: str, seen: View) -> Message:
         """A message of type ``kind`` drawing ``seen``."""
         view = view_data(seen)
-        tricks = view.get("tricks")
-        if isinstance(tricks, list) and tricks and _is_record(tricks[-1]):
-            leader, cards, winner = tricks[-1][:3]
-            n = len(self.labels)
-            self.last_trick = [
-                leader,
-                [[(leader + i) % n, card] for i, card in enumerate(cards)],
-                winner,
-            ]
+        self.last_trick = last_trick(view, len(self.labels), self.last_trick)
         words = describe_view(seen, self.labels, teams=self.teams)
         return {
             "type": kind,
@@ -524,13 +526,3 @@ class Table:
         for person in self.people.values():
             self._send(person, over)
         return result
-
-
-def _is_record(entry: Any) -> bool:
-    return (
-        isinstance(entry, list)
-        and len(entry) == 5
-        and isinstance(entry[0], int)
-        and isinstance(entry[1], list)
-        and isinstance(entry[2], int)
-    )

@@ -1,15 +1,22 @@
 """``troef serve`` in a real headless browser: Playwright drives Chromium
-through whole matches against random bots, clicking cards.
+through whole matches against random bots, one game of each family:
+klaverjassen (jass) and bezique clicking cards, maison-tarot and gin rummy
+with the keyboard only.
+
+Ruling (issue 34, item 6): the browser plays one game per family, four
+whole matches, within the suite's time for browser tests; that every one of
+the 17 games plays a whole match at a served table is
+``tests/harness/test_serve.py``'s (through the table's socket, no browser).
 
 The server is uvicorn on a free loopback port in a thread
 (:func:`harness.serve.app.running`), stopped when the test ends. Run as a
 script, ``python -m tests.browser.test_serve_browser``, it writes the
-screenshots of the table in ``docs/`` (``docs/serve-<game>.png``).
+screenshots of the table in ``docs/`` (``docs/serve-<game>.png`` per family,
+``docs/serve-replay-referee.png``).
 """
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +29,7 @@ from harness.serve.app import create_app, running
 from harness.serve.table import PERSON_BOT
 from harness.tournament.executor_plugins import load_registry
 from harness.tournament.store import Store
-from tests.browser.test_html_report_browser import _need_browser
+from tests.browser.conftest import Pages, chromium, need_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -35,47 +42,14 @@ SEEDS = {"klaverjassen": "5", "bezique": "4"}
 
 
 @contextmanager
-def _table_page(results: Path) -> Iterator[tuple[Any, list[str]]]:
-    """The lobby of a fresh server in Chromium; the errors the page raised.
-
-    The page has no network but the loopback server: any other request is
-    refused and reported as an error.
-    """
-    from playwright.sync_api import sync_playwright
-
-    executable = _need_browser()
+def _table_page(pages: Pages, results: Path) -> Iterator[Any]:
+    """The lobby of a fresh server in Chromium (its URL the only one the
+    page may fetch; the errors it raised in ``pages.errors``)."""
     app = create_app(load_registry(), results=results, pace=0)
-    errors: list[str] = []
-    # Playwright's driver draws from the global random stream: put it back.
-    saved = random.getstate()
-    try:
-        with running(app) as url, sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
-            )
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 720})
-
-                def local_only(route: Any) -> None:
-                    if route.request.url.startswith(url):
-                        route.continue_()
-                    else:
-                        errors.append(f"fetched {route.request.url}")
-                        route.abort()
-
-                page.route("**/*", local_only)
-                page.on(
-                    "console",
-                    lambda m: errors.append(m.text) if m.type == "error" else None,
-                )
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(url + "/")
-                page.wait_for_selector("body[data-ready='1']")
-                yield page, errors
-            finally:
-                browser.close()
-    finally:
-        random.setstate(saved)
+    with running(app) as url:
+        page = pages.open(url + "/", allow=url)
+        page.wait_for_selector("body[data-ready='1']")
+        yield page
 
 
 _TURN_OR_OVER = """() => document.querySelector('#message').textContent === 'your turn'
@@ -119,10 +93,11 @@ def _play_match(page: Any, *, screenshot: Path | None = None) -> tuple[int, str]
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_whole_match_in_the_browser_is_played_and_recorded(
-    game: str, tmp_path: Path
+    pages: Pages, game: str, tmp_path: Path
 ) -> None:
     results = tmp_path / "tables"
-    with _table_page(results) as (page, errors):
+    errors = pages.errors
+    with _table_page(pages, results) as page:
         _sit_down(page, game)
         # The table as drawn: every seat, the person's own marked, a dealer.
         assert page.locator(".seat").count() == (4 if game == "klaverjassen" else 2)
@@ -160,9 +135,12 @@ def test_a_whole_match_in_the_browser_is_played_and_recorded(
     assert match.result.forfeit is None
 
 
-def test_two_people_play_at_one_table_each_through_their_link(tmp_path: Path) -> None:
+def test_two_people_play_at_one_table_each_through_their_link(
+    pages: Pages, tmp_path: Path
+) -> None:
     results = tmp_path / "tables"
-    with _table_page(results) as (host, errors):
+    errors = pages.errors
+    with _table_page(pages, results) as host:
         host.select_option("#game", "klaverjassen")
         host.fill("[data-option='target']", "100")
         host.fill("#name", "Ann")
@@ -170,14 +148,13 @@ def test_two_people_play_at_one_table_each_through_their_link(tmp_path: Path) ->
         host.click("#start")
         link = host.locator("a.invite[data-seat='1']")
         link.wait_for()
-        guest = host.context.browser.new_page(viewport={"width": 1280, "height": 720})
-        guest.on("pageerror", lambda e: errors.append(str(e)))
-        guest.goto(link.get_attribute("href") or "")
-        pages = [host, guest]
+        href = link.get_attribute("href") or ""
+        guest = pages.open(href, allow=href.split("/?")[0])
+        players = [host, guest]
         done = [False, False]
         turns = [0, 0]
         while not all(done):
-            for i, page in enumerate(pages):
+            for i, page in enumerate(players):
                 if done[i]:
                     continue
                 state = page.evaluate(
@@ -204,6 +181,131 @@ def test_two_people_play_at_one_table_each_through_their_link(tmp_path: Path) ->
     assert match.result.forfeit is None
 
 
+#: The other two families, each a whole short match (a deal) played with the
+#: keyboard only: the target and the seed (one whose match is short).
+KEYBOARD = {"maison-tarot": ("30", "16"), "gin-rummy": ("10", "6")}
+
+#: The element with the focus: a move, and its focus drawn (issue 34, item 5).
+_FOCUS = """() => { const e = document.activeElement;
+    return [e.id || e.className, e.matches(':focus-visible'),
+    getComputedStyle(e).outlineStyle]; }"""
+
+
+def _tab_to(page: Any, selector: str) -> None:
+    """Tab until ``selector`` has the focus, each stop's focus visible."""
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"() => document.activeElement.matches({selector!r})"):
+            return
+        _, visible, outline = page.evaluate(_FOCUS)
+        assert visible and outline != "none", page.evaluate(_FOCUS)
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def _fits(page: Any) -> None:
+    """No horizontal scroll; every card of the hand on screen and readable."""
+    size = page.viewport_size
+    scroll, client = page.evaluate(
+        "() => [document.documentElement.scrollWidth,"
+        " document.documentElement.clientWidth]"
+    )
+    assert scroll <= client, size
+    cards = page.eval_on_selector_all(
+        "#hand .card",
+        """cs => cs.map(c => { const r = c.getBoundingClientRect();
+        return [r.left, r.right, r.bottom, r.width,
+        parseFloat(getComputedStyle(c).fontSize),
+        c.scrollWidth <= c.clientWidth]; })""",
+    )
+    assert cards
+    for left, right, bottom, width, font, whole in cards:
+        assert 0 <= left and right <= size["width"] and bottom <= size["height"], size
+        assert width >= 30 and font >= 14 and whole, size
+
+
+def _play_by_keys(page: Any, *, screenshot: Path | None = None) -> tuple[int, str]:
+    """The match played with Enter on the move the table focuses; once, the
+    arrow keys to a greyed card, refused with its reason. The turns played
+    and the reason."""
+    turns, reason = 0, ""
+    while True:
+        page.wait_for_function(_TURN_OR_OVER, timeout=60_000)
+        if not page.locator("#result").is_hidden():
+            return turns, reason
+        turns += 1
+        assert page.evaluate(
+            "() => document.activeElement.matches('#hand .legal, #actions button')"
+        )
+        _, visible, outline = page.evaluate(_FOCUS)
+        assert visible and outline != "none"
+        if turns == 1:
+            for width, height in ((1280, 720), (390, 844)):
+                page.set_viewport_size({"width": width, "height": height})
+                _fits(page)
+            page.set_viewport_size({"width": 1280, "height": 720})
+        hand = page.locator("#hand button.card")
+        open_trick = page.locator("#trick .played:not(.pile)").count()
+        if not reason and open_trick and page.locator("#hand .illegal").count():
+            for _ in range(hand.count()):
+                if page.evaluate("() => document.activeElement.matches('.illegal')"):
+                    break
+                page.keyboard.press("ArrowRight")
+            why = page.evaluate("() => document.activeElement.title")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "() => document.querySelector('#message').textContent.includes(':')"
+            )
+            reason = page.locator("#message").text_content() or ""
+            assert reason.endswith(why), (reason, why)
+            if screenshot is not None:
+                page.screenshot(path=str(screenshot))
+            while not page.evaluate("() => document.activeElement.matches('.legal')"):
+                page.keyboard.press("ArrowLeft")
+        elif screenshot is not None and turns == 4:
+            page.screenshot(path=str(screenshot))
+        page.keyboard.press("Enter")
+
+
+@pytest.mark.parametrize("game", KEYBOARD)
+def test_a_whole_match_is_played_with_the_keyboard_only(
+    pages: Pages, game: str, tmp_path: Path
+) -> None:
+    """Issue 34, items 5 and 6: tarot and rummy played to the end with Tab,
+    Enter and the arrow keys, the focus always drawn; the table fits 1280 x
+    720 and a phone (390 x 844) with no horizontal scroll; the replay is
+    stepped by the arrow keys and shows the referee's view."""
+    results = tmp_path / "tables"
+    errors = pages.errors
+    with _table_page(pages, results) as page:
+        _sit_down_by_keys(page, game)
+        turns, reason = _play_by_keys(page)
+        assert turns >= 5
+        if game == "maison-tarot":
+            assert "you must" in reason, reason
+        else:  # no trick, so the centre shows the stock and the discard pile
+            assert page.locator("#trick .pile").count() == 2
+        assert "rank" in (page.locator("#result-table").text_content() or "")
+        _tab_to(page, "#replay-this")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#replay-controls:not([hidden])")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        number = page.locator("#frame-number").text_content() or ""
+        assert number == f"move 1 of {len(_log(results))}"
+        _tab_to(page, "#replay-seat")
+        page.keyboard.press("Home")  # the first view: the referee's
+        page.wait_for_function("() => document.querySelectorAll('.open-hand').length")
+        assert page.locator(".open-hand").count() == 2
+        assert page.locator(".open-hand .card").count() > 0
+        assert page.locator("#hand .card").count() == 0
+        assert errors == []
+    (database,) = results.glob("*.sqlite")
+    with Store.existing(database) as store:
+        (match,) = list(store.matches())
+    assert match.result.forfeit is None
+
+
 def _log(results: Path) -> tuple[str, ...]:
     """The action log of the one match recorded in ``results``."""
     (database,) = results.glob("*.sqlite")
@@ -213,15 +315,42 @@ def _log(results: Path) -> tuple[str, ...]:
     return match.result.log
 
 
+def _sit_down_by_keys(page: Any, game: str) -> None:
+    target, seed = KEYBOARD[game]
+    page.select_option("#game", game)
+    page.check("#short")
+    page.fill("[data-option='target']", target)
+    page.fill("#seed", seed)
+    _tab_to(page, "#start")
+    page.keyboard.press("Enter")
+
+
 def write_screenshots(folder: Path) -> None:
-    """The table of each game in GAMES, mid-trick, as ``serve-<game>.png``."""
+    """The table of one game of each family, mid-trick (rummy: mid-deal), as
+    ``serve-<game>.png``; and a replay in the referee's view, every hand
+    open, as ``serve-replay-referee.png``."""
     import tempfile
 
-    for game in GAMES:
-        with tempfile.TemporaryDirectory() as tmp:
-            with _table_page(Path(tmp)) as (page, _):
-                _sit_down(page, game)
-                _play_match(page, screenshot=folder / f"serve-{game}.png")
+    with chromium(need_browser()) as browser:
+        pages = Pages(browser)
+        for game in [*GAMES, *KEYBOARD]:
+            shot = folder / f"serve-{game}.png"
+            with tempfile.TemporaryDirectory() as tmp:
+                with _table_page(pages, Path(tmp)) as page:
+                    if game in GAMES:
+                        _sit_down(page, game)
+                        _play_match(page, screenshot=shot)
+                    else:
+                        _sit_down_by_keys(page, game)
+                        _play_by_keys(page, screenshot=shot)
+                    if game == "klaverjassen":
+                        page.click("#replay-this")
+                        page.select_option("#replay-seat", "referee")
+                        page.wait_for_selector(".open-hand")
+                        for _ in range(6):
+                            page.click("[data-step='move'][data-by='1']")
+                        page.screenshot(path=str(folder / "serve-replay-referee.png"))
+            pages.close()
 
 
 if __name__ == "__main__":

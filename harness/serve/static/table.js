@@ -1,39 +1,16 @@
-// troef serve: the lobby and one generic card table, drawn from the seat's View.
-// Reads the fields most games share (hand, trick, trump, dealer, to_act,
-// scores, hand_sizes) and shows the rest in words (the server's lines).
+// troef serve: the lobby, the table's socket and replays. The table is drawn
+// by drawing.js (TroefDrawing, shared with the HTML report) from the seat's
+// View: the fields most games share (hand, trick, trump, dealer, to_act,
+// hand_sizes), the rest in words (the server's lines).
 "use strict";
 
-const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const SUIT_ORDER = "CDHS";
+const { el, cardFace } = TroefDrawing;
 const $ = (id) => document.getElementById(id);
 let games = [];
 let socket = null;
 let state = { seat: 0, labels: [], teams: [], lastTrick: null, showLast: false, view: null };
 // A replay being shown: its frames, the one drawn, where it came from.
 let replay = null;
-
-function el(tag, attrs = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
-
-function suitOf(card) { return card.slice(-1); }
-
-function cardFace(card) {
-  const suit = suitOf(card);
-  if (!(suit in SUITS)) return card;
-  const rank = card.slice(0, -1);
-  return (rank === "T" ? "10" : rank) + SUITS[suit];
-}
-
-function cardNode(card, tag = "span") {
-  const node = el(tag, { class: "card", "data-card": card });
-  node.textContent = cardFace(card);
-  if (suitOf(card) === "H" || suitOf(card) === "D") node.classList.add("red");
-  return node;
-}
 
 // -- the lobby ---------------------------------------------------------------
 
@@ -109,110 +86,21 @@ function settings() {
 
 // -- the table ---------------------------------------------------------------
 
-function sortedHand(hand) {
-  const groups = {};
-  hand.forEach((card, i) => {
-    const s = SUIT_ORDER.indexOf(suitOf(card));
-    const key = s < 0 ? SUIT_ORDER.length : s;
-    (groups[key] ||= []).push([card, i]);
-  });
-  return Object.keys(groups).sort((a, b) => a - b).map((k) => groups[k]);
-}
-
-function seatPlace(seat) {
-  // The person at the bottom, the others clockwise around the table.
-  const n = state.labels.length;
-  const angle = Math.PI / 2 + (2 * Math.PI * ((seat - state.seat + n) % n)) / n;
-  return { left: 50 + 42 * Math.cos(angle), top: 50 + 40 * Math.sin(angle) };
-}
-
-function drawSeats(view) {
-  const ring = $("seats-ring");
-  ring.replaceChildren();
-  state.labels.forEach((label, seat) => {
-    const box = el("div", { class: "seat", "data-seat": seat });
-    const place = seatPlace(seat);
-    box.style.left = `${place.left}%`;
-    box.style.top = `${place.top}%`;
-    box.style.setProperty("--team", `var(--team${state.teams[seat] % 6})`);
-    box.append(el("div", { class: "name" }, seat === state.seat ? `${label} (you)` : label));
-    const badges = el("div");
-    if (view.dealer === seat) badges.append(el("span", { class: "badge dealer" }, "dealer"));
-    if (view.player === seat) badges.append(el("span", { class: "badge" }, "declarer"));
-    if (Array.isArray(view.hand_sizes)) badges.append(el("span", {}, ` ${view.hand_sizes[seat]} cards`));
-    box.append(badges);
-    if (view.to_act === seat) box.classList.add("to-act");
-    ring.append(box);
-  });
-}
-
-function drawTrick(view) {
-  const trick = $("trick");
-  const showing = state.showLast && state.lastTrick;
-  const cards = showing ? state.lastTrick[1] : (view.trick || []);
-  trick.classList.toggle("last", Boolean(showing));
-  trick.replaceChildren(...cards.filter((e) => Array.isArray(e)).map(([seat, card]) => {
-    const played = el("div", { class: "played" });
-    played.append(cardNode(card));
-    played.append(el("span", {}, state.labels[seat] ?? `seat ${seat}`));
-    return played;
-  }));
-  if (showing) {
-    trick.append(el("div", { class: "played" }, `won by ${state.labels[state.lastTrick[2]]}`));
-  }
-  $("last-trick-button").disabled = !state.lastTrick;
-  $("last-trick-button").textContent = state.showLast ? "this trick" : "last trick";
-  const trump = view.trump;
-  $("trump").textContent = trump ? `trump ${SUITS[trump] || trump}` : "";
-}
-
-function drawHand(view, reasons) {
-  const legal = view.legal_actions || [];
-  const hand = view.hand || [];
-  const box = $("hand");
-  box.replaceChildren();
-  for (const group of sortedHand(hand)) {
-    const g = el("div", { class: "suit-group" });
-    for (const [card] of group) {
-      const node = cardNode(card, "button");
-      node.type = "button";
-      // Bezique: "<card>*" plays the copy of the card open on the table.
-      const move = legal.includes(card) ? card : legal.includes(`${card}*`) ? `${card}*` : card;
-      const ok = legal.includes(move);
-      node.classList.add(ok ? "legal" : "illegal");
-      if (!ok) {
-        const why = (reasons && reasons[card]) || (legal.length ? "" : "it is not your turn");
-        node.title = why;
-        node.setAttribute("aria-disabled", "true");
-        node.setAttribute("aria-label", `${cardFace(card)}: ${why}`);
-      }
-      // A greyed card is still sent: the server refuses it and says why.
-      if (replay) node.disabled = true;
-      else node.addEventListener("click", () => play(move));
-      g.append(node);
-    }
-    box.append(g);
-  }
-  const actions = $("actions");
-  // Moves that are not a card of the hand: bids, declarations, and an open
-  // copy when the hand holds the card twice (the hidden one is the card).
-  const asCard = (a) => hand.includes(a) || (a.endsWith("*") && !legal.includes(a.slice(0, -1)));
-  actions.replaceChildren(...legal.filter((a) => !asCard(a)).map((a) => {
-    const b = el("button", { type: "button", "data-action": a }, a.endsWith("*") ? `${cardFace(a.slice(0, -1))} from the table` : a.replace(":", " "));
-    if (replay) b.disabled = true;
-    else b.addEventListener("click", () => play(a));
-    return b;
-  }));
+// The table as TroefDrawing reads it: whose view, where each seat sits.
+function tableOf() {
+  const you = state.seat === null ? null : state.seat;
+  return { labels: state.labels, teams: state.teams, seat: you ?? 0, you, mark: "(you)" };
 }
 
 function draw(message) {
-  const view = message.view;
-  state.view = view;
+  state.view = message.view;
   if (message.last_trick) state.lastTrick = message.last_trick;
-  drawSeats(view);
-  drawTrick(view);
-  drawHand(view, message.reasons);
-  $("words").replaceChildren(...message.words.map((w) => el("li", {}, w)));
+  state.frame = { ...message, last_trick: state.lastTrick };
+  TroefDrawing.draw($("play"), tableOf(), state.frame, {
+    showLast: state.showLast,
+    reasons: message.reasons,
+    play: replay ? null : play,
+  });
 }
 
 function log(lines) {
@@ -320,14 +208,16 @@ async function openReplay(database, match, seat) {
   if (!answer.ok) { $("lobby-error").textContent = data.error; return; }
   replay = { ...data, database, at: 0 };
   state = { seat: data.seat, labels: data.labels, teams: data.teams, lastTrick: null, showLast: false, view: null };
-  $("title").textContent = `${data.title}: replay as ${data.labels[data.seat]}`;
+  $("title").textContent = data.seat === null ? `${data.title}: replay, the referee's view`
+    : `${data.title}: replay as ${data.labels[data.seat]}`;
   $("lobby").hidden = true;
   $("recorded").hidden = true;
   $("result").hidden = true;
   $("play").hidden = false;
   $("replay-controls").hidden = false;
-  $("replay-seat").replaceChildren(...data.labels.map((l, s) => el("option", { value: s }, `${s}: ${l}`)));
-  $("replay-seat").value = String(data.seat);
+  $("replay-seat").replaceChildren(el("option", { value: "referee" }, "the referee (every hand)"),
+    ...data.labels.map((l, s) => el("option", { value: s }, `seat ${s}: ${l}`)));
+  $("replay-seat").value = data.seat === null ? "referee" : String(data.seat);
   showFrame(0);
 }
 
@@ -354,7 +244,7 @@ function step(kind, by) {
     do { at += by; } while (at > 0 && at < last && !frames[at].trick_done);
     return showFrame(at);
   }
-  const dealAt = (i) => frames[i].view.deal;
+  const dealAt = (i) => frames[i].deal;
   if (by > 0) {
     const deal = dealAt(at);
     while (at < last && dealAt(at) === deal) at += 1;
@@ -392,13 +282,21 @@ async function init() {
   $("lobby").addEventListener("submit", start);
   $("last-trick-button").addEventListener("click", () => {
     state.showLast = !state.showLast;
-    if (state.view) drawTrick(state.view);
+    if (state.frame) draw(state.frame);
+  });
+  TroefDrawing.arrowKeys($("hand"));
+  TroefDrawing.arrowKeys($("actions"));
+  // In a replay, the arrow keys step by move where they move no focus.
+  document.addEventListener("keydown", (e) => {
+    if (!replay || e.defaultPrevented || ["SELECT", "INPUT"].includes(e.target.tagName)) return;
+    if (e.key === "ArrowRight") step("move", 1);
+    if (e.key === "ArrowLeft") step("move", -1);
   });
   $("list-recorded").addEventListener("click", listRecorded);
   for (const b of document.querySelectorAll("[data-step]")) {
     b.addEventListener("click", () => step(b.dataset.step, Number(b.dataset.by)));
   }
-  $("replay-seat").addEventListener("change", () => openReplay(replay.database, replay.match, Number($("replay-seat").value)));
+  $("replay-seat").addEventListener("change", () => openReplay(replay.database, replay.match, $("replay-seat").value));
   $("leave-replay").addEventListener("click", leaveReplay);
   $("replay-this").addEventListener("click", () => openReplay($("replay-this").dataset.database, $("replay-this").dataset.match, state.seat));
   $("again").addEventListener("click", () => {
