@@ -9,7 +9,6 @@ polled with generous timeouts, never by a sleep.
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 
 from harness.serve.app import create_app, running
 from harness.tournament.executor_plugins import load_registry
-from tests.browser.test_html_report_browser import _need_browser
+from tests.browser.conftest import Pages
 from tests.harness.test_serve_live import gated_config, gated_run
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -34,82 +33,50 @@ def _shows(page: Any, state: str, recorded: int | None = None) -> None:
 
 
 def test_the_live_page_follows_a_tournament_while_it_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pages: Pages
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     # The page polls as often as the server says: more often here, so that
     # each state is shown sooner (what is shown does not depend on it).
     monkeypatch.setattr("harness.serve.live.POLL_SECONDS", 0.2)
 
-    executable = _need_browser()
     config, database, gate = gated_config(tmp_path)
     app = create_app(
         load_registry(), results=tmp_path / "tables", pace=0, watch=database
     )
-    errors: list[str] = []
-    saved = random.getstate()  # Playwright's driver draws from it: put back
-    try:
-        with running(app) as url, sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
-            )
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 720})
-
-                def local_only(route: Any) -> None:
-                    if route.request.url.startswith(url):
-                        route.continue_()
-                    else:
-                        errors.append(f"fetched {route.request.url}")
-                        route.abort()
-
-                page.route("**/*", local_only)
-                page.on(
-                    "console",
-                    lambda m: errors.append(m.text) if m.type == "error" else None,
-                )
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto(url + "/live")
-                _shows(page, "missing")
-                assert str(database) in (page.text_content("#state") or "")
-                with gated_run(config, gate) as run:
-                    _shows(page, "empty", 0)
-                    assert page.text_content("#state") == (
-                        f"{database} holds no results yet"
-                    )
-                    (gate / "go-1").touch()
-                    _shows(page, "results", 1)
-                    assert page.text_content("#progress-line", timeout=PATIENCE)
-                    line = page.text_content("#progress-line") or ""
-                    assert line.startswith("1 of 2 matches recorded"), line
-                    assert page.text_content("#running") == "a run is writing it"
-                    rows = page.locator("#standings tbody tr")
-                    assert sorted(
-                        rows.nth(i).locator("td.entrant").text_content() or ""
-                        for i in range(rows.count())
-                    ) == ["gated", "random"]
-                    assert page.locator("#pairs tbody tr").count() == 1
-                    assert page.locator("#recent tbody tr").count() == 1
-                    assert page.is_visible("#llr-mark")
-                    assert "no decision yet" in (page.text_content("#sprt-line") or "")
-                    (gate / "go-2").touch()
-                    run.communicate(timeout=60)
-                    assert run.returncode == 0
-                # Shown once the run has ended: the writer's key is gone.
-                page.wait_for_function(
-                    "() => document.querySelector('#running').textContent"
-                    " === 'finished'",
-                    timeout=PATIENCE,
-                )
-                assert document_recorded(page) == "2"
-                assert page.locator("#recent tbody tr").count() == 2
-                assert "after 1 samples" in (page.text_content("#sprt-line") or "")
-                assert errors == []
-            finally:
-                browser.close()
-    finally:
-        random.setstate(saved)
+    with running(app) as url:
+        page = pages.open(url + "/live", allow=url)
+        _shows(page, "missing")
+        assert str(database) in (page.text_content("#state") or "")
+        with gated_run(config, gate) as run:
+            _shows(page, "empty", 0)
+            assert page.text_content("#state") == f"{database} holds no results yet"
+            (gate / "go-1").touch()
+            _shows(page, "results", 1)
+            assert page.text_content("#progress-line", timeout=PATIENCE)
+            line = page.text_content("#progress-line") or ""
+            assert line.startswith("1 of 2 matches recorded"), line
+            assert page.text_content("#running") == "a run is writing it"
+            rows = page.locator("#standings tbody tr")
+            assert sorted(
+                rows.nth(i).locator("td.entrant").text_content() or ""
+                for i in range(rows.count())
+            ) == ["gated", "random"]
+            assert page.locator("#pairs tbody tr").count() == 1
+            assert page.locator("#recent tbody tr").count() == 1
+            assert page.is_visible("#llr-mark")
+            assert "no decision yet" in (page.text_content("#sprt-line") or "")
+            (gate / "go-2").touch()
+            run.communicate(timeout=60)
+            assert run.returncode == 0
+        # Shown once the run has ended: the writer's key is gone.
+        page.wait_for_function(
+            "() => document.querySelector('#running').textContent === 'finished'",
+            timeout=PATIENCE,
+        )
+        assert document_recorded(page) == "2"
+        assert page.locator("#recent tbody tr").count() == 2
+        assert "after 1 samples" in (page.text_content("#sprt-line") or "")
+        assert pages.errors == []
 
 
 def document_recorded(page: Any) -> str:
