@@ -106,7 +106,7 @@ class TableSettings:
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 1
     #: The person's name at the table.
-    name: str = "you"
+    name: str = "player"
     #: What happens when a person leaves (:data:`ON_LEAVE`).
     on_leave: str = "forfeit"
     #: With ``on_leave = "bot"``: seconds a person has to come back.
@@ -138,7 +138,7 @@ class TableSettings:
         seed = data.get("seed", 1)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ConfigError(f"table: 'seed' is {seed!r}; expected an integer")
-        name = str(data.get("name") or "you").strip() or "you"
+        name = str(data.get("name") or "player").strip() or "player"
         on_leave = data.get("on_leave", "forfeit")
         if on_leave not in ON_LEAVE:
             raise ConfigError(
