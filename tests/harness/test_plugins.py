@@ -30,9 +30,17 @@ def test_entry_points_register_the_builtin_games_and_bots() -> None:
 
 
 def test_a_builtin_plugin_can_be_blocked_by_name() -> None:
-    registry = load_plugins(blocked=["rummy"])
-    assert "gin-rummy" not in registry.games
+    # A family's bot names its games, so a family is blocked with its bot's
+    # plugin, as the error of blocking the games alone says.
+    registry = load_plugins(blocked=["rummy", "gin-rummy-bot"])
+    assert "gin-rummy" not in registry.games and "gin-rummy" not in registry.bots
     assert "klaverjassen" in registry.games
+    with pytest.raises(
+        PluginError,
+        match=r"plugin 'gin-rummy-bot': bot 'gin-rummy' names game 'gin-rummy', "
+        "which no plugin provides",
+    ):
+        load_plugins(blocked=["rummy"])
 
 
 def test_a_plugin_file_registers_like_any_plugin(toy_registry: Registry) -> None:
