@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from games.bezique.family import FamilyState
+    from games.bezique.melds import Needs
 
 __all__ = [
     "BRISQUE_SHARE",
@@ -85,11 +86,34 @@ def material(state: FamilyState, pool: int) -> float:
     """The points of the combinations the cards ``pool`` hold part of, each at
     most :data:`MATERIAL_CAP` and times the part held (copies held over needed)."""
     total = 0.0
-    for kind, faces in state._kind_needs:
-        have = need = 0
+    for worth, need, faces in _rows(state._kind_needs):
+        have = 0
         for mask, n in faces:
-            have += min((pool & mask).bit_count(), n)
-            need += n
+            held = (pool & mask).bit_count()
+            have += held if held < n else n
         if 0 < have < need:
-            total += min(kind.value, MATERIAL_CAP) * have / need
+            total += worth * have
     return total
+
+
+#: A kind's points per copy needed (capped), the copies it needs, and its faces.
+_Row = tuple[float, int, tuple[tuple[int, int], ...]]
+#: By the id of a ``Needs`` table, which each entry keeps alive.
+_ROWS: dict[int, tuple[Needs, tuple[_Row, ...]]] = {}
+
+
+def _rows(kind_needs: Needs) -> tuple[_Row, ...]:
+    """:func:`material`'s table, cached per combination table (as the
+    family's quick test of declarations is)."""
+    cached = _ROWS.get(id(kind_needs))
+    if cached is not None:
+        return cached[1]
+    if len(_ROWS) > 1000:  # tables made afresh per deal: keep it small
+        _ROWS.clear()
+    rows = []
+    for kind, faces in kind_needs:
+        need = sum(n for _, n in faces)
+        rows.append((min(kind.value, MATERIAL_CAP) / need, need, faces))
+    found = tuple(rows)
+    _ROWS[id(kind_needs)] = (kind_needs, found)
+    return found
