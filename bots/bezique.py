@@ -6,8 +6,9 @@ from the game, so a new game of the family needs only its name added to
 :attr:`BeziqueBot.games`. It keeps meld material (cards of combinations it
 half holds, weighted by their value), trumps and brisques, declares the best
 combination it may (in a game with several at once, one after another until
-none is left; in Bezique, under the re-use rule, a cheaper one first while the
-stock lasts when a dearer one shares its cards: ``meld_order``), wins brisques
+none is left; with ``meld_order = "build"``, in Bezique, under the re-use
+rule, a cheaper one first while the stock lasts when a dearer one shares its
+cards: it tied the default in docs/SEARCH.md's tuning runs), wins brisques
 cheaply, and in the final phase, where the other
 hand is exactly the cards not yet seen (RULES.md R9), leads what cannot be
 beaten and otherwise beats as cheaply as it can. Two games have their own
@@ -52,7 +53,7 @@ class BeziqueBot(Bot):
     option_specs = (
         Option(
             "meld_order",
-            "build",
+            "best",
             "which of the combinations it may declare after a trick it declares",
             choices=("build", "best"),
             choice_docs={
