@@ -204,7 +204,7 @@ class ISMCTSBot(Bot):
                     break
                 world.apply(policy(world, rng))
             result = world.result()
-            margins = horizon_margins(game, world, deal, estimate)
+            margins = horizon_margins(game, world, result, deal, estimate)
             top = max(abs(m) for m in margins)
             if top > scale:
                 scale = top

@@ -13,6 +13,9 @@ game, an outside plugin's too, gets them without a line of its own.
 - **Policies.** A rollout policy picks the actions of a rollout: ``random``
   (fast), or any registered bot by name (the families' heuristic bots, or one
   that an outside plugin registers), asked with the seat's own view.
+- **Evaluation.** A rollout cut off by ``max_rollout`` before the deal ends is
+  worth a draw, or with ``evaluation = "game"`` the margins of the game's
+  :meth:`Game.deal_estimate` (:func:`horizon_margins`).
 - **Clocks.** :class:`Deadline` turns a bot's ``seconds`` option and the
   referee's limit (``Bot.act_within``) into the moment to stop thinking.
 """
@@ -284,15 +287,18 @@ def cut_off(state: State, deal: int) -> bool:
     return state.to_act is not None and state.deal == deal
 
 
-def horizon_margins(game: Game, state: State, deal: int, estimate: bool) -> list[float]:
-    """Each seat's margin of deal ``deal`` where a rollout stopped: the scored
-    deal's, or, when it was cut off and ``estimate`` is on, the margins of
+def horizon_margins(
+    game: Game, state: State, result: Result, deal: int, estimate: bool
+) -> list[float]:
+    """Each seat's margin of deal ``deal`` where a rollout stopped in
+    ``state`` (whose ``result`` the caller has): the scored deal's, or, when it
+    was cut off and ``estimate`` is on, the margins of
     :meth:`Game.deal_estimate`; a cut-off deal is worth 0 otherwise."""
     if estimate and cut_off(state, deal):
         return points_margins(
             game, game.deal_estimate(state), game.teams(state.n_seats)
         )
-    return seat_margins(game, state.result(), deal)
+    return seat_margins(game, result, deal)
 
 
 def scalar_value(
@@ -308,7 +314,7 @@ def scalar_value(
     ``estimate``, a cut-off deal's margin is the game's estimate
     (:func:`horizon_margins`)."""
     if estimate and cut_off(state, deal):
-        return horizon_margins(game, state, deal, True)[seat]
+        return horizon_margins(game, state, state.result(), deal, True)[seat]
     result = state.result()
     value = seat_margins(game, result, deal)[seat]
     if state.is_over() and result.utilities:

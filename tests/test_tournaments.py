@@ -30,7 +30,7 @@ def test_there_are_examples_for_every_game() -> None:
 
 #: Search budgets cut for the shrunk run: it checks that the config runs, not
 #: how well its bots play (the ladders' own figures are in docs/SEARCH.md).
-_CHEAP = {"iterations": 10, "samples": 1}
+_CHEAP = {"iterations": 10, "samples": 1, "worlds": 1}
 
 
 def _cheap(entrant: Entrant) -> Entrant:
