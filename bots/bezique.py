@@ -6,7 +6,10 @@ from the game, so a new game of the family needs only its name added to
 :attr:`BeziqueBot.games`. It keeps meld material (cards of combinations it
 half holds, weighted by their value), trumps and brisques, declares the best
 combination it may (in a game with several at once, one after another until
-none is left), wins brisques cheaply, and in the final phase, where the other
+none is left; with ``meld_order = "build"``, in Bezique, under the re-use
+rule, a cheaper one first while the stock lasts when a dearer one shares its
+cards: it tied the default in docs/SEARCH.md's tuning runs), wins brisques
+cheaply, and in the final phase, where the other
 hand is exactly the cards not yet seen (RULES.md R9), leads what cannot be
 beaten and otherwise beats as cheaply as it can. Two games have their own
 functions: Rubicon declares the cheaper combination first, so that cards climb
@@ -24,7 +27,7 @@ from games.bezique.family import DIX, MELD, OPEN, PASS, FamilyGame, FamilyView
 from games.bezique.fildinski import FildinskiView
 from games.bezique.melds import Kind, face
 from games.cards import SUITS
-from harness import Bot, View, hookimpl
+from harness import Bot, Option, View, hookimpl
 
 __all__ = ["BeziqueBot"]
 
@@ -32,6 +35,9 @@ _RANKS = "789JQKTA"
 #: A combination's weight in the keep value is capped: a 500 or 1500 dream
 #: must not freeze a hand.
 _CAP = 120
+#: Cards the stock must still hold (two a trick) for a cheaper combination to
+#: be declared before a dearer one: enough tricks left to win another.
+BUILD_STOCK = 8
 
 
 class BeziqueBot(Bot):
@@ -44,6 +50,21 @@ class BeziqueBot(Bot):
         "cards once the stock is gone"
     )
     games = frozenset({"bezique", "marjolet", "binage", "rubicon", "fildinski"})
+    option_specs = (
+        Option(
+            "meld_order",
+            "best",
+            "which of the combinations it may declare after a trick it declares",
+            choices=("build", "best"),
+            choice_docs={
+                "build": "the best, except that under one declaration a trick and "
+                "the re-use rule (Bezique) a combination whose cards a dearer one "
+                "declarable now shares goes first while the stock lasts, so both "
+                "score (the stuk before the trump sequence)",
+                "best": "always the most valuable",
+            },
+        ),
+    )
 
     def act(self, view: View) -> str:
         """The heuristic's choice among ``view.legal_actions``."""
@@ -55,6 +76,16 @@ class BeziqueBot(Bot):
             values = self._values(trump)
             if self.game.name == "rubicon":
                 return _rubicon_meld(view, legal, values)
+            state = self.game.STATE
+            if (
+                self.options["meld_order"] == "build"
+                and state.REUSE_RULE
+                and not state.SEVERAL
+                and view.stock >= BUILD_STOCK
+            ):
+                first = _build_first(legal, self._kinds(trump))
+                if first is not None:
+                    return first
             return max(legal, key=lambda a: values.get(a, 0))
         if view.phase == "final":
             return self._final(view, legal, trump)
@@ -139,6 +170,27 @@ class BeziqueBot(Bot):
             left.subtract(record[1])
         left.subtract(card for _, card in view.trick)
         return [card for card, n in left.items() for _ in range(max(n, 0))]
+
+
+def _build_first(legal: Sequence[str], kinds: Sequence[Kind]) -> str | None:
+    """Under the re-use rule (RULES.md R4, R5: a declared card joins only a
+    combination worth at least as much) a cheaper combination declared after a
+    dearer one that shares a card is barred, but before it both score: the most
+    valuable declarable combination that shares a face with a dearer one also
+    declarable now, or ``None``."""
+    by_name = {MELD + k.name: k for k in kinds}
+    offered = [by_name[a] for a in legal if a in by_name]
+    first = [
+        low
+        for low in offered
+        if any(
+            high.value > low.value and set(high.faces) & set(low.faces)
+            for high in offered
+        )
+    ]
+    if not first:
+        return None
+    return MELD + max(first, key=lambda k: k.value).name
 
 
 def _rubicon_meld(

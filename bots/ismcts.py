@@ -13,7 +13,8 @@ seat's information set: every iteration
    so an action legal in few worlds is not penalised for the others;
 3. **expands** one untried legal action (at the root the prior bot's choice
    first, when a ``prior`` is set), **rolls out** with the rollout policy to
-   the end of the deal, and
+   the end of the deal (or ``max_rollout`` actions, the world then valued
+   by the game's estimate when ``evaluation = "game"``), and
 4. **backs up** each node's reward for the seat that chose its action (a
    partner's reward is its team's, so partners cooperate).
 
@@ -23,9 +24,11 @@ moves are the actions they play, which the observer sees). The reward is in
 halved; when the match ends within the horizon, 3/4 of the utility plus a
 quarter of that.
 
-The decision is the root's most visited child. The search is deterministic for
-a fixed iteration budget (its random stream is the bot's own); a time budget
-(``seconds``, or the referee's limit in :meth:`act_within`) stops it early.
+The decision is the root's most visited child, the prior's choice credited
+with ``prior_lead`` times the iterations done as visits more. The search is
+deterministic for a fixed iteration budget (its random stream is the bot's
+own); a time budget (``seconds``, or the referee's limit in
+:meth:`act_within`) stops it early.
 """
 
 from __future__ import annotations
@@ -36,13 +39,15 @@ from typing import Any
 
 from bots.searchkit import (
     Deadline,
+    check_evaluation,
     check_policy,
+    evaluation_option,
+    horizon_margins,
     make_policy,
     max_rollout_option,
     policy_option,
     prior_action,
     prior_options,
-    seat_margins,
     time_options,
 )
 from harness import Bot, Game, Option, View, hookimpl
@@ -95,6 +100,7 @@ class ISMCTSBot(Bot):
         policy_option(),
         *prior_options(),
         max_rollout_option(),
+        evaluation_option(),
     )
 
     def __init__(
@@ -107,6 +113,7 @@ class ISMCTSBot(Bot):
         super().__init__(game, seat, seed, options)
         check_policy(self.options["rollout"], game, f"bot {self.name!r}")
         check_policy(self.options["prior"], game, f"bot {self.name!r}", "prior")
+        check_evaluation(self.options["evaluation"], game, f"bot {self.name!r}")
         #: Iterations of the last decision (for benches and tests).
         self.last_iterations = 0
         #: The tree of the last decision (for tests).
@@ -141,6 +148,7 @@ class ISMCTSBot(Bot):
         bias = float(self.options["prior_weight"])
         c = float(self.options["exploration"])
         cap = self.options["max_rollout"]
+        estimate = self.options["evaluation"] == "game"
         game = self.game
         root = self.last_root = Node(self.seat)
         scale = 1.0
@@ -196,7 +204,7 @@ class ISMCTSBot(Bot):
                     break
                 world.apply(policy(world, rng))
             result = world.result()
-            margins = seat_margins(game, result, deal)
+            margins = horizon_margins(game, world, result, deal, estimate)
             top = max(abs(m) for m in margins)
             if top > scale:
                 scale = top
@@ -214,8 +222,16 @@ class ISMCTSBot(Bot):
             if bounded and done % CLOCK_EVERY == 0 and deadline.passed():
                 break
         self.last_iterations = done
+        # The prior's lead, a share of the iterations so that it means the same
+        # under any budget: the search overrides the prior's choice only when
+        # it found another action clearly better, not by a few noisy visits.
+        lead = self.options["prior_lead"] * done
         visits = [
-            (root.children[a].visits if a in root.children else -1, -i)
+            (
+                (root.children[a].visits if a in root.children else -1)
+                + (lead if a == favoured else 0),
+                -i,
+            )
             for i, a in enumerate(legal)
         ]
         return legal[visits.index(max(visits))]

@@ -14,7 +14,9 @@ In one world an action is valued
   its deal margin and every other seat minimising it (paranoid, so with three
   or more teams the others are taken to gang up);
 - else by ``rollouts`` rollouts to the end of the deal with the rollout policy
-  (``random``, or a registered bot such as a family's heuristic bot).
+  (``random``, or a registered bot such as a family's heuristic bot); a
+  rollout cut off after ``max_rollout`` actions is valued by the game's
+  estimate when ``evaluation = "game"``, else as a draw.
 
 Values are deal margins (the seat's team's deal points against the best other
 team's), plus the match utility times a large weight when the match ends
@@ -44,7 +46,9 @@ from typing import Any
 from bots.searchkit import (
     Deadline,
     Policy,
+    check_evaluation,
     check_policy,
+    evaluation_option,
     make_policy,
     max_rollout_option,
     policy_option,
@@ -259,6 +263,7 @@ class PIMCBot(Bot):
         *time_options(),
         policy_option(),
         max_rollout_option(),
+        evaluation_option(),
     )
 
     def __init__(
@@ -270,6 +275,7 @@ class PIMCBot(Bot):
     ) -> None:
         super().__init__(game, seat, seed, options)
         check_policy(self.options["rollout"], game, f"bot {self.name!r}")
+        check_evaluation(self.options["evaluation"], game, f"bot {self.name!r}")
         #: Worlds searched and exact searches in the last decision (for tests).
         self.last_worlds = 0
         self.last_exact = 0
@@ -345,6 +351,7 @@ class PIMCBot(Bot):
         out = []
         n = self.options["rollouts"]
         cap = self.options["max_rollout"]
+        estimate = self.options["evaluation"] == "game"
         streams = [rng.getrandbits(64) for _ in range(n)]
         for action in legal:
             total = 0.0
@@ -352,7 +359,9 @@ class PIMCBot(Bot):
                 child = world.clone()
                 child.apply(action)
                 rollout(child, deal, policy, random.Random(stream), cap)
-                total += scalar_value(self.game, child, deal, self.seat, UTILITY_WEIGHT)
+                total += scalar_value(
+                    self.game, child, deal, self.seat, UTILITY_WEIGHT, estimate
+                )
             out.append(total / n)
         return out
 

@@ -13,6 +13,9 @@ game, an outside plugin's too, gets them without a line of its own.
 - **Policies.** A rollout policy picks the actions of a rollout: ``random``
   (fast), or any registered bot by name (the families' heuristic bots, or one
   that an outside plugin registers), asked with the seat's own view.
+- **Evaluation.** A rollout cut off by ``max_rollout`` before the deal ends is
+  worth a draw, or with ``evaluation = "game"`` the margins of the game's
+  :meth:`Game.deal_estimate` (:func:`horizon_margins`).
 - **Clocks.** :class:`Deadline` turns a bot's ``seconds`` option and the
   referee's limit (``Bot.act_within``) into the moment to stop thinking.
 """
@@ -22,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -35,7 +38,10 @@ if TYPE_CHECKING:
 __all__ = [
     "Deadline",
     "Policy",
+    "evaluation_option",
+    "horizon_margins",
     "make_policy",
+    "points_margins",
     "seat_margins",
     "time_options",
 ]
@@ -101,8 +107,14 @@ def seat_margins(game: Game, result: Result, deal: int) -> list[float]:
     n = len(result.teams)
     if deal >= len(result.deal_points):
         return [0.0] * n
-    points = result.deal_points[deal]
-    teams = result.teams
+    return points_margins(game, result.deal_points[deal], result.teams)
+
+
+def points_margins(
+    game: Game, points: Sequence[float], teams: Sequence[int]
+) -> list[float]:
+    """Each seat's margin of the deal ``points``: own team against the best other."""
+    n = len(teams)
     sign = 1 if game.points_higher_is_better else -1
     out: list[float] = []
     for seat in range(n):
@@ -176,7 +188,7 @@ def max_rollout_option() -> Option:
 
 
 def prior_options() -> tuple[Option, ...]:
-    """The ``prior`` and ``prior_weight`` options of a tree search."""
+    """The ``prior``, ``prior_weight`` and ``prior_lead`` options of a tree search."""
     return (
         Option(
             "prior",
@@ -191,6 +203,15 @@ def prior_options() -> tuple[Option, ...]:
             "the prior's bias at the root: weight / (1 + visits) added to its UCB",
             minimum=0.0,
             maximum=100.0,
+        ),
+        Option(
+            "prior_lead",
+            0.0,
+            "the share of the search's iterations credited to the prior's choice "
+            "when the decision is taken: another root action is played only when "
+            "visited more often by that many iterations (0: the most visited)",
+            minimum=0.0,
+            maximum=1.0,
         ),
     )
 
@@ -234,11 +255,66 @@ def rollout(
         state.apply(policy(state, rng))
 
 
+def evaluation_option() -> Option:
+    """The ``evaluation`` option: how a rollout cut off by ``max_rollout`` is valued."""
+    return Option(
+        "evaluation",
+        "none",
+        "how a rollout cut off by max_rollout before the deal ends is valued",
+        choices=("none", "game"),
+        choice_docs={
+            "none": "as a draw (every margin 0)",
+            "game": "by the game's estimate of the deal's points "
+            "(Game.deal_estimate; docs/SEARCH.md)",
+        },
+    )
+
+
+def check_evaluation(name: str, game: Game, owner: str) -> None:
+    """Raise :class:`OptionError` when ``evaluation = "game"`` asks ``game``
+    for an estimate it does not offer."""
+    if name == "game" and type(game).deal_estimate is Game.deal_estimate:
+        raise OptionError(
+            f"{owner}: option 'evaluation' = 'game' needs Game.deal_estimate, which "
+            f"game {game.name!r} (class {type(game).__name__}) does not override; "
+            "expected 'none' for this game"
+        )
+
+
+def cut_off(state: State, deal: int) -> bool:
+    """True when ``state`` is still in deal ``deal`` with a seat to act: a
+    rollout stopped there by its cap, not by the horizon."""
+    return state.to_act is not None and state.deal == deal
+
+
+def horizon_margins(
+    game: Game, state: State, result: Result, deal: int, estimate: bool
+) -> list[float]:
+    """Each seat's margin of deal ``deal`` where a rollout stopped in
+    ``state`` (whose ``result`` the caller has): the scored deal's, or, when it
+    was cut off and ``estimate`` is on, the margins of
+    :meth:`Game.deal_estimate`; a cut-off deal is worth 0 otherwise."""
+    if estimate and cut_off(state, deal):
+        return points_margins(
+            game, game.deal_estimate(state), game.teams(state.n_seats)
+        )
+    return seat_margins(game, result, deal)
+
+
 def scalar_value(
-    game: Game, state: State, deal: int, seat: int, weight: float
+    game: Game,
+    state: State,
+    deal: int,
+    seat: int,
+    weight: float,
+    estimate: bool = False,
 ) -> float:
     """``state``'s value to ``seat`` at the horizon: margin, plus the utility
-    times ``weight`` when the match is over (a match outweighs any deal)."""
+    times ``weight`` when the match is over (a match outweighs any deal); with
+    ``estimate``, a cut-off deal's margin is the game's estimate
+    (:func:`horizon_margins`)."""
+    if estimate and cut_off(state, deal):
+        return horizon_margins(game, state, state.result(), deal, True)[seat]
     result = state.result()
     value = seat_margins(game, result, deal)[seat]
     if state.is_over() and result.utilities:

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, NoReturn, Self
 
+from games.bezique.estimate import deal_estimate
 from games.bezique.melds import Kind, Needs, choose_cards, face, needs
 from games.cards import PIQUET, SUIT_WORDS, SUITS, CardMask, Deck, iter_bits
 from games.sampling import ConstrainedDealer
@@ -54,6 +55,7 @@ from harness import (
     InvalidActionError,
     Result,
     Sampler,
+    State,
     View,
 )
 from harness.contracts.game import Aside, reject_action
@@ -308,6 +310,19 @@ class FamilyState(TrickState):
     def _deal_bonus(self) -> None:
         """Called when the last trick of a deal is closed, before the deal is
         scored (Marjolet: 40 for all tricks of the final phase)."""
+
+    def _material_pool(self, seat: int) -> CardMask:
+        """The cards ``seat``'s combinations are made of (for the estimate's
+        meld material): its hand (Fildinski: its won cards)."""
+        return self.hands[seat]
+
+    def _meld_prospects(self, seat: int) -> list[int]:
+        """The points of each declaration ``seat``'s cards allow now, as if it
+        had won a trick (for :func:`~games.bezique.estimate.deal_estimate`;
+        Fildinski, whose melds need a card just won, has none)."""
+        values = {MELD + kind.name: kind.value for kind in self._kinds}
+        values[DIX] = self.DIX_VALUE
+        return [values[action] for action in self._meld_options(seat)]
 
     # -- building a state ----------------------------------------------------------
 
@@ -1002,6 +1017,13 @@ class FamilyGame(Game):
         """The combinations with suit ``trump`` trump (-1: none yet), under
         this game's options."""
         raise NotImplementedError
+
+    def deal_estimate(self, state: State) -> tuple[float, ...]:
+        """Points so far and a share of what each hand promises
+        (:mod:`games.bezique.estimate`), for a search cut off mid-deal."""
+        if not isinstance(state, FamilyState):
+            raise TypeError(f"{self.name} estimates a FamilyState, not {state!r}")
+        return deal_estimate(state)
 
     def encoding(self, n_seats: int) -> Encoding:
         """The Bezique family's encoding (docs/ENCODING.md)."""

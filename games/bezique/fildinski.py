@@ -388,6 +388,15 @@ class FildinskiState(FamilyState):
     def _lay_open(self, seat: int, cards: CardMask) -> None:
         """The combination lies among the won cards: nothing leaves the hand."""
 
+    def _material_pool(self, seat: int) -> CardMask:
+        """The won cards: Fildinski's combinations are made of them (FI2)."""
+        return self._won[seat]
+
+    def _meld_prospects(self, seat: int) -> list[int]:
+        """None: a combination is made of won cards and a card of the trick just
+        won (FI2), so the hand promises none by itself."""
+        return []
+
     def view(self, seat: int) -> FildinskiView:
         """The family's view and the won cards (see :meth:`_clear_won`)."""
         view = FamilyState.view(self, seat)  # not super(): a decision's hot path

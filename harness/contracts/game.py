@@ -284,6 +284,24 @@ class Game(ABC):
             "(docs/ENCODING.md)"
         )
 
+    def deal_estimate(self, state: State) -> tuple[float, ...]:
+        """Each seat's deal points expected at the end of ``state``'s deal.
+
+        Optional: a search bot whose rollout is cut off before the deal ends
+        (``evaluation = "game"``, ``docs/SEARCH.md``) values the world by this
+        instead of by nothing. ``state`` is a full State of this game in an
+        unfinished deal; the answer is in the units of
+        ``Result.deal_points``, one number per seat. The default says the
+        game offers none.
+
+        :raises NotImplementedError: the game offers no estimate.
+        """
+        raise NotImplementedError(
+            f"game {self.name!r} offers no deal estimate: its class "
+            f"{type(self).__name__} does not override Game.deal_estimate(state) "
+            "(docs/SEARCH.md)"
+        )
+
     @abstractmethod
     def new_match(self, n_seats: int, seed: int) -> State:
         """The initial State of a whole match, dealt from ``seed`` alone."""

@@ -31,6 +31,29 @@ def test_it_declares_the_best_combination() -> None:
     assert bot(0).act(state.view(0)) == "meld:double-bezique"
 
 
+def test_building_declares_the_cheaper_of_two_sharing_cards_first() -> None:
+    """Seed 000 line 111: a declared card joins a later combination only "als het
+    een roem betreft die gelijk of méér punten waard is" (R4, R5). With ten
+    cards of stock, the bezique (40, line 121) goes first and the double
+    bezique (500, line 122) is still there to declare after the next trick won;
+    the other way round the bezique's cards could not score 40 again. The
+    default, ``meld_order = "best"``, declares the 500 at once."""
+    stock = "7H 8H 9H TH KH 7S 8S 9S TS 9H".split()
+    state = BeziqueState.from_cards(
+        GAME, ["JD JD QS QS AC 7C 8C 9C", "7D 8D 9D 7D 8D 9D JS JS"], stock
+    )
+    state.apply("AC")
+    state.apply("7D")
+    assert state.view(0).stock == 10
+    build = BeziqueBot(GAME, 0, 1, {"meld_order": "build"})
+    assert build.act(state.view(0)) == "meld:bezique"
+    assert bot(0).act(state.view(0)) == "meld:double-bezique"
+    state.apply("meld:bezique")
+    state.apply("7C")
+    state.apply("8D")
+    assert "meld:double-bezique" in state.legal_actions()
+
+
 def test_it_takes_a_led_ace_cheaply_and_leads_a_low_card() -> None:
     """Seed 000 line 109: an ace won is a brisque; take it with the lowest trump."""
     state = BeziqueState.from_cards(
