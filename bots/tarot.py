@@ -259,15 +259,15 @@ def _best(trick: Sequence[tuple[int, int]], beats: Sequence[CardMask]) -> int:
 
 
 def _later(k: Knowledge, card: int) -> float:
-    """What ``card`` is worth kept for later: its trick won or lost, as likely
-    as its lead would win now; a trump may also win by trumping a suit this
-    seat no longer holds, so it counts as at least an even chance."""
+    """What ``card`` is worth kept: the trick it would win later, as likely as
+    its lead would win now (a trump may also win by trumping a suit this seat
+    no longer holds, so it counts at least an even chance). A card that
+    would lose later costs nothing to keep: it is given away either way."""
     others = [s for s in range(k.n_seats) if s != k.seat]
     p = k.p_win(card, _SUIT_OF[card], others)
     if _SUIT_OF[card] in k.tiers:
         p = max(p, RUFF)
-    stake = k.value[card] + k.trick_value + k.other_card
-    return (2.0 * p - 1.0) * stake
+    return p * (k.value[card] + k.trick_value + k.other_card)
 
 
 def _choose(
