@@ -273,6 +273,8 @@ def _later(k: Knowledge, card: int) -> float:
 def _choose(
     k: Knowledge, cards: Sequence[int], trick: Sequence[tuple[int, int]]
 ) -> int:
+    """The card to play: a lead, or the card worth most to this trick less its
+    worth kept, the excuse instead of a loser worth keeping."""
     plain = [c for c in cards if c != _EX]
     if not plain:
         return _EX
@@ -283,10 +285,11 @@ def _choose(
     best = _best(trick, k.beats)
     led = next(_SUIT_OF[c] for _, c in trick if c != _EX)
     played = {s for s, _ in trick}
-    after = [s for s in (range(me + 1, me + n)) if s % n not in played]
-    after = [s % n for s in after]
+    after = [s % n for s in range(me + 1, me + n) if s % n not in played]
     table = sum(k.value[c] for _, c in trick if c != _EX)
     extra = k.other_card * len(after)
+    # Two seats: what one loses the other wins; with more, a lost trick goes
+    # to one rival among several.
     loss = 1.0 if n == 2 else 2.0 / n
 
     def worth(c: int) -> float:
@@ -299,13 +302,16 @@ def _choose(
     if _EX in cards and not k.beats[best] >> choice & 1:
         # Losing this trick anyway: the excuse keeps a card worth keeping
         # (it is never lost, line 356), and it must be played before the end.
-        kept = k.value[choice] + max(0.0, _later(k, choice))
+        # Worth keeping: a queen's worth or more (3 points and the card).
+        kept = k.value[choice] + _later(k, choice)
         if kept >= 2.5 or len(plain) <= 1:
             return _EX
     return choice
 
 
 def _lead(k: Knowledge, plain: Sequence[int]) -> int:
+    """A sure card, the one worth most; else the lead that loses least, from
+    a short plain suit rather than a trump."""
     others = [s for s in range(k.n_seats) if s != k.seat]
     win = {c: k.p_win(c, _SUIT_OF[c], others) for c in plain}
     sure = [c for c in plain if win[c] >= SURE]
