@@ -36,8 +36,8 @@ def _compiled_modules() -> tuple[str, ...]:
 def ext_modules() -> list[Any]:
     """mypyc's extensions when ``TROEF_COMPILE=1``, else none."""
     flag = os.environ.get("TROEF_COMPILE", "").strip()
-    if flag in ("", "0"):
-        return []
+    if flag in ("", "0") or os.environ.get("TROEF_ASKING_REQUIRES"):
+        return []  # pure Python, or build_backend.py asking what to install
     if flag != "1":
         raise SystemExit(f"setup.py: TROEF_COMPILE={flag!r}; accepted: {ACCEPTED}")
     try:

@@ -19,10 +19,10 @@ from pathlib import Path
 
 __all__ = ["COMPILED_MODULES", "build_kind", "compiled_modules"]
 
-#: The hot modules of the game kit and of the games (issue 36, bench/README.md:
-#: "Compiled builds"), each compiled as it is by mypyc. Subclassed by plugins
-#: or by modules left interpreted, a class here is marked
-#: ``@mypyc_attr(allow_interpreted_subclasses=True)``.
+#: The modules a compiled build compiles: for now the game kit (issue 36;
+#: bench/README.md, "Compiled builds", says what else mypyc can take and what
+#: it gains). A class that Python code subclasses or whose ``__dict__`` is
+#: copied (``TrickState``) is marked ``@mypyc_attr(native_class=False)``.
 COMPILED_MODULES: tuple[str, ...] = (
     "games.cards",
     "games.tricks",

@@ -107,3 +107,38 @@ def test_setup_py_builds_no_extension_by_default() -> None:
         env={k: v for k, v in os.environ.items() if k != "TROEF_COMPILE"},
     )
     assert run.stdout.strip() == "[]"
+
+
+def test_the_build_backend_asks_for_mypy_only_to_compile() -> None:
+    """pip's isolated build gets mypyc with TROEF_COMPILE=1, nothing more without."""
+    probe = (
+        "import build_backend\n"
+        "print(build_backend.get_requires_for_build_wheel())\n"
+        "print(build_backend.get_requires_for_build_editable())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TROEF_COMPILE"}
+    pure = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert pure.returncode == 0, pure.stderr
+    assert "mypy" not in pure.stdout
+    compiled = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env={**env, "TROEF_COMPILE": "1"},
+        capture_output=True,
+        text=True,
+    )
+    assert compiled.returncode == 0, compiled.stderr
+    assert compiled.stdout.count("'mypy>=2.4,<2.5'") == 2
+
+
+def test_pure_python_runs_without_mypy_extensions() -> None:
+    """mypyc's class marks are imported only where mypy_extensions is there."""
+    probe = (
+        "import sys\n"
+        "sys.modules['mypy_extensions'] = None  # import fails, as where it is absent\n"
+        "import games.tricks\n"
+        "print(games.tricks.TrickState.__name__)\n"
+    )
+    assert _python(probe).strip() == "TrickState"
