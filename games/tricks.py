@@ -34,10 +34,25 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import NoReturn, Self, TypeAlias
+from typing import NoReturn, Self, TypeAlias, TypeVar
 
 from games.cards import CardMask, Deck, iter_bits
-from harness import IllegalActionError, InvalidActionError, State
+
+# From the defining modules, not the package: a mypyc build cannot take a class
+# base re-exported by a package (bench/README.md, "Compiled builds").
+from harness.contracts.errors import IllegalActionError, InvalidActionError
+from harness.contracts.game import State
+
+_T = TypeVar("_T")
+
+try:  # mypyc's class marks, read when a compiled build compiles this module
+    from mypy_extensions import mypyc_attr
+except ImportError:  # troef does not depend on mypy_extensions to run
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
+        """Nothing: the marks mean something only to mypyc."""
+        return lambda cls: cls
+
 
 __all__ = [
     "AMSTERDAM",
@@ -524,6 +539,9 @@ def _leads(tables: TrickTables, duties: Duties, rules: TrickRules) -> tuple[Lead
     return tuple(out)
 
 
+# Not a native class in a compiled build: games and plugins written in Python
+# subclass it, and clone() copies its __dict__.
+@mypyc_attr(native_class=False)
 class TrickState(State):
     """The card-play half of a trick game's State; games subclass it.
 

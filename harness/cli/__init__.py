@@ -96,12 +96,16 @@ def _plugin_arguments(parser: argparse.ArgumentParser, prefix: str) -> None:
 
 
 def _version() -> str:
+    """The distribution's version and which build of the game kit runs."""
     from importlib.metadata import PackageNotFoundError, version
 
+    from harness.cli.compiled import build_kind
+
     try:
-        return version("troef")
+        number = version("troef")
     except PackageNotFoundError:
-        return "(not installed)"
+        number = "(not installed)"
+    return f"{number}, {build_kind()}"
 
 
 _NEEDS_REGISTRY = {"games", "bots", "play", "check", "serve"}
