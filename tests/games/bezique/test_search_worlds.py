@@ -101,7 +101,7 @@ def test_worlds_from_that_view_allow_what_the_view_allows() -> None:
 
 GAMES: tuple[FamilyGame, ...] = (
     Bezique(target=300),
-    Rubicon(target=300),
+    Rubicon(target=150),
     Fildinski(target=200),
     Marjolet(target=150),
     Binage(target=150),
