@@ -359,7 +359,8 @@ class FamilyState(TrickState):
         self._melding = False
         #: The cards declared in the current turn of declarations.
         self._turn_cards = 0
-        #: Bumped when a card's history changes (the view's cache of ``shown``).
+        #: Bumped when a card's history changes or the histories are cleared
+        #: for a new deal (the view's cache of ``shown``).
         self._version = 0
         self._shown_key: tuple[int, int, int] | None = None
         self._shown_view: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
@@ -403,6 +404,10 @@ class FamilyState(TrickState):
         self._shown = [0, 0]
         self._history = {}
         self._best = {}
+        # The histories are new: a card of this deal that lies open with the
+        # same index (the same copy) as one declared in the deal before must
+        # not take its kinds from the view's cache of ``shown``.
+        self._version += 1
         self._melding = False
         self._turn_cards = 0
         self._options = {}
