@@ -12,6 +12,10 @@ view is probed. What is checked:
   a log replays to the same Result; the Game pickles;
 - views round-trip through JSON unchanged, are immutable (hashable, frozen),
   and the seat to act sees exactly the State's legal actions;
+- views do not depend on the views taken before: at every probed point each
+  seat's view equals the view of the same match played by ``apply`` alone,
+  with no view taken on the way (a cached view keyed by too little, stale
+  after a new deal, would otherwise reach the samplers built from it);
 - information sets: ``sample_state(view_p).view(p) == view_p`` and, across
   samples, what p cannot see varies (a leaked fact never would);
 - hidden information, at each probed decision point, for every seat p, acting
@@ -86,7 +90,7 @@ from harness.contracts.errors import ConformanceError, OptionError
 from harness.contracts.game import Game, State
 from harness.contracts.result import Result, competition_ranks
 from harness.contracts.seeding import derive_seed
-from harness.match.information import _TOKEN, InformationChecks
+from harness.match.information import _TOKEN, InformationChecks, _first_difference
 from harness.match.referee import replay
 
 if TYPE_CHECKING:
@@ -385,6 +389,8 @@ class _Run(InformationChecks):
         seen: list[set[str]] = [set() for _ in range(n)]
         last_deal: list[set[str]] = [set() for _ in range(n)]
         probed = 0
+        # The same match played without views or narration (the "fresh" check).
+        fresh = game.new_match(n, match_seed) if probe else None
         if probe:
             self.see(state, seen)
             # The probed match is told as it is played (narrate, not apply), so
@@ -411,6 +417,8 @@ class _Run(InformationChecks):
                     self.budget is None or probed < probe_points(n)
                 ):
                     probed += 1
+                    assert fresh is not None
+                    self.check_fresh_views(state, fresh, len(log) + 1)
                     self.check_encoding(state)
                     known = [a | b for a, b in zip(seen, last_deal, strict=True)]
                     self.probe(state, probes, action, known, len(log) + 1)
@@ -421,6 +429,8 @@ class _Run(InformationChecks):
             else:
                 state.apply(action)
             log.append(action)
+            if fresh is not None:
+                fresh.apply(action)
             if probe:
                 if state.deal != deal_before:
                     # The action that ended the deal was played in the open.
@@ -464,6 +474,20 @@ class _Run(InformationChecks):
                 f"view({seat}).legal_actions {view.legal_actions} differ from the "
                 f"State's {legal}"
             )
+
+    def check_fresh_views(self, state: State, fresh: State, step: int) -> None:
+        """Every seat's view of ``state`` (viewed and narrated at every step)
+        equals its view of ``fresh`` (the same actions applied, no view taken)."""
+        for p in range(self.n):
+            view, again = state.view(p), fresh.view(p)
+            if view != again:
+                raise ConformanceError(
+                    f"at action {step}, view({p}) depends on the views taken before "
+                    "it: played again without views, the match gives another view "
+                    f"(without views != as viewed: {_first_difference(again, view)}); "
+                    "a view cached under a key that misses a change (a new deal, a "
+                    "card shown again) is stale"
+                )
 
     def check_encoding(self, state: State) -> None:
         """Every seat's view encodes to the encoding's shape, finite float32,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -418,5 +419,34 @@ def test_an_encoding_hook_that_raises_other_than_not_implemented_fails() -> None
     report = check_game(Raises(), matches=1, seed=2, raise_on_failure=False)
     assert any(
         "Game.encoding(2) raised KeyError" in f and "NotImplementedError" in f
+        for f in report.failures
+    ), report.failures
+
+
+class StaleView(ToyGame):
+    """A view cache keyed by the seat and deal alone: the points it shows stay
+    those of the first view taken in the deal (the Bezique family once had a
+    cache like it, stale across deals). Its samplers copy the stale points, so
+    only a view of the same match taken without views before can tell."""
+
+    def new_match(self, n_seats: int, seed: int) -> ToyState:
+        state = super().new_match(n_seats, seed)
+        plain = state.view
+        cache: dict[tuple[int, int], tuple[int, ...]] = {}
+
+        def view(seat: int) -> ToyView:
+            fresh = plain(seat)
+            points = cache.setdefault((seat, fresh.deal), fresh.points)
+            return dataclasses.replace(fresh, points=points)
+
+        state.view = view  # type: ignore[method-assign]
+        return state
+
+
+def test_a_view_that_depends_on_the_views_taken_before_fails() -> None:
+    report = check_game(StaleView(), matches=2, seed=2, raise_on_failure=False)
+    assert any(
+        "depends on the views taken before it" in f
+        and "without views != as viewed: field 'points'" in f
         for f in report.failures
     ), report.failures
