@@ -410,6 +410,9 @@ def _define(pyspiel: Any) -> Any:
             """The legal ids of ``player`` (default: the one to act), ascending;
             at a chance node the seed byte's outcomes, whoever asks."""
             here = self._player
+            legal = self._legal
+            if legal is not None and (player is None or player == here):
+                return list(legal)  # the common case, without a further call
             if player is None or player == here or (here < 0 and here != chance):
                 return self._legal_actions(here)
             if player < 0 or here == chance:
@@ -430,7 +433,9 @@ def _define(pyspiel: Any) -> Any:
                 return []
             if player == chance:
                 return list(range(256))
-            legal = self.table.action_ids(self._match().legal_actions())
+            match = self._match_
+            assert match is not None  # a seat is to act: the match is dealt
+            legal = self.table.action_ids(match.state.legal_actions())
             self._legal = legal
             return list(legal)
 
