@@ -139,7 +139,7 @@ def table(rows: Sequence[Row], unplayed: Sequence[str] = ()) -> str:
     that names the ``unplayed`` games (no seed in every seating yet)."""
     adjusted = holm([r.pair.p_value for r in rows])
     lines = [
-        "| game (matches) | iterations | W-D-L of ismcts | paired seeds | "
+        "| game (matches) | iterations | W-D-L of ismcts | duplicate groups | "
         "Elo of ismcts [95%] | p | p (Holm) | smallest p possible | ismcts is | "
         "ms per move (ismcts / OpenSpiel) |",
         "| --- | ---: | --- | ---: | --- | ---: | ---: | ---: | --- | --- |",
@@ -163,8 +163,8 @@ def table(rows: Sequence[Row], unplayed: Sequence[str] = ()) -> str:
         f"Of {len(rows)} games, troef's `ismcts` is stronger in {tally['stronger']}, "
         f"weaker in {tally['weaker']} and tied in {tally['tied']} (Holm-corrected "
         f"p < {ALPHA} across the {len(rows)} games). In {unreachable} of them even "
-        "a sweep of every paired seed could not have reached significance at this "
-        "number of seeds (the smallest p possible): a tie there is no finding. "
+        "a sweep of every duplicate group could not have reached significance at this "
+        "number of groups (the smallest p possible): a tie there is no finding. "
         "The milliseconds per move are the referee's thinking times, wall clock "
         "on the machine of the run.",
     ]
