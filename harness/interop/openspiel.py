@@ -24,7 +24,8 @@ draws from the game's sampler. The rulings are in ``docs/INTEROP.md``.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -184,11 +185,44 @@ _CLASSES: dict[str, Any] = {}
 
 @dataclass(frozen=True)
 class Table:
-    """What a pyspiel game of troef's plays: the troef game, its seats, its encoding."""
+    """What a pyspiel game of troef's plays: the troef game, its seats, its encoding.
+
+    It also keeps what every state of the game asks at every move, so that a
+    playout does not ask the game or the encoding again: the action cap, and
+    the ids of the actions met so far both ways (an encoding's ids never
+    change, so the maps only grow, to at most its ``num_actions`` entries).
+    """
 
     game: Game
     players: int
     encoding: Encoding
+    #: ``game.action_cap``, read once.
+    cap: int = field(init=False)
+    #: Action → id and id → action, of the actions met so far.
+    ids: dict[str, int] = field(init=False, default_factory=dict)
+    names: dict[int, str] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cap", self.game.action_cap)
+
+    def action_ids(self, actions: Sequence[str]) -> tuple[int, ...]:
+        """The ids of ``actions``, ascending (OpenSpiel's order of legal actions)."""
+        ids = self.ids
+        try:
+            return tuple(sorted([ids[a] for a in actions]))
+        except KeyError:
+            action_id = self.encoding.actions.action_id
+            for action in actions:
+                if action not in ids:
+                    ids[action] = action_id(action)
+            return tuple(sorted([ids[a] for a in actions]))
+
+    def action(self, action_id: int) -> str:
+        """The action of ``action_id`` (:meth:`Encoding.action`, remembered)."""
+        found = self.names.get(action_id)
+        if found is None:
+            found = self.names[action_id] = self.encoding.action(action_id)
+        return found
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         # Shared, never changed: a state's copy keeps it (see _Match).
@@ -325,14 +359,19 @@ def _define(pyspiel: Any) -> Any:
             self.actions = actions
             #: The seed's bytes chosen so far, while the match is not dealt.
             self.seed = seed
+            #: The legal ids of the seat to act once asked, until the next move:
+            #: a search asks for them several times a node.
+            self._legal: tuple[int, ...] | None = None
             self._settle()
 
         def _settle(self) -> None:
             """Keep the player to move: pyspiel asks for it many times a move."""
-            state = self.troef_state
-            if state is None:
+            match = self._match_
+            if match is None:
                 self._player = chance
-            elif state.is_over() or self.actions >= self.table.game.action_cap:
+                return
+            state = match.state
+            if state.is_over() or self.actions >= self.table.cap:
                 # The referee's cap ends a match as a draw (match/referee.py).
                 self._player = terminal
             else:
@@ -359,35 +398,65 @@ def _define(pyspiel: Any) -> Any:
         def is_terminal(self) -> bool:
             return self._player == terminal
 
+        # legal_actions and is_chance_node answer a Python caller here, with
+        # what pyspiel's own would answer through the C++ state (the C++
+        # path calls _legal_actions); they save a crossing into C++ and back
+        # per call, a large share of a playout's cost.
+
+        def is_chance_node(self) -> bool:
+            return self._player == chance
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            """The legal ids of ``player`` (default: the one to act), ascending;
+            at a chance node the seed byte's outcomes, whoever asks."""
+            here = self._player
+            legal = self._legal
+            if legal is not None and (player is None or player == here):
+                return list(legal)  # the common case, without a further call
+            if player is None or player == here or (here < 0 and here != chance):
+                return self._legal_actions(here)
+            if player < 0 or here == chance:
+                # pyspiel's answer (the chance outcomes, or its error for a
+                # pseudo-player asked at a seat's turn): rare, so asked of it.
+                return list(pyspiel.State.legal_actions(self, player))
+            return []
+
         def chance_outcomes(self) -> list[tuple[int, float]]:
             """The next byte of the seed: 0..255, equally likely."""
             return [(byte, 1 / 256) for byte in range(256)]
 
         def _legal_actions(self, player: int) -> list[int]:
+            legal = self._legal
+            if legal is not None and player == self._player:
+                return list(legal)  # a copy: the caller may change its list
             if player != self._player or player == terminal:
                 return []
             if player == chance:
                 return list(range(256))
-            ids = self.table.encoding.actions.action_id
-            return sorted(ids(a) for a in self._match().legal_actions())
+            match = self._match_
+            assert match is not None  # a seat is to act: the match is dealt
+            legal = self.table.action_ids(match.state.legal_actions())
+            self._legal = legal
+            return list(legal)
 
         def _apply_action(self, action: int) -> None:
-            if self.troef_state is None:
+            match = self._match_
+            if match is None:
                 self.seed = (*self.seed, int(action))
                 if len(self.seed) == SEED_BYTES:
                     seed = int.from_bytes(bytes(self.seed), "big")
                     table = self.table
-                    match = table.game.new_match(table.players, seed)
-                    self._match_ = _Match(match)
+                    self._match_ = _Match(table.game.new_match(table.players, seed))
             else:
-                self._match().apply(self.table.encoding.action(action))
+                match.state.apply(self.table.action(action))
                 self.actions += 1
+                self._legal = None
             self._settle()
 
         def _action_to_string(self, player: int, action: int) -> str:
             if player == chance:
                 return f"seed byte {len(self.seed)}: {action}"
-            return self.table.encoding.action(action)
+            return self.table.action(action)
 
         def returns(self) -> list[float]:
             """The Result's utilities at the end (zeros at the cap: a draw)."""

@@ -162,6 +162,66 @@ def test_the_seed_chance_nodes_deal_troefs_match_of_that_seed() -> None:
     assert sorted(state.returns()) != [0.0, 0.0, 0.0]  # a real end, not the cap
 
 
+def test_python_callers_get_what_pyspiels_own_path_answers() -> None:
+    """legal_actions and is_chance_node are answered in Python (issue 33, item
+    6: a playout's cost); at every node, for every seat and pseudo-seat, they
+    give what pyspiel's C++ state gives, the errors included."""
+
+    def asked(method: Any, state: Any, player: int | None) -> Any:
+        try:
+            return method(state) if player is None else method(state, player)
+        except pyspiel.SpielError as error:
+            return f"error: {error}"
+
+    game = pyspiel.load_game("troef_belote", {"players": 3})
+    chance, terminal = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    kinds: set[int | str] = set()
+    while True:
+        seat = state.current_player()
+        # A pseudo-seat asked at a seat's turn is pyspiel's error; once is enough.
+        asks = [None, 0, 1, 2, *((chance, terminal) if seat < 0 or not kinds else ())]
+        for player in asks:
+            ours = asked(type(state).legal_actions, state, player)
+            assert ours == asked(pyspiel.State.legal_actions, state, player), player
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        kinds.add(seat if seat < 0 else "seat")
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert kinds == {chance, "seat", terminal}
+
+
+def test_legal_ids_are_asked_of_the_troef_state_once_per_move() -> None:
+    """A search asks a node for its legal actions many times: the adapter
+    keeps them until the next move instead of asking troef again."""
+    game = pyspiel.load_game("troef_klaverjassen")
+    state = _dealt(game, 5)
+    troef = state.troef_state
+    asked = []
+    own = troef.legal_actions
+
+    def counted() -> Any:
+        asked.append(1)
+        return own()
+
+    troef.legal_actions = counted  # the troef State is not the part under test
+    first = state.legal_actions()
+    assert state.legal_actions() == first
+    assert pyspiel.State.legal_actions(state) == first  # the C++ path keeps it too
+    assert list(np.flatnonzero(state.legal_actions_mask())) == first
+    assert len(asked) == 1
+    first.clear()  # a caller's list is its own
+    assert state.legal_actions() != []
+    state.apply_action(state.legal_actions()[0])
+    if state.current_player() >= 0:
+        state.legal_actions()
+        assert len(asked) == 2  # the next move asks again
+    clone = state.clone()
+    assert clone.legal_actions() == state.legal_actions()
+
+
 def test_the_cap_ends_a_match_as_a_draw() -> None:
     game = pyspiel.load_game("troef_gin_rummy", {"max_actions": 5})
     state = _dealt(game, 3)
