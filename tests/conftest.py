@@ -51,6 +51,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if sys.platform == "linux":
         pr_set_child_subreaper = 36
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0)
+    # A shell starts a background job (`cmd &` in a script) with Ctrl-C
+    # ignored, and every process it starts inherits that: a `troef run` that a
+    # test stops with Ctrl-C would play on. A handler is not inherited (exec
+    # resets it to the default), so the runs the tests start hear Ctrl-C again.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _descendants() -> dict[int, str]:
@@ -171,3 +177,41 @@ def toy_registry() -> Registry:
     return load_plugins(
         entry_points=False, modules=["bots.random_bot"], files=[TOY_PLUGIN]
     )
+
+
+def _ignored_and_blocked() -> tuple[str, str]:
+    """This process's ignored and blocked signals as the kernel has them (a
+    library may set them in C, where ``signal.getsignal`` does not look)."""
+    fields = dict(
+        line.split(":\t", 1)
+        for line in Path("/proc/self/status").read_text().splitlines()
+        if line.startswith(("SigIgn:", "SigBlk:"))
+    )
+    return fields.get("SigIgn", "?").strip(), fields.get("SigBlk", "?").strip()
+
+
+@pytest.fixture(autouse=True)
+def _signals_as_found() -> Iterator[None]:
+    """Fail any test that leaves this process's Ctrl-C or SIGTERM handler, or
+    the signals it ignores or blocks, changed: every process a later test
+    starts inherits an ignored or blocked signal, and a ``troef run`` that
+    ignores Ctrl-C fails tests far from the one that caused it."""
+    if sys.platform != "linux":
+        yield
+        return
+    watched = (signal.SIGINT, signal.SIGTERM)
+    handlers = [signal.getsignal(s) for s in watched]
+    kernel = _ignored_and_blocked()
+    yield
+    changed = [
+        f"{s.name} handler {a!r} -> {signal.getsignal(s)!r}"
+        for s, a in zip(watched, handlers, strict=True)
+        if signal.getsignal(s) != a
+    ]
+    now = _ignored_and_blocked()
+    if now != kernel:
+        changed.append(f"ignored, blocked signals (hex masks) {kernel} -> {now}")
+    for s, a in zip(watched, handlers, strict=True):
+        signal.signal(s, a)  # the next test starts as this one did
+    if changed:
+        pytest.fail("the test left signal handling changed: " + "; ".join(changed))
