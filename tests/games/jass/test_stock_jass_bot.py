@@ -9,21 +9,14 @@ from bots.stock_jass import StockJassBot
 from games.jass.smousjas import Smousjas
 from games.jass.stock import StockState
 from games.jass.vijfhonderden import Vijfhonderden
+from tests.games.playing import play_bots
 
 
 @pytest.mark.parametrize("game", [Smousjas.for_checks(), Vijfhonderden.for_checks()])
 def test_plays_whole_matches_legally(game: Smousjas) -> None:
     state = game.new_match(2, 3)
     bots = [StockJassBot(game, s, 10 + s) for s in (0, 1)]
-    steps = 0
-    while not state.is_over():
-        seat = state.to_act
-        assert seat is not None
-        action = bots[seat].act(state.view(seat))
-        assert action in state.legal_actions()
-        state.apply(action)
-        steps += 1
-    assert steps > 30
+    assert play_bots(state, bots) > 30
 
 
 def test_declares_challenges_and_marries() -> None:

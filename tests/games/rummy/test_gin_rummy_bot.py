@@ -13,6 +13,7 @@ import pytest
 from bots.gin_rummy import GinRummyBot, expected_deadwood
 from bots.random_bot import RandomBot
 from games.rummy.gin import GinRummy, GinRummyState
+from tests.games.playing import play_bots
 from tests.games.rummy.test_gin_rules import cards, position
 
 #: Three melds, nine cards: A-2-3 of clubs, three fives, three nines.
@@ -149,10 +150,5 @@ def test_wins_whole_matches_against_random() -> None:
     for seed in (1, 2):
         state = game.new_match(2, seed)
         bots = [GinRummyBot(game, 0, 5), RandomBot(game, 1, 6)]
-        while not state.is_over():
-            seat = state.to_act
-            assert seat is not None
-            action = bots[seat].act(state.view(seat))
-            assert action in state.legal_actions()
-            state.apply(action)
+        play_bots(state, bots)
         assert state.result().utilities == (1.0, -1.0)

@@ -17,6 +17,7 @@ from games.tarot.common import POINTS, TRUMPS
 from games.tarot.maison import MaisonTarotState
 from games.tarot.triomphe import TriompheState
 from games.tarot.troggen import KEEP
+from tests.games.playing import play_bots
 
 MAISON = MaisonTarot()
 
@@ -68,12 +69,7 @@ def test_bot_plays_whole_matches_legally_in_both_games() -> None:
         for seats in (2, 4, 6):
             state = game.new_match(seats, 5)
             bots = [TarotBot(game, s, s) for s in range(seats)]
-            while not state.is_over():
-                seat = state.to_act
-                assert seat is not None
-                action = bots[seat].act(state.view(seat))
-                assert action in state.legal_actions()
-                state.apply(action)
+            play_bots(state, bots)
 
 
 def test_bot_discards_blanks_from_its_shortest_suit_in_troggen() -> None:
