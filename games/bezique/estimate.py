@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from games.bezique.melds import cached_per_table
+
 if TYPE_CHECKING:
     from games.bezique.family import FamilyState
     from games.bezique.melds import Needs
@@ -105,15 +107,12 @@ _ROWS: dict[int, tuple[Needs, tuple[_Row, ...]]] = {}
 def _rows(kind_needs: Needs) -> tuple[_Row, ...]:
     """:func:`material`'s table, cached per combination table (as the
     family's quick test of declarations is)."""
-    cached = _ROWS.get(id(kind_needs))
-    if cached is not None:
-        return cached[1]
-    if len(_ROWS) > 1000:  # tables made afresh per deal: keep it small
-        _ROWS.clear()
+    return cached_per_table(_ROWS, kind_needs, _build_rows)
+
+
+def _build_rows(kind_needs: Needs) -> tuple[_Row, ...]:
     rows = []
     for kind, faces in kind_needs:
         need = sum(n for _, n in faces)
         rows.append((min(kind.value, MATERIAL_CAP) / need, need, faces))
-    found = tuple(rows)
-    _ROWS[id(kind_needs)] = (kind_needs, found)
-    return found
+    return tuple(rows)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, NoReturn, Self
 
 from games.bezique.estimate import deal_estimate
-from games.bezique.melds import Kind, Needs, choose_cards, face, needs
+from games.bezique.melds import Kind, Needs, cached_per_table, choose_cards, face, needs
 from games.cards import PIQUET, SUIT_WORDS, SUITS, CardMask, Deck, iter_bits
 from games.sampling import ConstrainedDealer
 from games.tricks import (
@@ -158,18 +158,18 @@ _CHECKS: dict[int, tuple[Needs, _Checks]] = {}
 
 def _checks(kind_needs: Needs) -> _Checks:
     """The quick test of :meth:`FamilyState._meld_options`, cached per table."""
-    cached = _CHECKS.get(id(kind_needs))
-    if cached is not None:
-        return cached[1]
-    if len(_CHECKS) > 1000:  # tables made afresh per deal: keep it small
-        _CHECKS.clear()
-    rows = []
-    for kind, faces in kind_needs:
-        must = sum(m for m, n in faces if m.bit_count() == n)
-        rows.append((kind, must, tuple(f for f in faces if f[0].bit_count() != f[1])))
-    found = tuple(rows)
-    _CHECKS[id(kind_needs)] = (kind_needs, found)
-    return found
+    return cached_per_table(_CHECKS, kind_needs, _build_checks)
+
+
+def _build_checks(kind_needs: Needs) -> _Checks:
+    return tuple(
+        (
+            kind,
+            sum(m for m, n in faces if m.bit_count() == n),
+            tuple(f for f in faces if f[0].bit_count() != f[1]),
+        )
+        for kind, faces in kind_needs
+    )
 
 
 @dataclass(frozen=True)

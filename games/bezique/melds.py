@@ -9,9 +9,10 @@ make it up is chosen by :func:`choose_cards` (ruling R5 in ``RULES.md``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar
 
 from games.cards import SUITS, Deck
 
@@ -20,6 +21,7 @@ __all__ = [
     "Needs",
     "bezique_kinds",
     "binage_kinds",
+    "cached_per_table",
     "choose_cards",
     "face",
     "kinds",
@@ -223,3 +225,22 @@ def binage_kinds(trump: int) -> tuple[Kind, ...]:
     rows += [(f"marias:{SUITS[s]}", 20, (face("K", s), face("Q", s))) for s in plain]
     rows.append(("binage", 40, (face("J", 1), face("Q", 3))))
     return kinds(rows)
+
+
+#: What a table built from a ``Needs`` holds.
+T = TypeVar("T")
+
+
+def cached_per_table(
+    store: dict[int, tuple[Needs, T]], kind_needs: Needs, build: Callable[[Needs], T]
+) -> T:
+    """``build(kind_needs)``, kept in ``store`` by the table's id (the entry
+    holds the table, so the id stays its own)."""
+    cached = store.get(id(kind_needs))
+    if cached is not None:
+        return cached[1]
+    if len(store) > 1000:  # tables made afresh per deal: keep it small
+        store.clear()
+    found = build(kind_needs)
+    store[id(kind_needs)] = (kind_needs, found)
+    return found

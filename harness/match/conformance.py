@@ -95,6 +95,7 @@ from harness.match.referee import replay
 
 if TYPE_CHECKING:
     from harness.contracts.encoding import Encoding
+    from harness.contracts.view import View
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -418,8 +419,9 @@ class _Run(InformationChecks):
                 ):
                     probed += 1
                     assert fresh is not None
-                    self.check_fresh_views(state, fresh, len(log) + 1)
-                    self.check_encoding(state)
+                    views = [state.view(p) for p in range(n)]
+                    self.check_fresh_views(views, fresh, len(log) + 1)
+                    self.check_encoding(views)
                     known = [a | b for a, b in zip(seen, last_deal, strict=True)]
                     self.probe(state, probes, action, known, len(log) + 1)
                     self.check_clone(state, probes)
@@ -475,11 +477,11 @@ class _Run(InformationChecks):
                 f"State's {legal}"
             )
 
-    def check_fresh_views(self, state: State, fresh: State, step: int) -> None:
-        """Every seat's view of ``state`` (viewed and narrated at every step)
+    def check_fresh_views(self, views: list[View], fresh: State, step: int) -> None:
+        """Every seat's view (of a State viewed and narrated at every step)
         equals its view of ``fresh`` (the same actions applied, no view taken)."""
-        for p in range(self.n):
-            view, again = state.view(p), fresh.view(p)
+        for p, view in enumerate(views):
+            again = fresh.view(p)
             if view != again:
                 raise ConformanceError(
                     f"at action {step}, view({p}) depends on the views taken before "
@@ -489,7 +491,7 @@ class _Run(InformationChecks):
                     "card shown again) is stale"
                 )
 
-    def check_encoding(self, state: State) -> None:
+    def check_encoding(self, views: list[View]) -> None:
         """Every seat's view encodes to the encoding's shape, finite float32,
         and its mask marks exactly the view's legal actions."""
         encoding = self.encoding
@@ -497,8 +499,7 @@ class _Run(InformationChecks):
             return
         import numpy as np  # only for a game that offers an encoding
 
-        for p in range(self.n):
-            view = state.view(p)
+        for p, view in enumerate(views):
             name = f"the encoding of view({p})"
             obs = encoding.encode(view)
             if obs.shape != encoding.shape or obs.dtype != np.float32:

@@ -81,14 +81,21 @@ def _play_match(page: Any, *, screenshot: Path | None = None) -> tuple[int, str]
             card = greyed.first
             why = card.get_attribute("title") or ""
             card.click(force=True)  # greyed (aria-disabled), still clickable
-            page.wait_for_function(
-                "() => document.querySelector('#message').textContent.includes(':')"
-            )
-            reason = page.locator("#message").text_content() or ""
-            assert reason.endswith(why), (reason, why)
-            if screenshot is not None:
-                page.screenshot(path=str(screenshot))
+            reason = _refusal_shown(page, why, screenshot)
         page.locator("#hand button.legal, #actions button").first.click()
+
+
+def _refusal_shown(page: Any, why: str, screenshot: Path | None) -> str:
+    """The message a refused card gets, once shown: it ends with the card's
+    own reason (its title); the screenshot, if asked for, shows it."""
+    page.wait_for_function(
+        "() => document.querySelector('#message').textContent.includes(':')"
+    )
+    reason = page.locator("#message").text_content() or ""
+    assert reason.endswith(why), (reason, why)
+    if screenshot is not None:
+        page.screenshot(path=str(screenshot))
+    return reason
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -252,13 +259,7 @@ def _play_by_keys(page: Any, *, screenshot: Path | None = None) -> tuple[int, st
                 page.keyboard.press("ArrowRight")
             why = page.evaluate("() => document.activeElement.title")
             page.keyboard.press("Enter")
-            page.wait_for_function(
-                "() => document.querySelector('#message').textContent.includes(':')"
-            )
-            reason = page.locator("#message").text_content() or ""
-            assert reason.endswith(why), (reason, why)
-            if screenshot is not None:
-                page.screenshot(path=str(screenshot))
+            reason = _refusal_shown(page, why, screenshot)
             while not page.evaluate("() => document.activeElement.matches('.legal')"):
                 page.keyboard.press("ArrowLeft")
         elif screenshot is not None and turns == 4:
