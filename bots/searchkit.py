@@ -16,8 +16,9 @@ game, an outside plugin's too, gets them without a line of its own.
 - **Evaluation.** A rollout cut off by ``max_rollout`` before the deal ends is
   worth a draw, or with ``evaluation = "game"`` the margins of the game's
   :meth:`Game.deal_estimate` (:func:`horizon_margins`).
-- **Clocks.** :class:`Deadline` turns a bot's ``seconds`` option and the
-  referee's limit (``Bot.act_within``) into the moment to stop thinking.
+- **Clocks.** :class:`Deadline` turns a bot's ``seconds`` option (CPU
+  seconds of its thread) and the referee's limit (``Bot.act_within``, wall
+  seconds) into the moment to stop thinking.
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ def time_options() -> tuple[Option, ...]:
         Option(
             "seconds",
             0.0,
-            "seconds to think per decision (0: by the other budget alone); the "
-            "referee's time control, when shorter, wins",
+            "CPU seconds to think per decision (0: by the other budget alone); "
+            "the referee's time control, when shorter, wins",
             minimum=0.0,
             maximum=MAX_SECONDS,
         ),
@@ -75,28 +76,39 @@ def time_options() -> tuple[Option, ...]:
 class Deadline:
     """When a decision must stop: the bot's own budget or the referee's limit.
 
-    Under a referee limit of ``L`` seconds the search stops after
-    ``LIMIT_SHARE * L - LIMIT_RESERVE`` (never below 0): a move clock, or the
-    rest of a match budget (the referee passes the smaller).
+    The bot's own ``seconds`` are CPU seconds of the thinking thread
+    (``time.thread_time``), so that two search bots given equal time search
+    equally on a machine shared with other work: on a loaded machine a
+    wall-clock budget buys fewer iterations, and a ladder would measure the
+    load, not the bot. The referee's limit is wall time, as the referee keeps
+    it: under a limit of ``L`` seconds the search stops after
+    ``LIMIT_SHARE * L - LIMIT_RESERVE`` (never below 0) on the wall clock: a
+    move clock, or the rest of a match budget (the referee passes the smaller).
+    Whichever comes first stops the search.
     """
 
-    __slots__ = ("at",)
+    __slots__ = ("cpu_at", "wall_at")
 
     def __init__(self, seconds: float, limit: float | None) -> None:
-        budget = seconds if seconds > 0 else math.inf
-        if limit is not None:
-            budget = min(budget, max(0.0, LIMIT_SHARE * limit - LIMIT_RESERVE))
-        #: ``time.perf_counter()`` at which to stop; ``inf``: never.
-        self.at = time.perf_counter() + budget if budget != math.inf else math.inf
+        #: ``time.thread_time()`` at which the bot's own budget is spent.
+        self.cpu_at = time.thread_time() + seconds if seconds > 0 else math.inf
+        #: ``time.perf_counter()`` at which the referee's limit is near.
+        self.wall_at = (
+            time.perf_counter() + max(0.0, LIMIT_SHARE * limit - LIMIT_RESERVE)
+            if limit is not None
+            else math.inf
+        )
 
     @property
     def bounded(self) -> bool:
         """True when there is a time at which to stop."""
-        return self.at != math.inf
+        return self.cpu_at != math.inf or self.wall_at != math.inf
 
     def passed(self) -> bool:
-        """True once the deadline has passed."""
-        return self.at != math.inf and time.perf_counter() >= self.at
+        """True once the bot's budget is spent or the referee's limit is near."""
+        return (self.cpu_at != math.inf and time.thread_time() >= self.cpu_at) or (
+            self.wall_at != math.inf and time.perf_counter() >= self.wall_at
+        )
 
 
 def seat_margins(game: Game, result: Result, deal: int) -> list[float]:

@@ -4,6 +4,7 @@ deterministic for a fixed budget, exact endings, strategy fusion shown."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -93,6 +94,21 @@ def test_a_time_budget_stops_the_search() -> None:
     bot.act_within(state.view(seat), 0.1)
     assert 0 < bot.last_iterations < 10_000_000
     assert Deadline(0.0, None).bounded is False
+
+
+def test_the_own_budget_counts_cpu_seconds_and_the_referee_limit_wall_seconds() -> None:
+    # Sleeping spends wall time but almost no CPU time: the bot's own budget
+    # is not spent by a machine busy with other work, the referee's limit is.
+    own = Deadline(0.05, None)
+    time.sleep(0.1)
+    assert own.bounded and not own.passed()
+    spun = 0
+    while not own.passed():
+        spun += 1
+    assert spun > 0
+    referee = Deadline(60.0, 0.1)  # stops at 0.5 * 0.1 - 0.02 wall seconds
+    time.sleep(0.05)
+    assert referee.passed()
 
 
 def test_an_unknown_rollout_policy_is_refused() -> None:
