@@ -14,7 +14,7 @@ from harness.cli.common import format_arg, format_argument
 from harness.contracts.errors import ConfigError, TroefError, close_names
 from harness.report.tables import format_table, notes
 from harness.tournament.config import RATING_MODELS
-from harness.tournament.executor_plugins import load_registry
+from harness.tournament.executor_plugins import snapshot_registry
 
 if TYPE_CHECKING:
     from harness.contracts.result import Result
@@ -214,11 +214,7 @@ def _write_html(
         stored = list(store.matches())
         source = store.meta("source")
         master_seed = store.meta("master_seed")
-    plugins = snapshot.get("plugins", [])
-    reg = load_registry(
-        files=[p for p in plugins if p.endswith(".py")],
-        modules=[p for p in plugins if not p.endswith(".py")],
-    )
+    reg = snapshot_registry(snapshot)
     inputs = HtmlInputs(
         snapshot=snapshot,
         matches=stored,

@@ -22,7 +22,7 @@ from harness.report.tables import (
     match_record,
     thinking_table,
 )
-from harness.tournament.executor_plugins import load_registry
+from harness.tournament.executor_plugins import snapshot_registry
 
 if TYPE_CHECKING:
     from harness.contracts.game import Game
@@ -253,11 +253,7 @@ def _cmd_export(registry: Registry | None, args: argparse.Namespace) -> int:
     with Store.existing(args.database) as store:
         snapshot = store.config_snapshot()
         _check_export_filters(args, snapshot)
-        plugins = snapshot.get("plugins", [])
-        reg = load_registry(
-            files=[p for p in plugins if p.endswith(".py")],
-            modules=[p for p in plugins if not p.endswith(".py")],
-        )
+        reg = snapshot_registry(snapshot)
         games: dict[str, Game] = {}
 
         def game_of(job: Mapping[str, Any]) -> Game:
@@ -423,11 +419,7 @@ def _cmd_replay(registry: Registry | None, args: argparse.Namespace) -> int:
         raise TroefError(
             f"match {match.job['id']} was recorded without its log (keep_logs = false)"
         )
-    plugins = snapshot.get("plugins", [])
-    reg = load_registry(
-        files=[p for p in plugins if p.endswith(".py")],
-        modules=[p for p in plugins if not p.endswith(".py")],
-    )
+    reg = snapshot_registry(snapshot)
     game = reg.game(match.job["game"], match.job["options"])
     seating = match.job["seating"]
     if args.seat is not None and not 0 <= args.seat < len(seating):

@@ -7,7 +7,8 @@
 - ``GET /api/recorded`` the databases in the results folder and their
   matches; ``GET /api/replay?database=NAME&match=ID&seat=N`` one of them as
   the frames of the table as seat N saw it (``seat=referee``: every hand
-  open; :mod:`harness.serve.replay`);
+  open; :mod:`harness.serve.replay`); ``live=1`` in place of ``database``:
+  a match of the tournament ``/live`` follows;
 - ``WS /ws/table`` one seat at one table: the browser sends ``{"type":
   "new", ...}`` (:meth:`TableSettings.from_message`; the server answers
   ``invited`` with a link per seat left to people) or ``{"type": "join",
@@ -44,7 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from harness.contracts.errors import ConfigError, TroefError
 from harness.plugins import Registry
 from harness.serve.live import live_routes
-from harness.serve.replay import recorded, replay_frames
+from harness.serve.replay import database_in, recorded, replay_frames
 from harness.serve.table import Message, Table, TableSettings
 
 __all__ = ["STATIC", "bound_socket", "create_app", "games_data", "running"]
@@ -116,13 +117,18 @@ def create_app(
                 status_code=400,
             )
         try:
+            if query.get("live") == "1":
+                # A match of the tournament that /live follows.
+                if watch is None:
+                    raise ConfigError(
+                        "replay: live=1 names the database of 'troef serve DB'; "
+                        "this server follows none"
+                    )
+                path = watch
+            else:
+                path = database_in(results, query.get("database", ""))
             frames = await asyncio.to_thread(
-                replay_frames,
-                registry,
-                results,
-                query.get("database", ""),
-                query.get("match", "0"),
-                seat,
+                replay_frames, registry, path, query.get("match", "0"), seat
             )
         except TroefError as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)

@@ -20,6 +20,8 @@ Rulings:
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +31,11 @@ from harness.match.narration import Narrator
 from harness.plugins import Registry
 from harness.report.replay import replay_frames as report_frames
 from harness.serve.table import Drawing, Message
+from harness.tournament.database_file import not_a_troef_database, read_only_connection
+from harness.tournament.executor_plugins import snapshot_registry
 from harness.tournament.store import Store, StoredMatch
 
-__all__ = ["recorded", "replay_frames"]
+__all__ = ["database_in", "recorded", "replay_frames"]
 
 
 def recorded(folder: Path) -> list[dict[str, Any]]:
@@ -54,13 +58,10 @@ def recorded(folder: Path) -> list[dict[str, Any]]:
     return found
 
 
-def replay_frames(
-    registry: Registry, folder: Path, database: str, match: str, seat: int | None
-) -> dict[str, Any]:
-    """The frames of ``match`` in ``folder/database`` as ``seat`` saw it
-    (None: the referee, every hand open).
+def database_in(folder: Path, database: str) -> Path:
+    """The database file ``database`` of the results folder ``folder``.
 
-    :raises ConfigError: naming the database, match or seat that is not there.
+    :raises ConfigError: naming it when it is no file name of that folder.
     """
     path = folder / database
     if Path(database).name != database or not path.is_file():
@@ -68,8 +69,18 @@ def replay_frames(
             f"replay: no database {database!r} in {folder}; expected a file name "
             "that /api/recorded lists"
         )
-    with Store.existing(path) as store:
-        stored = store.match(match)
+    return path
+
+
+def replay_frames(
+    registry: Registry, path: Path, match: str, seat: int | None
+) -> dict[str, Any]:
+    """The frames of ``match`` in the database ``path`` as ``seat`` saw it
+    (None: the referee, every hand open).
+
+    :raises ConfigError: naming the database, match or seat that is not there.
+    """
+    stored, plugins = _stored_match(path, match)
     job, result = stored.job, stored.result
     if result.log is None:
         raise ConfigError(f"replay: match {job['id']} was recorded without its log")
@@ -79,6 +90,8 @@ def replay_frames(
             f"replay: seat {seat} is not at a table of {len(seating)}; "
             f"expected 0 to {len(seating) - 1}, or referee"
         )
+    if plugins:  # a tournament of an outside plugin's game or bots
+        registry = _plugins_registry(plugins)
     game = registry.game(job["game"], job["options"])
     teams = game.teams(len(seating))
     frames = (
@@ -95,6 +108,35 @@ def replay_frames(
         "scores": list(result.scores),
         "frames": frames,
     }
+
+
+def _stored_match(path: Path, match: str) -> tuple[StoredMatch, tuple[str, ...]]:
+    """One recorded match and the plugins its config named, read through a
+    read-only connection.
+
+    A replay never writes: it may be read beside a running ``troef run``
+    (``troef serve DB``'s live page links its latest matches here) or from a
+    file no one may write, and leaves no file beside it.
+    """
+    problem = not_a_troef_database(path)
+    if problem is not None:
+        raise ConfigError(f"replay: {path}: {problem}")
+    connection = read_only_connection(path)
+    try:
+        connection.execute("BEGIN")  # one snapshot while a run writes
+        store = Store(path, connection)
+        plugins = store.config_snapshot().get("plugins", [])
+        return store.match(match), tuple(str(p) for p in plugins)
+    except sqlite3.Error as exc:
+        raise ConfigError(f"replay: cannot read {path} ({exc})") from exc
+    finally:
+        connection.close()
+
+
+@functools.cache
+def _plugins_registry(plugins: tuple[str, ...]) -> Registry:
+    """The registry of a database that names plugins, loaded once per set."""
+    return snapshot_registry({"plugins": list(plugins)})
 
 
 def _seat_frames(

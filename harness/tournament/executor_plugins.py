@@ -30,6 +30,7 @@ __all__ = [
     "executor_plugin",
     "executor_session",
     "load_registry",
+    "snapshot_registry",
 ]
 
 #: The plugin name the built-in executors are registered under.
@@ -168,6 +169,17 @@ def load_registry(
         files=files,
         blocked=blocked,
         builtins=[(BUILTIN_PLUGIN, sys.modules[__name__])],
+    )
+
+
+def snapshot_registry(snapshot: Mapping[str, Any]) -> Registry:
+    """The registry a database's matches were played with: the entry points
+    and the plugins its stored config snapshot names (files end in ``.py``,
+    the rest are modules)."""
+    plugins = [str(p) for p in snapshot.get("plugins", [])]
+    return load_registry(
+        files=[p for p in plugins if p.endswith(".py")],
+        modules=[p for p in plugins if not p.endswith(".py")],
     )
 
 

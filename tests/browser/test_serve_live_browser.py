@@ -76,6 +76,13 @@ def test_the_live_page_follows_a_tournament_while_it_runs(
         assert document_recorded(page) == "2"
         assert page.locator("#recent tbody tr").count() == 2
         assert "after 1 samples" in (page.text_content("#sprt-line") or "")
+        # A latest match opens as a replay at serve's table, every hand open.
+        page.locator("#recent tbody tr a").first.click()
+        page.wait_for_selector("#replay-controls", state="visible", timeout=PATIENCE)
+        assert (page.text_content("#title") or "").endswith(
+            "replay, the referee's view"
+        )
+        assert page.input_value("#replay-seat") == "referee"
         assert pages.errors == []
 
 

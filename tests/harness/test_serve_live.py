@@ -142,6 +142,16 @@ def test_the_live_data_follows_a_real_run_as_its_results_land(
             # A duplicate pair is one SPRT sample: none yet after one match.
             assert one["sprt"]["samples"] == 0
             assert one["sprt"]["lower"] <= one["sprt"]["llr"] <= one["sprt"]["upper"]
+            # The latest match opens as a replay while the run still writes.
+            latest = one["recent"][0]["job id"]
+            replay = client.get(
+                "/api/replay",
+                params={"live": "1", "match": latest, "seat": "referee"},
+            )
+            assert replay.status_code == 200, replay.text
+            frames = replay.json()["frames"]
+            assert len(frames) > 1 and frames[-1]["lines"]
+            assert replay.json()["labels"] == one["recent"][0]["seating"]
             (gate / "go-2").touch()
             output, _ = run.communicate(timeout=60)
             assert run.returncode == 0, output
@@ -163,6 +173,11 @@ def test_the_live_data_follows_a_real_run_as_its_results_land(
         content, mtime = database.read_bytes(), database.stat().st_mtime_ns
         for _ in range(3):
             assert live() == done
+            last = client.get(
+                "/api/replay",
+                params={"live": "1", "match": "1", "seat": "0"},
+            )
+            assert last.status_code == 200, last.text
         assert client.get("/live").status_code == 200
         assert sorted(p.name for p in tmp_path.iterdir()) == files
         assert (database.read_bytes(), database.stat().st_mtime_ns) == (

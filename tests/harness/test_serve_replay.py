@@ -174,6 +174,25 @@ def test_a_seat_not_at_the_table_names_the_seats_there(
     assert answer.json()["error"] == (
         "replay: seat 'umpire'; expected a number or referee"
     )
+    # live=1 asks for the database 'troef serve DB' follows: here there is none.
+    answer = client.get("/api/replay", params={"live": "1", "match": match})
+    assert answer.status_code == 404
+    assert answer.json()["error"] == (
+        "replay: live=1 names the database of 'troef serve DB'; this server "
+        "follows none"
+    )
+
+
+def test_a_replay_leaves_its_database_file_as_it_found_it(
+    client: TestClient, recorded: tuple[Path, str, str]
+) -> None:
+    folder, database, _ = recorded
+    before = sorted(p.name for p in folder.iterdir())
+    path = folder / database
+    content, mtime = path.read_bytes(), path.stat().st_mtime_ns
+    _replay(client, recorded, "referee")
+    assert sorted(p.name for p in folder.iterdir()) == before
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == (content, mtime)
 
 
 def test_tarot_refuses_a_card_for_its_trumps_as_a_card_player_says() -> None:

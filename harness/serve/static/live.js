@@ -74,11 +74,21 @@ function drawReport(report) {
   ], p.significant ? "significant" : "")));
 }
 
+// The match, linked to its replay at serve's table, every hand open.
+function replayCell(m) {
+  const td = cell("", "text");
+  const a = document.createElement("a");
+  a.href = `/?${new URLSearchParams({ replay: m["job id"], live: "1", seat: "referee" })}`;
+  a.textContent = `${m.index} (${m["job id"]})`;
+  td.append(a);
+  return td;
+}
+
 function drawRecent(d) {
   const recent = d.recent || [];
   $("recent-box").hidden = recent.length === 0;
   $("recent").tBodies[0].replaceChildren(...recent.map((m) => row([
-    cell(`${m.index} (${m["job id"]})`, "text"), cell(m.recorded_at.replace("T", " ").replace(/\.\d+Z$/, " UTC"), "text"),
+    replayCell(m), cell(m.recorded_at.replace("T", " ").replace(/\.\d+Z$/, " UTC"), "text"),
     cell(m.seating.join(", "), "text"), cell(m.scores.join(" "), "text"), cell(m.ranks.join(" "), "text"),
     cell(m.void ? "void" : m.forfeit ? `${m.forfeit.entrant}: ${m.forfeit.reason}` : "", "text"),
   ])));

@@ -201,12 +201,14 @@ async function listRecorded() {
   })));
 }
 
-async function openReplay(database, match, seat) {
-  const query = new URLSearchParams({ database, match, seat });
+// live: a match of the tournament that troef serve DB follows (its /live
+// page links here), in place of a database of the results folder.
+async function openReplay(database, match, seat, live = false) {
+  const query = new URLSearchParams(live ? { live: "1", match, seat } : { database, match, seat });
   const answer = await fetch(`/api/replay?${query}`);
   const data = await answer.json();
   if (!answer.ok) { $("lobby-error").textContent = data.error; return; }
-  replay = { ...data, database, at: 0 };
+  replay = { ...data, database, live, at: 0 };
   state = { seat: data.seat, labels: data.labels, teams: data.teams, lastTrick: null, showLast: false, view: null };
   $("title").textContent = data.seat === null ? `${data.title}: replay, the referee's view`
     : `${data.title}: replay as ${data.labels[data.seat]}`;
@@ -273,6 +275,11 @@ async function init() {
     $("recorded").hidden = true;
     connect({ type: "join", table: query.get("table"), seat: Number(query.get("seat")) });
   }
+  if (query.get("replay")) {
+    // A link to a recorded match (the live page's latest matches).
+    openReplay(query.get("database") || "", query.get("replay"), query.get("seat") || "referee",
+      query.get("live") === "1");
+  }
   const wanted = query.get("game");
   if (wanted && games.some((g) => g.name === wanted)) $("game").value = wanted;
   fillSeats();
@@ -296,7 +303,7 @@ async function init() {
   for (const b of document.querySelectorAll("[data-step]")) {
     b.addEventListener("click", () => step(b.dataset.step, Number(b.dataset.by)));
   }
-  $("replay-seat").addEventListener("change", () => openReplay(replay.database, replay.match, $("replay-seat").value));
+  $("replay-seat").addEventListener("change", () => openReplay(replay.database, replay.match, $("replay-seat").value, replay.live));
   $("leave-replay").addEventListener("click", leaveReplay);
   $("replay-this").addEventListener("click", () => openReplay($("replay-this").dataset.database, $("replay-this").dataset.match, state.seat));
   $("again").addEventListener("click", () => {
