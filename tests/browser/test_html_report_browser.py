@@ -262,6 +262,12 @@ def test_the_report_fits_a_1280_px_window(pages: Pages, report_index: Path) -> N
         "#replays *", "es => Math.max(...es.map(e => e.getBoundingClientRect().right))"
     )
     assert widest <= 390
+    # The plots follow the window (Plotly's resize runs after the event) and
+    # the pairs' tests, opened above, scroll in their own box: not the page.
+    assert page.locator("#pair-tests-table").is_visible()
+    page.wait_for_function(
+        "() => document.documentElement.scrollWidth <= 390", timeout=60_000
+    )
     boxes = page.eval_on_selector_all(
         "#replay-table .seat, #replay-table .trick",
         """es => es.map(e => { const r = e.getBoundingClientRect();
