@@ -23,14 +23,14 @@ ROOT = Path(__file__).resolve().parent
 ACCEPTED = "1 (compile with mypyc), 0 or unset (pure Python)"
 
 
-def _compiled_modules() -> tuple[str, ...]:
-    """``harness/cli/compiled.py``'s list, read by path: nothing is installed yet."""
+def _compiled() -> Any:
+    """``harness/cli/compiled.py``, read by path: nothing is installed yet."""
     path = ROOT / "harness" / "cli" / "compiled.py"
     spec = importlib.util.spec_from_file_location("_troef_compiled", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return tuple(module.COMPILED_MODULES)
+    return module
 
 
 def ext_modules() -> list[Any]:
@@ -47,10 +47,18 @@ def ext_modules() -> list[Any]:
             "setup.py: TROEF_COMPILE=1 needs mypyc (pip install 'mypy>=2.4,<2.5') "
             f"in the build environment, and a C compiler; found: {exc}"
         ) from exc
-    paths = [m.replace(".", "/") + ".py" for m in _compiled_modules()]
+    compiled = _compiled()
+    paths = [m.replace(".", "/") + ".py" for m in compiled.COMPILED_MODULES]
+    # What is compiled is what runs, whatever the sources become: the digests
+    # let troef --version and the tests tell a stale build (compiled.py).
+    compiled.record_sources(ROOT / "games")
     # One group, named inside the games package: its shared library
     # (games/kit__mypyc.*.so) then sits where an editable install finds it.
-    return list(mypycify(paths, opt_level="3", group_name="games.kit"))
+    # Only the compiled modules are checked: the harness they import is read
+    # for its types (--follow-imports=silent), so pip's isolated build needs
+    # none of its run-time packages (numpy, pluggy, dask) to compile the kit.
+    options = ["--follow-imports=silent"]
+    return list(mypycify([*options, *paths], opt_level="3", group_name="games.kit"))
 
 
 setup(ext_modules=ext_modules())

@@ -57,6 +57,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # resets it to the default), so the runs the tests start hear Ctrl-C again.
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # A compiled module whose source was edited since runs the old code:
+    # every test would pass or fail on code that is not the tree's.
+    from harness.cli.compiled import build_kind, stale_modules
+
+    if stale_modules():
+        pytest.exit(f"troef's build is {build_kind()}", returncode=2)
 
 
 def _descendants() -> dict[int, str]:

@@ -13,7 +13,7 @@ import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from harness.cli.compiled import COMPILED_MODULES
+from harness.cli.compiled import COMPILED_MODULES, record_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,12 +69,40 @@ def test_a_compiled_file_beside_a_source_is_what_version_reports(
     stem.with_name(stem.name + EXTENSION_SUFFIXES[0]).write_bytes(b"")
     code = "from harness.cli.compiled import build_kind; print(build_kind())"
     path = os.pathsep.join([str(tmp_path), str(ROOT)])
+    record_sources(tmp_path / "games")  # as setup.py does when it compiles
     kind = _python(code, tmp_path, PYTHONPATH=path).strip()
     assert kind == f"partly compiled (mypyc): 1 of {len(COMPILED_MODULES)} modules"
     for name in rest:
         stem = tmp_path.joinpath(*name.split("."))
         stem.with_name(stem.name + EXTENSION_SUFFIXES[0]).write_bytes(b"")
     assert _python(code, tmp_path, PYTHONPATH=path).strip() == "compiled (mypyc)"
+
+
+def test_a_source_edited_since_it_was_compiled_is_named_stale(tmp_path: Path) -> None:
+    """``import`` still loads the old compiled code: --version names each
+    such module, and says what rebuilds it."""
+    for name in COMPILED_MODULES:
+        source = tmp_path.joinpath(*name.split(".")).with_suffix(".py")
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text(f"# {name}\n")
+        stem = source.with_suffix("")
+        stem.with_name(stem.name + EXTENSION_SUFFIXES[0]).write_bytes(b"")
+    (tmp_path / "games" / "__init__.py").write_text("")
+    code = "from harness.cli.compiled import build_kind; print(build_kind())"
+    path = os.pathsep.join([str(tmp_path), str(ROOT)])
+    # A build from before the record: nothing says what it was compiled from.
+    unknown = _python(code, tmp_path, PYTHONPATH=path).strip()
+    assert unknown.startswith("compiled (mypyc); STALE: " + ", ".join(COMPILED_MODULES))
+    record_sources(tmp_path / "games")
+    assert _python(code, tmp_path, PYTHONPATH=path).strip() == "compiled (mypyc)"
+    edited = tmp_path.joinpath(*COMPILED_MODULES[1].split(".")).with_suffix(".py")
+    edited.write_text(edited.read_text() + "X = 1\n")
+    kind = _python(code, tmp_path, PYTHONPATH=path).strip()
+    assert kind == (
+        f"compiled (mypyc); STALE: {COMPILED_MODULES[1]} changed since compiled, "
+        "and the old code runs (rebuild: TROEF_COMPILE=1 pip install -e ., or "
+        "delete the games/*.so files for pure Python)"
+    )
 
 
 def test_setup_py_refuses_an_unknown_compile_flag() -> None:
