@@ -1151,8 +1151,28 @@ class StockState(TrickState):
         the turned trump and ``stock`` the hidden stock in drawing order. Cards
         named nowhere are out of the hand (a short stock for a short example);
         an empty ``stock`` starts at phase 2's first trick.
+
+        :raises ValueError: a position no deal makes: hands of different sizes
+            (both hold the deal's cards at a hand's first card, and draw one
+            card each after every trick), or an even stock. Pairs are drawn
+            until the last hidden card is shared against the open card (S2),
+            so the hidden stock is odd, as in a real deal (15 in Smousjas, 13
+            in Vijfhonderden); an even one would leave the last draw nothing
+            to take.
         """
         PIQUET.check_deal(hands, {"the open card": [open_card], "the stock": stock})
+        sizes = [len(h.split()) for h in hands]
+        if len(sizes) != 2 or sizes[0] != sizes[1]:
+            raise ValueError(
+                f"StockState.from_cards: hands of {sizes} cards; a hand's first "
+                "card is played from two hands of the same size"
+            )
+        if stock and len(stock) % 2 == 0:
+            raise ValueError(
+                f"StockState.from_cards: a stock of {len(stock)} hidden cards; "
+                "it must be odd (1, 3, 5, ...) or empty: pairs are drawn until "
+                "the last hidden card is shared against the open card (S2)"
+            )
         state = object.__new__(cls)
         state._blank(game, seed)
         state.deal = deal
