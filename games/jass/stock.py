@@ -1250,6 +1250,22 @@ def _action_cards(action: str, trump: int) -> CardMask:
     return _mariage_cards(action, trump)
 
 
+def _phase2_from(view: StockView, cfg: StockConfig) -> int:
+    """The trick phase 2 starts at (its first, the last with extra moves, S9),
+    as far as ``view`` tells it: while the stock lasts, the draws left; in
+    phase 2, this trick when the view offers an extra move, trick 0 without a
+    draw this hand (``from_cards`` with no stock), else a full deal's. (A
+    worked example shorter than a deal, past that trick, cannot be told from
+    the view: its worlds take the full deal's.)"""
+    if view.phase == "stock":
+        return len(view.tricks) + (view.stock + 1) // 2
+    if view.phase == "draw" or any(a not in _INDEX for a in view.legal_actions):
+        return len(view.tricks)
+    if not any(what == "takes" for _, what, _, _ in view.events):
+        return 0
+    return (32 - 2 * cfg.hand_size) // 2
+
+
 class StockSampler(Sampler):
     """States consistent with one seat's view (S15).
 
@@ -1271,7 +1287,7 @@ class StockSampler(Sampler):
         state.trump = SUITS.index(view.trump)
         state._phase = view.phase
         state._over = view.phase == "over"
-        state._phase2_from = (32 - 2 * cfg.hand_size) // 2
+        state._phase2_from = _phase2_from(view, cfg)
         state._open = -1 if view.open_card is None else PIQUET.index[view.open_card]
         state._events = view.events
         state._roem = list(view.roem)

@@ -384,6 +384,25 @@ def test_phase_two_duties_and_declarations_only_in_its_first_trick() -> None:
     assert not any(a.startswith("roem:") for a in state.legal_actions())
 
 
+def test_sampled_worlds_know_phase_two_first_trick_of_a_short_example() -> None:
+    """S9, S15: a world allows the extra moves in the trick its view does. A
+    worked example is shorter than a deal, so the trick phase 2 starts at is
+    read from the view (the draws left, or trick 0 when the hand starts in
+    phase 2), not from the full deal's 8: a world of this position refused
+    the ``roem:AD3`` its view offers (issue 35)."""
+    state = StockState.from_cards(SMOUS, ["AD KD QD TC 7H", "8C 9C 8H 9H JS"], "7S")
+    short = StockState.from_cards(
+        SMOUS, ["AD KD QD TC 7H", "8C 9C 8H 9H JS"], "7S", ["AC", "KC", "QC"]
+    )
+    rng = random.Random(2)
+    for position in (state, short):
+        v = view(position, 0)
+        world = SMOUS.sampler(v).sample(rng)
+        assert isinstance(world, StockState)
+        assert world.view(0) == v
+        assert world._phase2_from == position._phase2_from
+
+
 def test_sampler_knows_every_card_in_phase_two() -> None:
     """000:476: "De oplettende speler weet exact welke kaarten de tegenstander
     op handen heeft": every sample gives the other hand exactly (S15)."""
