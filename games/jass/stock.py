@@ -1030,6 +1030,20 @@ class StockState(TrickState):
         twin._lives = self._lives[:]
         return twin
 
+    def search_key_extra(self) -> tuple[object, ...]:
+        """What the rest of the hand's value depends on beyond the hands, the
+        trick and the won tricks, for a search's transposition table
+        (``bots/pimc.py``): the roem written this hand and the trick's pending
+        declarations and mariages. (The once-only sets change only when a
+        trick with declarations completes, and roem changes with them.)"""
+        return (
+            self._roem[0],
+            self._roem[1],
+            tuple(self._announced),
+            self._challenge,
+            tuple([(s, m) for s, m, _ in self._mariages]),
+        )
+
     def deck(self) -> tuple[str, ...]:
         """The 32 cards of the piquet pack."""
         return _CARDS
