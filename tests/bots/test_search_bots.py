@@ -242,7 +242,7 @@ def test_pimc_searches_the_ending_exactly() -> None:
 def test_pimc_counts_a_declaration_in_its_exact_ending() -> None:
     """Issue 35: PIMC with exact endings played TC over ``roem:AD3``. Phase 2's
     first trick of Smousjas, spades trump: seat 0 may declare A K Q of
-    diamonds (20, 000:456; declarations only in this trick, 000:476, S9). One
+    diamonds (20, 000:459; declarations only in this trick, 000:476, S9). One
     table serves every root action; the positions after "roem:AD3, card"
     carried the key of those after the card alone, roem unseen, so the
     declaration was valued as its best card and lost the tie to the first
