@@ -106,9 +106,12 @@ def no_more_cards(state: TrickState, rng: random.Random, cap: int = 10_000) -> b
 
 def _key(state: TrickState) -> tuple[Any, ...]:
     """Everything about a trick-play position that its deal value depends on:
-    the hands, the trick on the table, who acts, and per team the points,
-    bonuses and tricks already won (the order of past tricks is left out, so
-    transposed lines meet)."""
+    the hands, the trick on the table, who acts, per team the points, bonuses
+    and tricks already won (the order of past tricks is left out, so
+    transposed lines meet), and what else the state's ``search_key_extra()``
+    names, if it has one (points scored outside the tricks, such as the stock
+    games' roem and pending declarations: without them a line that declares
+    met one that did not, and took its value from the table)."""
     won: dict[int, list[int]] = {}
     teams = state.teams
     for _leader, _cards, winner, points, bonus in state._tricks:
@@ -116,11 +119,13 @@ def _key(state: TrickState) -> tuple[Any, ...]:
         tally[0] += points
         tally[1] += bonus
         tally[2] += 1
+    extra = getattr(state, "search_key_extra", None)
     return (
         tuple(state.hands),
         tuple(state._trick),
         state.to_act,
         tuple(sorted((t, *v) for t, v in won.items())),
+        extra() if extra is not None else (),
     )
 
 

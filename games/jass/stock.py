@@ -1030,6 +1030,20 @@ class StockState(TrickState):
         twin._lives = self._lives[:]
         return twin
 
+    def search_key_extra(self) -> tuple[object, ...]:
+        """What the rest of the hand's value depends on beyond the hands, the
+        trick and the won tricks, for a search's transposition table
+        (``bots/pimc.py``): the roem written this hand and the trick's pending
+        declarations and mariages. (The once-only sets change only when a
+        trick with declarations completes, and roem changes with them.)"""
+        return (
+            self._roem[0],
+            self._roem[1],
+            tuple(self._announced),
+            self._challenge,
+            tuple([(s, m) for s, m, _ in self._mariages]),
+        )
+
     def deck(self) -> tuple[str, ...]:
         """The 32 cards of the piquet pack."""
         return _CARDS
@@ -1151,8 +1165,28 @@ class StockState(TrickState):
         the turned trump and ``stock`` the hidden stock in drawing order. Cards
         named nowhere are out of the hand (a short stock for a short example);
         an empty ``stock`` starts at phase 2's first trick.
+
+        :raises ValueError: a position no deal makes: hands of different sizes
+            (both hold the deal's cards at a hand's first card, and draw one
+            card each after every trick), or an even stock. Pairs are drawn
+            until the last hidden card is shared against the open card (S2),
+            so the hidden stock is odd, as in a real deal (15 in Smousjas, 13
+            in Vijfhonderden); an even one would leave the last draw nothing
+            to take.
         """
         PIQUET.check_deal(hands, {"the open card": [open_card], "the stock": stock})
+        sizes = [len(h.split()) for h in hands]
+        if len(sizes) != 2 or sizes[0] != sizes[1]:
+            raise ValueError(
+                f"StockState.from_cards: hands of {sizes} cards; a hand's first "
+                "card is played from two hands of the same size"
+            )
+        if stock and len(stock) % 2 == 0:
+            raise ValueError(
+                f"StockState.from_cards: a stock of {len(stock)} hidden cards; "
+                "it must be odd (1, 3, 5, ...) or empty: pairs are drawn until "
+                "the last hidden card is shared against the open card (S2)"
+            )
         state = object.__new__(cls)
         state._blank(game, seed)
         state.deal = deal
@@ -1230,6 +1264,22 @@ def _action_cards(action: str, trump: int) -> CardMask:
     return _mariage_cards(action, trump)
 
 
+def _phase2_from(view: StockView, cfg: StockConfig) -> int:
+    """The trick phase 2 starts at (its first, the last with extra moves, S9),
+    as far as ``view`` tells it: while the stock lasts, the draws left; in
+    phase 2, this trick when the view offers an extra move, trick 0 without a
+    draw this hand (``from_cards`` with no stock), else a full deal's. (A
+    worked example shorter than a deal, past that trick, cannot be told from
+    the view: its worlds take the full deal's.)"""
+    if view.phase == "stock":
+        return len(view.tricks) + (view.stock + 1) // 2
+    if view.phase == "draw" or any(a not in _INDEX for a in view.legal_actions):
+        return len(view.tricks)
+    if not any(what == "takes" for _, what, _, _ in view.events):
+        return 0
+    return (32 - 2 * cfg.hand_size) // 2
+
+
 class StockSampler(Sampler):
     """States consistent with one seat's view (S15).
 
@@ -1251,7 +1301,7 @@ class StockSampler(Sampler):
         state.trump = SUITS.index(view.trump)
         state._phase = view.phase
         state._over = view.phase == "over"
-        state._phase2_from = (32 - 2 * cfg.hand_size) // 2
+        state._phase2_from = _phase2_from(view, cfg)
         state._open = -1 if view.open_card is None else PIQUET.index[view.open_card]
         state._events = view.events
         state._roem = list(view.roem)

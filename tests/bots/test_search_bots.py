@@ -11,6 +11,8 @@ import pytest
 from bots.ismcts import ISMCTSBot
 from bots.pimc import AlphaBeta, PIMCBot, endgame_cards, no_more_cards
 from bots.searchkit import Deadline, seat_margins
+from games.jass.smousjas import Smousjas
+from games.jass.stock import StockState
 from harness import Game, OptionError, State, View
 from harness.plugins import load_plugins
 from tests.plugins.fusion_game import FusionGame
@@ -235,6 +237,30 @@ def test_pimc_searches_the_ending_exactly() -> None:
     bot = PIMCBot(game, seat, 1, {"worlds": 3})
     bot.act(state.view(seat))
     assert bot.last_worlds == bot.last_exact == 3
+
+
+def test_pimc_counts_a_declaration_in_its_exact_ending() -> None:
+    """Issue 35: PIMC with exact endings played TC over ``roem:AD3``. Phase 2's
+    first trick of Smousjas, spades trump: seat 0 may declare A K Q of
+    diamonds (20, 000:459; declarations only in this trick, 000:476, S9). One
+    table serves every root action; the positions after "roem:AD3, card"
+    carried the key of those after the card alone, roem unseen, so the
+    declaration was valued as its best card and lost the tie to the first
+    card. Each action's value with the shared table is now its value
+    searched alone, and the bot declares."""
+    game = Smousjas()
+    state = StockState.from_cards(game, ["AD KD QD TC 7H", "8C 9C 8H 9H JS"], "7S")
+    legal = state.legal_actions()
+    assert legal[-1] == "roem:AD3"
+    shared = AlphaBeta(game, 0, 0)
+    for action in legal:
+        child = state.clone()
+        child.apply(action)
+        alone = AlphaBeta(game, 0, 0, table=False).value(child.clone(), -1e12, 1e12)
+        assert shared.value(child, -1e12, 1e12) == alone, action
+    bot = PIMCBot(game, 0, 1, {"worlds": 2})
+    assert bot.act(state.view(0)) == "roem:AD3"
+    assert bot.last_exact == 2
 
 
 def test_strategy_fusion_fools_pimc_not_ismcts() -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.cards import PIQUET
 from games.jass.smousjas import SMOUSJAS, Smousjas
@@ -73,9 +75,7 @@ def test_ten_ranks_below_the_court_cards() -> None:
 
 def test_phase_one_free_play_and_drawing() -> None:
     """000:450: no duty to follow; the winner draws first, then the other."""
-    state = StockState.from_cards(
-        SMOUS, ["AH 8C", "7H 9D"], "7S", ["KC", "KD", "QC", "QD"]
-    )
+    state = StockState.from_cards(SMOUS, ["AH 8C", "7H 9D"], "7S", ["KC", "KD", "QC"])
     assert set(state.legal_actions()) >= {"AH", "8C"}
     play(state, "AH")
     assert "9D" in state.legal_actions()  # need not follow hearts
@@ -87,9 +87,7 @@ def test_phase_one_free_play_and_drawing() -> None:
 def test_exchange_of_the_trump_seven() -> None:
     """000:440: while the turned card lies open, the holder of the trump 7 may
     exchange it; the card taken is known to both (S3)."""
-    state = StockState.from_cards(
-        SMOUS, ["7S 8C", "7H 9D"], "JS", ["KC", "KD", "QC", "QD"]
-    )
+    state = StockState.from_cards(SMOUS, ["7S 8C", "7H 9D"], "JS", ["KC", "KD", "QC"])
     assert "exchange" in state.legal_actions()
     play(state, "exchange")
     v = view(state, 1)
@@ -106,7 +104,7 @@ def test_a_declared_trump_seven_is_not_exchanged_before_it_is_shown() -> None:
     is complete (S3; issue 28 item 4: it was swapped and the run shown with
     the 7 lying open). Once shown and scored, it may be exchanged again."""
     state = StockState.from_cards(
-        SMOUS, ["7H 8H 9H AS 7C", "9S 8S 7S AC KC"], "KH", ["8D", "TD", "JD", "QD"]
+        SMOUS, ["7H 8H 9H AS 7C", "9S 8S 7S AC KC"], "KH", ["8D", "TD", "JD"]
     )
     assert "exchange" in state.legal_actions()
     play(state, "roem:9H3")
@@ -122,12 +120,12 @@ def test_a_trump_seven_in_four_sevens_or_a_challenge_stays_in_hand() -> None:
     """000:410 / 000:462 (S3, S7): the same for four sevens and for a run the
     other seat challenges with (afkeuren); it must show them too."""
     four = StockState.from_cards(
-        SMOUS, ["7H 7C 7D 7S AS", "9S 8S KS AC KC"], "KH", ["8D", "TD", "JD", "QD"]
+        SMOUS, ["7H 7C 7D 7S AS", "9S 8S KS AC KC"], "KH", ["8D", "TD", "JD"]
     )
     play(four, "roem:7777")
     assert "exchange" not in four.legal_actions()
     challenge = StockState.from_cards(
-        SMOUS, ["8C 9C TC AS 7D", "7H 8H 9H TH 7S"], "KH", ["8D", "TD", "JD", "QD"]
+        SMOUS, ["8C 9C TC AS 7D", "7H 8H 9H TH 7S"], "KH", ["8D", "TD", "JD"]
     )
     play(challenge, "roem:TC3", "AS")
     assert {"afkeuren:TH4", "exchange"} <= set(challenge.legal_actions())
@@ -159,7 +157,7 @@ def run_state() -> StockState:
         SMOUS,
         ["QS JS TS 8C AH", "7H 9D KC 8D 7D"],
         "7C",
-        ["KD", "QD", "8H", "9H", "TH", "JH"],
+        ["KD", "QD", "8H", "9H", "TH"],
     )
 
 
@@ -179,7 +177,7 @@ def test_declaration_cards_hidden_until_the_opponent_played() -> None:
         SMOUS,
         ["QH JH TH 8C AS", "7H 9D KC 8D 7D"],
         "7C",
-        ["KD", "QD", "8H", "9H", "TS", "JS"],
+        ["KD", "QD", "8H", "9H", "TS"],
     )
     play(twin, "roem:QH3", "8C")
     assert view(twin, 1) == theirs
@@ -196,7 +194,7 @@ def test_carre_announced_without_its_rank() -> None:
     """000:462 "alleen maar 'carré' voor iedere willekeurige carré": the
     opponent hears "four", not which four, until the trick is complete (S5)."""
     hands = ["JC JD JH JS 8C", "QC QD QH 7S 7D"]
-    state = StockState.from_cards(SMOUS, hands, "7H", ["AD", "KD", "9H", "9C"])
+    state = StockState.from_cards(SMOUS, hands, "7H", ["AD", "KD", "9H"])
     play(state, "roem:JJJJ", "8C")
     theirs = view(state, 1)
     assert theirs.announced == ("four",)
@@ -228,7 +226,7 @@ def test_challenge_with_a_longer_run() -> None:
         SMOUS,
         ["QS JS TS 8C AH", "KH QH JH TH 7D"],
         "7C",
-        ["KD", "QD", "8H", "9H", "7H", "9D"],
+        ["KD", "QD", "8H", "9H", "7H"],
     )
     play(state, "roem:QS3", "8C")
     assert "afkeuren:KH4" in state.legal_actions()
@@ -250,7 +248,7 @@ def test_exact_tie_goes_to_trump() -> None:
         SMOUS,
         ["QS JS TS 8D AH", "QC JC TC 8H 7D"],
         "7C",
-        ["KD", "QD", "AC", "9H", "7H", "9D"],
+        ["KD", "QD", "AC", "9H", "7H"],
     )
     play(state, "roem:QS3", "8D")
     assert "afkeuren:QC3" in state.legal_actions()
@@ -260,11 +258,11 @@ def test_carre_challenged_only_when_surely_higher() -> None:
     """000:462: "carré" names no rank, so four queens challenge only when no
     higher carré is possible for the leader: the aces and kings seen (S7)."""
     hands = ["JC JD JH JS 8C", "QC QD QH QS 7D"]
-    state = StockState.from_cards(SMOUS, hands, "7H", ["AD", "KD", "9H", "9C"])
+    state = StockState.from_cards(SMOUS, hands, "7H", ["AD", "KD", "9H"])
     play(state, "roem:JJJJ", "8C")
     assert not any(a.startswith("afkeuren") for a in state.legal_actions())
-    hands = ["JC JD JH JS 8C", "QC QD QH QS AS KS"]
-    state = StockState.from_cards(SMOUS, hands, "7H", ["AD", "KD", "9H", "9C"])
+    hands = ["JC JD JH JS 8C 7D", "QC QD QH QS AS KS"]
+    state = StockState.from_cards(SMOUS, hands, "7H", ["AD", "KD", "9H"])
     play(state, "roem:JJJJ", "8C")
     # Seat 1 holds an ace and a king: the leader's carré is below the queens.
     assert "afkeuren:QQQQ" in state.legal_actions()
@@ -276,7 +274,7 @@ def test_run_of_five_beats_a_carre_and_scores() -> None:
     """000:453-458: more cards beat fewer: a run of 5 beats any carré; a run of
     5 to the ace is 120, of 5 or more 100 (a longer run to the ace 120: S6)."""
     hands = ["8C 8D 8H 8S 7C", "AD KD QD JD TD"]
-    state = StockState.from_cards(SMOUS, hands, "7H", ["AS", "KS", "9H", "9C"])
+    state = StockState.from_cards(SMOUS, hands, "7H", ["AS", "KS", "9H"])
     play(state, "roem:8888", "7C")
     legal = state.legal_actions()
     assert "afkeuren:AD5" in legal and "afkeuren:KD3" not in legal
@@ -304,7 +302,7 @@ def test_omhoog_roemen() -> None:
         SMOUS,
         ["KS QS JS TS 9S 8C", "7H 9D KC 8D 7D 8H"],
         "7C",
-        ["KD", "QD", "9H", "AH", "7S", "9C", "8S", "AS"],
+        ["KD", "QD", "9H", "AH", "7S", "9C", "8S"],
     )
     legal = state.legal_actions()
     assert {"roem:QS3", "roem:KS4", "roem:KS5"} <= set(legal)
@@ -328,7 +326,7 @@ def test_smousjas_mariages() -> None:
         SMOUS,
         ["KC QC QD QS KH 8C", "7H 9D 8D 7D 8H 9H"],
         "7C",
-        ["KD", "JD", "9C", "AH", "7S", "9S", "8S", "AS"],
+        ["KD", "JD", "9C", "AH", "7S", "9S", "8S"],
     )
     legal = state.legal_actions()
     assert {"stuk", "dubbel", "brok:KHQC", "brok:KHQS", "brok:KCQD"} <= set(legal)
@@ -347,7 +345,7 @@ def test_dubbel_needs_no_king() -> None:
     """000:466: "Dubbel; Ruiten vrouw & schoppen vrouw": the dubbel is two
     queens, so it is offered to a hand without a king (issue 28 item 3; S10)."""
     state = StockState.from_cards(
-        SMOUS, ["QD QS 9H 7C", "8D 9D TD"], "8H", ["7D", "JD", "AD", "AC"]
+        SMOUS, ["QD QS 9H 7C", "8D 9D TD 7H"], "8H", ["7D", "JD", "AD"]
     )
     assert "dubbel" in state.legal_actions()
     play(state, "dubbel", "9H", "8D")
@@ -361,7 +359,7 @@ def test_vijfhonderden_only_stuk() -> None:
         VIJF,
         ["KC QC QD QS KH 8C", "7H 9D 8D 7D 8H 9H"],
         "7C",
-        ["KD", "JD", "9C", "AH", "7S", "9S", "8S", "AS"],
+        ["KD", "JD", "9C", "AH", "7S", "9S", "8S"],
     )
     extras = [a for a in state.legal_actions() if a not in PIQUET.index]
     assert extras == ["stuk"]
@@ -386,6 +384,25 @@ def test_phase_two_duties_and_declarations_only_in_its_first_trick() -> None:
     assert not any(a.startswith("roem:") for a in state.legal_actions())
 
 
+def test_sampled_worlds_know_phase_two_first_trick_of_a_short_example() -> None:
+    """S9, S15: a world allows the extra moves in the trick its view does. A
+    worked example is shorter than a deal, so the trick phase 2 starts at is
+    read from the view (the draws left, or trick 0 when the hand starts in
+    phase 2), not from the full deal's 8: a world of this position refused
+    the ``roem:AD3`` its view offers (issue 35)."""
+    state = StockState.from_cards(SMOUS, ["AD KD QD TC 7H", "8C 9C 8H 9H JS"], "7S")
+    short = StockState.from_cards(
+        SMOUS, ["AD KD QD TC 7H", "8C 9C 8H 9H JS"], "7S", ["AC", "KC", "QC"]
+    )
+    rng = random.Random(2)
+    for position in (state, short):
+        v = view(position, 0)
+        world = SMOUS.sampler(v).sample(rng)
+        assert isinstance(world, StockState)
+        assert world.view(0) == v
+        assert world._phase2_from == position._phase2_from
+
+
 def test_sampler_knows_every_card_in_phase_two() -> None:
     """000:476: "De oplettende speler weet exact welke kaarten de tegenstander
     op handen heeft": every sample gives the other hand exactly (S15)."""
@@ -399,6 +416,58 @@ def test_sampler_knows_every_card_in_phase_two() -> None:
     for _ in range(5):
         world = sampler.sample(rng)
         assert isinstance(world, StockState) and world.hands == state.hands
+
+
+def test_from_cards_refuses_a_position_no_deal_makes() -> None:
+    """S2: pairs are drawn until the last hidden card is shared against the open
+    card, so the hidden stock is odd (15 in Smousjas's deal, 000:440; 13 in
+    Vijfhonderden's, 000:389). An even one (the stock-jass bot test's old
+    position, six hidden cards) left the last draw nothing to take, and search
+    bots played into ``IndexError: pop from empty list`` (issue 35). Both hands
+    hold the same number of cards at a hand's first card."""
+    with pytest.raises(ValueError, match=r"a stock of 6 hidden cards; it must be odd"):
+        StockState.from_cards(
+            SMOUS,
+            ["QS JS TS 8C AH", "KH QH JH TH 7D"],
+            "7C",
+            ["KD", "QD", "8H", "9H", "7H", "9D"],
+        )
+    with pytest.raises(ValueError, match=r"hands of \[4, 3\] cards"):
+        StockState.from_cards(SMOUS, ["QD QS 9H 7C", "8D 9D TD"], "8H", ["7D"])
+
+
+def playout(world: StockState, rng: random.Random) -> None:
+    """Random legal moves to the end of the world's hand (every draw made)."""
+    deal = world.deal
+    while world.to_act is not None and world.deal == deal:
+        world.apply(rng.choice(world.legal_actions()))
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    game=st.sampled_from([Smousjas.for_checks(), Vijfhonderden.for_checks()]),
+    seed=st.integers(0, 2**32),
+    data=st.data(),
+)
+def test_every_world_has_the_sizes_its_view_implies(
+    game: Smousjas, seed: int, data: st.DataObject
+) -> None:
+    """S15 over random hands: at every decision, a world sampled for either
+    seat holds the stock and hands the view counts, and plays out to the end
+    of its hand; a real match never gives the sampler an impossible stock."""
+    state = game.new_match(2, seed)
+    rng = random.Random(seed)
+    while state.deal == 0 and state.to_act is not None:
+        for seat in (0, 1):
+            v = view(state, seat)
+            world = game.sampler(v).sample(rng)
+            assert isinstance(world, StockState)
+            assert len(world._stock) == v.stock == len(state._stock)
+            assert tuple(h.bit_count() for h in world.hands) == v.hand_sizes
+            assert world.view(seat) == v
+            playout(world, rng)
+        legal = state.legal_actions()
+        state.apply(legal[data.draw(st.integers(0, len(legal) - 1))])
 
 
 # -- scoring -----------------------------------------------------------------------
@@ -454,7 +523,7 @@ def test_tie_above_the_target_replays_the_hand() -> None:
 def test_uit_with_stuk_at_480() -> None:
     """000:482: a player on 480 or more who declares stuk wins at once (S14)."""
     state = StockState.from_cards(
-        SMOUS, ["KS QS 8C", "7H 9D 8D"], "7S", ["AH", "9H"], totals=(480, 200)
+        SMOUS, ["KS QS 8C", "7H 9D 8D"], "7S", ["AH"], totals=(480, 200)
     )
     play(state, "stuk")
     assert state._rounds == ((0, 2, "uit"),)
@@ -509,7 +578,7 @@ def test_one_card_in_a_carre_and_a_run_at_once() -> None:
         SMOUS,
         ["QC QD QH QS JS TS", "7H 9D 8D 7D 8H 9H"],
         "7C",
-        ["KD", "JD", "9C", "AH", "7S", "9S", "8S", "AS"],
+        ["KD", "JD", "9C", "AH", "7S", "9S", "8S"],
     )
     play(state, "roem:QQQQ", "roem:QS3")
     assert "roem:JS3" not in state.legal_actions()  # one run a suit per trick
@@ -524,7 +593,7 @@ def test_sampler_fits_several_announcements_into_the_hand() -> None:
         VIJF,
         ["QS JS TS QH JH TH QD JD TD", "7H 9D 8D 7D 8H 9H 7C 8C 9C"],
         "7S",
-        ["KD", "AD", "AC", "AH"],
+        ["KD", "AD", "AC"],
     )
     play(state, "roem:QS3", "roem:QH3", "roem:QD3", "TS")
     theirs = view(state, 1)
