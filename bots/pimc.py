@@ -109,7 +109,7 @@ def _key(state: TrickState) -> tuple[Any, ...]:
     the hands, the trick on the table, who acts, per team the points, bonuses
     and tricks already won (the order of past tricks is left out, so
     transposed lines meet), and what else the state's ``search_key_extra()``
-    names, if it has one (points scored outside the tricks, such as the stock
+    names (points scored outside the tricks, such as the stock
     games' roem and pending declarations: without them a line that declares
     met one that did not, and took its value from the table)."""
     won: dict[int, list[int]] = {}
@@ -119,13 +119,12 @@ def _key(state: TrickState) -> tuple[Any, ...]:
         tally[0] += points
         tally[1] += bonus
         tally[2] += 1
-    extra = getattr(state, "search_key_extra", None)
     return (
         tuple(state.hands),
         tuple(state._trick),
         state.to_act,
         tuple(sorted((t, *v) for t, v in won.items())),
-        extra() if extra is not None else (),
+        state.search_key_extra(),
     )
 
 

@@ -897,6 +897,14 @@ class TrickState(State):
 
     # -- the rest of the contract -----------------------------------------------------
 
+    def search_key_extra(self) -> tuple[object, ...]:
+        """What a position's deal value depends on beyond the hands, the trick
+        on the table, who acts and the tricks won: points scored outside the
+        tricks (a game's roem or pending declarations). A search's
+        transposition table (``bots/pimc.py``) keys positions by it, so a game
+        that scores outside the tricks names that here; none by default."""
+        return ()
+
     def clone(self) -> Self:
         """An independent copy: the hands and the trick copied, the rest shared
         (a subclass copies its own mutable attributes after calling this)."""
