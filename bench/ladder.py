@@ -34,6 +34,11 @@ Rulings (where issue 35 is silent):
    ``ALPHA / m`` for the game's ``m`` pairs: the strictest threshold of Holm's
    procedure, so that a sample of that size is enough whatever the other pairs
    show; and never fewer than the test needs to reach that level at all.
+4. A ladder's strength is the code's: each run records the commit it played
+   with (:func:`record_code`, ``+changes`` when the bots' or games' files
+   differ from it) in the database, and the table names every commit that
+   played into a game's results, so a ladder resumed after the bots changed
+   says so.
 """
 
 from __future__ import annotations
@@ -42,7 +47,9 @@ import argparse
 import dataclasses
 import functools
 import math
+import sqlite3
 import statistics
+import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -85,9 +92,14 @@ HEADER = (
     "| --- | --- | --- | --- | --- | --- | --- | --- |"
 )
 THINKING_HEADER = (
-    "| game | ismcts: s per decision (longest) | pimc: s per decision (longest) |\n"
-    "| --- | --- | --- |"
+    "| game | ismcts: s per decision (longest) | pimc: s per decision (longest) "
+    "| played by |\n"
+    "| --- | --- | --- | --- |"
 )
+#: The database table of the commits that played into a ladder (ruling 4).
+CODE_TABLE = "bench_ladder_code"
+#: The folders whose changes change a result (the bots, the games, the referee).
+CODE_FOLDERS = ("bots", "games", "harness")
 
 
 def ladder_configs(directory: Path = TOURNAMENTS) -> dict[str, Path]:
@@ -122,9 +134,45 @@ def ladder_config(path: Path, databases: Path = DATABASES) -> TournamentConfig:
     return dataclasses.replace(config, database=databases / f"{path.stem}.sqlite")
 
 
+def code_version(root: Path = ROOT) -> str:
+    """The commit of ``root`` (12 digits), ``+changes`` when its bots, games or
+    harness differ from it; ``unknown`` outside a git checkout."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "--short=12", "HEAD")
+        changed = git("status", "--porcelain", "--", *CODE_FOLDERS)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+changes" if changed else "")
+
+
+def record_code(config: TournamentConfig, code: str) -> None:
+    """Record in ``config``'s database (made if missing) that ``code`` plays into it."""
+    config.database.parent.mkdir(parents=True, exist_ok=True)
+    with Store.open(config.database, config) as store, store.db:
+        store.db.execute(
+            f"CREATE TABLE IF NOT EXISTS {CODE_TABLE} (code TEXT PRIMARY KEY)"
+        )
+        store.db.execute(f"INSERT OR IGNORE INTO {CODE_TABLE} VALUES (?)", (code,))
+
+
+def recorded_codes(store: Store) -> list[str]:
+    """The commits that played into ``store``'s ladder, in the order they first did."""
+    try:
+        rows = store.db.execute(f"SELECT code FROM {CODE_TABLE} ORDER BY rowid")
+    except sqlite3.OperationalError:  # a ladder played before ruling 4
+        return []
+    return [code for (code,) in rows]
+
+
 def play(config: TournamentConfig, workers: int | None) -> None:
     """Play every match of ``config`` its database lacks (``troef run``'s scheduler)."""
-    config.database.parent.mkdir(parents=True, exist_ok=True)
+    record_code(config, code_version())
     summary = run_tournament(config, workers=workers, progress=Progress())
     print(
         f"{config.game}: played {summary.played} matches in {summary.seconds:.0f}s "
@@ -305,12 +353,14 @@ def thinking_row(game: str, config: TournamentConfig) -> str | None:
         return None
     with Store.existing(config.database) as store:
         spent = {entrant: rest for entrant, *rest in store.thinking()}
+        codes = recorded_codes(store)
     cells = []
     for bot in sorted(SEARCH_BOTS):
         if bot not in spent or not spent[bot][0]:
             return None
         decisions, total, longest = spent[bot]
         cells.append(f"{total / decisions:.3f} ({longest:.2f})")
+    cells.append(", ".join(codes) or "not recorded")
     return f"| {game} | {' | '.join(cells)} |"
 
 

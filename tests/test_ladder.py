@@ -140,8 +140,12 @@ def test_the_table_is_generated_from_a_real_run_and_a_rerun_resumes(
     # (forced ones too) and its longest decision.
     (thinking,) = time_table.splitlines()[2:]
     cells = [c.strip() for c in thinking.strip("|").split("|")]
-    assert cells[0] == "klapper" and len(cells) == 3
-    for cell in cells[1:]:
+    assert cells[0] == "klapper" and len(cells) == 4
+    # The commit that played it (ruling 4): this checkout's, or "unknown"
+    # outside git.
+    assert cells[3] == ladder.code_version()
+    assert re.fullmatch(r"[0-9a-f]{12}(\+changes)?|unknown", cells[3]), cells[3]
+    for cell in cells[1:3]:
         timed = re.fullmatch(r"(\d+\.\d{3}) \((\d+\.\d\d)\)", cell)
         assert timed is not None, cell
         assert 0 <= float(timed[1]) <= float(timed[2]) + 0.005  # both rounded
