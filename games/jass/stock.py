@@ -1153,7 +1153,7 @@ class StockState(TrickState):
         an empty ``stock`` starts at phase 2's first trick.
         """
         PIQUET.check_deal(hands, {"the open card": [open_card], "the stock": stock})
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, seed)
         state.deal = deal
         state._totals = list(totals)
@@ -1243,7 +1243,7 @@ class StockSampler(Sampler):
     """
 
     def __init__(self, game: StockGame, view: StockView) -> None:
-        state = object.__new__(StockState)
+        state = StockState.__new__(StockState)
         state._blank(game, 0)
         cfg = game.config
         state.deal = view.deal
