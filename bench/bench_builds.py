@@ -79,7 +79,9 @@ def one_round(tree: Path, games: list[str]) -> dict[str, float]:
                 figures[f"{game} {key}"] = value
     if floor := data.get("peers", {}).get("floor"):
         figures["floor us_per_decision"] = floor["median"]["us_per_decision"]
-    search = _run(tree, "bench_search.py", "--quick", "--no-peers")
+    # Only its klaverjassen row is read: the other games' would cost minutes.
+    search = _run(tree, "bench_search.py", "--quick", "--no-peers", "--games",
+                  "klaverjassen")  # fmt: skip
     if m := re.search(r"troef klaverjassen\s+([\d,]+)", search):
         figures["ismcts klaverjassen iterations/s"] = float(m.group(1).replace(",", ""))
     for line in _run(tree, "bench_sampling.py", "--quick").splitlines()[1:]:
