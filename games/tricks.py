@@ -34,25 +34,15 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import NoReturn, Self, TypeAlias, TypeVar
+from typing import NoReturn, Self, TypeAlias
 
 from games.cards import CardMask, Deck, iter_bits
 
 # From the defining modules, not the package: a mypyc build cannot take a class
 # base re-exported by a package (bench/README.md, "Compiled builds").
+from harness.contracts.compiling import mypyc_attr
 from harness.contracts.errors import IllegalActionError, InvalidActionError
 from harness.contracts.game import State
-
-_T = TypeVar("_T")
-
-try:  # mypyc's class marks, read when a compiled build compiles this module
-    from mypy_extensions import mypyc_attr
-except ImportError:  # troef does not depend on mypy_extensions to run
-
-    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_T], _T]:
-        """Nothing: the marks mean something only to mypyc."""
-        return lambda cls: cls
-
 
 __all__ = [
     "AMSTERDAM",
@@ -539,9 +529,10 @@ def _leads(tables: TrickTables, duties: Duties, rules: TrickRules) -> tuple[Lead
     return tuple(out)
 
 
-# Not a native class in a compiled build: games and plugins written in Python
-# subclass it, and clone() copies its __dict__.
-@mypyc_attr(native_class=False)
+# A native class in a compiled build (its attributes in fixed slots, no
+# __dict__): games and plugins written in Python subclass it, and clone()
+# copies its attributes by name there (_copy_fields).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TrickState(State):
     """The card-play half of a trick game's State; games subclass it.
 
@@ -635,6 +626,12 @@ class TrickState(State):
         self._next_seat = (*range(1, n_seats), 0)
         self._trick_size = n_seats
         self.teams = self.game.teams(n_seats)
+        # Set before any deal's play begins, so that every attribute exists
+        # from the start (a native clone copies each one by name).
+        self._tables = tables = rules.tables()
+        self._beats = tables.beats
+        self._duties = ROTTERDAM
+        self._leads = ()
         # What a card that leads sets (apply) and what the first card needs.
         self._leader = self._winner = 0
         self._top = 0
@@ -907,12 +904,70 @@ class TrickState(State):
 
     def clone(self) -> Self:
         """An independent copy: the hands and the trick copied, the rest shared
-        (a subclass copies its own mutable attributes after calling this)."""
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
+        (a subclass copies its own mutable attributes after calling this).
+
+        In pure Python every attribute is in ``__dict__``, and one update
+        copies them; in a compiled build the native classes' attributes are
+        slots, copied by :meth:`_copy_fields`, and only an interpreted
+        subclass's own attributes are in ``__dict__``.
+        """
+        if _NATIVE:
+            twin = type(self).__new__(type(self))
+            self._copy_fields(twin)
+            extra = getattr(self, "__dict__", None)
+            if extra:  # a fresh native instance has no dict to update yet
+                for name, value in extra.items():
+                    setattr(twin, name, value)
+        else:
+            twin = object.__new__(type(self))
+            twin.__dict__.update(self.__dict__)
         twin.hands = self.hands[:]
         twin._trick = self._trick[:]
         return twin
+
+    def _copy_fields(self, twin: Self) -> None:
+        """Set on ``twin`` every attribute of :class:`State` and of this class,
+        by name (a compiled build's :meth:`clone`). A native subclass that adds
+        attributes extends it; ``tests/games/test_clone_fields.py`` fails when
+        an attribute is left out."""
+        twin.game = self.game
+        twin.n_seats = self.n_seats
+        twin.to_act = self.to_act
+        twin.deal = self.deal
+        twin.rules = self.rules
+        twin.hands = self.hands
+        twin.teams = self.teams
+        twin._card_index = self._card_index
+        twin._card_names = self._card_names
+        twin._next_seat = self._next_seat
+        twin._trick_size = self._trick_size
+        twin._names = self._names
+        twin._seat_cards = self._seat_cards
+        twin._suit_names = self._suit_names
+        twin._excuse = self._excuse
+        twin._multi_copy = self._multi_copy
+        twin._playing = self._playing
+        twin._over = self._over
+        twin._tables = self._tables
+        twin._duties = self._duties
+        twin._beats = self._beats
+        twin._leads = self._leads
+        twin._trick = self._trick
+        twin._trick_view = self._trick_view
+        twin._leader = self._leader
+        twin._winner = self._winner
+        twin._top = self._top
+        twin._led_suit = self._led_suit
+        twin._led = self._led
+        twin._follow = self._follow
+        twin._strict = self._strict
+        twin._void_suit = self._void_suit
+        twin._void_mask = self._void_mask
+        twin._follow_shift = self._follow_shift
+        twin._follow_names = self._follow_names
+        twin._tricks = self._tricks
+        twin._legal = self._legal
+        twin._legal_mask = self._legal_mask
 
     def card_locations(self) -> Mapping[str, tuple[str, ...]]:
         """Every card by place: ``hand:<seat>``, ``trick`` (play order) and
@@ -999,3 +1054,10 @@ class TrickState(State):
             names[record[2]] += record[1]
         mask = self.rules.deck.mask
         return [mask(cards) for cards in names]
+
+
+#: True in a mypyc build: :class:`TrickState` is then a native class, and
+#: :meth:`TrickState.clone` copies attributes by name (mypyc gives native
+#: classes ``__mypyc_attrs__``); in pure Python one ``__dict__`` update is
+#: faster.
+_NATIVE = hasattr(TrickState, "__mypyc_attrs__")

@@ -987,7 +987,7 @@ class FamilyState(TrickState):
         turns one). Cards not named anywhere are left out of the deal (a short
         stock makes a short example). No turned 7 is scored.
         """
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, seed)
         state.deal = deal
         state.dealer = (deal + 1) % 2
@@ -1068,7 +1068,7 @@ class FamilySampler(Sampler):
     """
 
     def __init__(self, game: FamilyGame, view: FamilyView) -> None:
-        state = object.__new__(game.STATE)
+        state = game.STATE.__new__(game.STATE)
         state._blank(game, 0)
         state.deal = view.deal
         state.dealer = view.dealer

@@ -708,7 +708,7 @@ class BeloteState(DeclaresInHand):
             or any(m.bit_count() != _FIRST[n] for m in masks)
         ):
             raise ValueError(f"need {n} hands and a stock holding the pack once")
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, n, seed)
         state.deal = deal
         state._start_deal()
@@ -761,7 +761,7 @@ class BeloteSampler(Sampler):
 
     def __init__(self, game: Belote, view: BeloteView) -> None:
         n = len(view.scores)
-        state = object.__new__(BeloteState)
+        state = BeloteState.__new__(BeloteState)
         state._blank(game, n, 0)
         state.deal = view.deal
         state.dealer = view.dealer

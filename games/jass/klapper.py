@@ -550,7 +550,7 @@ class KlapperState(DeclaresInHand):
             or any(m.bit_count() != per for m in masks)
         ):
             raise ValueError(f"need {n} equal hands holding the pack once: {hands!r}")
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, n, seed)
         state.deal = deal
         state.dealer = (deal + n - 1) % n  # as if seat n - 1 dealt deal 0
@@ -577,7 +577,7 @@ class KlapperSampler(Sampler):
 
     def __init__(self, game: Klapper, view: KlapperView) -> None:
         n = len(view.teams)
-        state = object.__new__(KlapperState)
+        state = KlapperState.__new__(KlapperState)
         state._blank(game, n, 0)
         state.deal = view.deal
         state.dealer = view.dealer

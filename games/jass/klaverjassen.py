@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, ClassVar, NoReturn, Self
 
 from games.cards import PIQUET, SUITS, CardMask, iter_bits
+from games.jass.klaverjassen_view import KlaverjassenView
 from games.jass.roem import roem_parts, trick_roem
 from games.jass.scoring import (
     LAST_TRICK,
@@ -46,8 +46,8 @@ from harness import (
     IllegalActionError,
     Result,
     Sampler,
-    View,
 )
+from harness.contracts.compiling import mypyc_attr
 from harness.contracts.game import reject_action
 from harness.contracts.seeding import deal_rng
 from harness.contracts.view import new_view, pin_fields
@@ -150,41 +150,6 @@ def _deal_hands(rng: random.Random) -> list[CardMask]:
 # -- the view ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class KlaverjassenView(View):
-    """What one seat knows: perfect recall of this deal, scores of earlier ones (R13).
-
-    Suits are letters ``C D H S``; cards are rank+suit (``"JC"``, ``"TH"``).
-    """
-
-    #: Index of the current deal, from 0.
-    deal: int
-    #: The dealer's seat; voorhand, who bids first and leads, is the next seat.
-    dealer: int
-    #: The seat to act, or ``None`` when the match is over.
-    to_act: int | None
-    #: This seat's cards, in deck order (C D H S, 7 up to A).
-    hand: tuple[str, ...]
-    #: The suits turned up this deal, in order: one, or two when all passed; empty
-    #: when clubs is trump by the first-deal rule (R3).
-    turned: tuple[str, ...]
-    #: The trump suit, or ``None`` while bidding.
-    trump: str | None
-    #: This deal's bids in order: ``(seat, "play" | "pass")``.
-    bids: tuple[tuple[int, str], ...]
-    #: The seat whose side plays (took the contract), or ``None`` while bidding.
-    player: int | None
-    #: The trick on the table: ``(seat, card)`` in play order.
-    trick: tuple[tuple[int, str], ...]
-    #: This deal's finished tricks: ``(leader, cards in play order, winner,
-    #: points, roem)``; points include the 10 for the last trick.
-    tricks: tuple[TrickRecord, ...]
-    #: Each finished deal's rounded points: ``(team 0, team 1)``.
-    deal_scores: tuple[tuple[int, int], ...]
-    #: The match totals: ``(team 0, team 1)``.
-    scores: tuple[int, int]
-
-
 #: The fields view() fills, in order: a changed KlaverjassenView fails at import.
 pin_fields(
     KlaverjassenView,
@@ -198,6 +163,9 @@ pin_fields(
 # -- the state --------------------------------------------------------------
 
 
+# Native in a compiled build; the variants (games/jass/variants.py) subclass it
+# in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class KlaverjassenState(TrickState):
     """The referee's truth of one klaverjassen match (see the module docstring).
 
@@ -205,11 +173,10 @@ class KlaverjassenState(TrickState):
     bids, claims roem and scores.
     """
 
-    game: Klaverjassen
     #: The class of this state's views (the variants' views say more).
-    _view_class: type[KlaverjassenView] = KlaverjassenView
-    #: The trumping duties (R5; the Amsterdam variant has its own).
-    _duty_rules: Duties = ROTTERDAM
+    _view_class: ClassVar[type[KlaverjassenView]] = KlaverjassenView
+    #: The trumping duties (R5; the Amsterdam variant sets its own in _blank).
+    _duty_rules: Duties
 
     def __init__(self, game: Klaverjassen, seed: int) -> None:
         self._blank(game, seed)
@@ -220,6 +187,7 @@ class KlaverjassenState(TrickState):
         self.game = game
         self.n_seats = 4
         self.seed = seed
+        self._duty_rules = ROTTERDAM
         self._target: int = game.options["target"]
         self._clubs_first: bool = game.options["clubs_first"]
         self.deal = 0
@@ -454,6 +422,23 @@ class KlaverjassenState(TrickState):
         twin.history = self.history[:]
         return twin
 
+    def _copy_fields(self, twin: Self) -> None:
+        super()._copy_fields(twin)
+        twin.seed = self.seed
+        twin._duty_rules = self._duty_rules
+        twin._target = self._target
+        twin._clubs_first = self._clubs_first
+        twin.dealer = self.dealer
+        twin.trump = self.trump
+        twin.player = self.player
+        twin._suits = self._suits
+        twin._turned = self._turned
+        twin._bids = self._bids
+        twin._deal_scores = self._deal_scores
+        twin._totals = self._totals
+        twin.history = self.history
+        twin._public = self._public
+
     def deck(self) -> tuple[str, ...]:
         """The 32 cards of the piquet pack."""
         return _CARDS
@@ -544,7 +529,7 @@ class KlaverjassenState(TrickState):
             raise ValueError(
                 f"need four hands of 8 cards holding the pack once: {hands!r}"
             )
-        state = object.__new__(cls)
+        state = cls.__new__(cls)  # object.__new__ refuses a native class
         state._blank(game, seed)
         state.deal = deal
         state.dealer = (3 + deal) % 4
@@ -601,7 +586,8 @@ class KlaverjassenSampler(Sampler):
     """
 
     def __init__(self, game: Klaverjassen, view: KlaverjassenView) -> None:
-        state = object.__new__(game.state_class)
+        cls = game.state_class
+        state = cls.__new__(cls)  # object.__new__ refuses a native class
         state._blank(game, 0)
         state.deal = view.deal
         state.dealer = view.dealer

@@ -485,7 +485,7 @@ class Klaverjassen3State(SkartState):
         (seat 0 first; ``""`` for a seat sitting out) and skart."""
         PIQUET.check_deal(hands, {"the skart": skart})
         n = len(hands)
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, n, seed)
         state.deal = deal
         state._reset_tricks(n)
@@ -541,7 +541,7 @@ class Klaverjassen3Sampler(Sampler):
 
     def __init__(self, game: Klaverjassen3, view: Klaverjassen3View) -> None:
         n = len(view.scores)
-        state = object.__new__(Klaverjassen3State)
+        state = Klaverjassen3State.__new__(Klaverjassen3State)
         state._blank(game, n, 0)
         state.deal = view.deal
         state.dealer = view.dealer

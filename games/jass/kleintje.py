@@ -650,7 +650,7 @@ class KleintjeState(SkartState):
         seat ``deal % n``) with these hands and skart; other cards undealt."""
         PIQUET.check_deal(hands, {"the skart": skart})
         n = len(hands)
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, n, seed)
         state.deal = deal
         state.dealer = (deal + n - 1) % n
@@ -684,7 +684,7 @@ class KleintjeSampler(Sampler):
 
     def __init__(self, game: Kleintje, view: KleintjeView) -> None:
         n = len(view.lives)
-        state = object.__new__(KleintjeState)
+        state = KleintjeState.__new__(KleintjeState)
         state._blank(game, n, 0)
         state.deal = view.deal
         state.dealer = view.dealer

@@ -1187,7 +1187,7 @@ class StockState(TrickState):
                 "it must be odd (1, 3, 5, ...) or empty: pairs are drawn until "
                 "the last hidden card is shared against the open card (S2)"
             )
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, seed)
         state.deal = deal
         state._totals = list(totals)
@@ -1293,7 +1293,7 @@ class StockSampler(Sampler):
     """
 
     def __init__(self, game: StockGame, view: StockView) -> None:
-        state = object.__new__(StockState)
+        state = StockState.__new__(StockState)
         state._blank(game, 0)
         cfg = game.config
         state.deal = view.deal

@@ -111,9 +111,9 @@ class KlaverjassenVariantState(KlaverjassenState):
         self._multiplier = 1
         self._declared: tuple[tuple[int, tuple[str, ...], int], ...] = ()
         self._kraken = self._variant in _KRAKEN_VARIANTS
+        super()._blank(game, seed)
         if self._variant == "amsterdams":
             self._duty_rules = AMSTERDAM
-        super()._blank(game, seed)
 
     def _start_deal(self) -> None:
         self._phase = "bid"

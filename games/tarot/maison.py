@@ -103,7 +103,7 @@ class MaisonTarotState(TarotState):
         """A state at the first card of deal ``deal`` with the given hands
         (space-separated cards, seat 0 first); the rest of the pack is undealt.
         For worked examples."""
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, len(hands), seed)
         state.deal = deal
         state._reset_tricks(len(hands))
@@ -221,7 +221,7 @@ class MaisonTarot(Game):
         """The worlds behind ``view`` (R10)."""
         if not isinstance(view, TarotView):
             raise TypeError(f"{self.name} samples from a TarotView, not {view!r}")
-        state = object.__new__(MaisonTarotState)
+        state = MaisonTarotState.__new__(MaisonTarotState)
         state._blank(self, len(view.scores), 0)
         return TarotSampler(state, view)
 

@@ -267,7 +267,7 @@ class TriompheState(TarotState):
         """A state at the start of deal ``deal`` with the given hands (stakes and
         declarations made; the match may have moved on if someone holds Death).
         For worked examples."""
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, len(hands), seed)
         state.deal = deal
         state._reset_tricks(len(hands))
@@ -333,6 +333,6 @@ class TriompheForcee(Game):
         """The worlds behind ``view`` (R10, TF9)."""
         if not isinstance(view, TriompheView):
             raise TypeError(f"{self.name} samples from a TriompheView, not {view!r}")
-        state = object.__new__(TriompheState)
+        state = TriompheState.__new__(TriompheState)
         state._blank(self, len(view.scores), 0)
         return TarotSampler(state, view)

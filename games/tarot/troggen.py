@@ -281,7 +281,7 @@ class TroggenState(TarotState):
         hands and the dealer's ``discard``; the rest of the pack must be the
         discard. For worked examples."""
         TAROT.check_deal(hands, {"the discard": discard})
-        state = object.__new__(cls)
+        state = cls.__new__(cls)
         state._blank(game, len(hands), seed)
         state.deal = deal
         state._reset_tricks(len(hands))
@@ -355,14 +355,14 @@ class MaisonTroggen(Game):
         """The worlds behind ``view`` (R10, TR7)."""
         if not isinstance(view, TroggenView):
             raise TypeError(f"{self.name} samples from a TroggenView, not {view!r}")
-        state = object.__new__(TroggenState)
+        state = TroggenState.__new__(TroggenState)
         state._blank(self, len(view.scores), 0)
         try:
             return TarotSampler(state, view)
         except ValueError:
             # TR7: no world without a king in the discard fits the view, so
             # the dealer's 28 cards were TR2's rare hand: kings allowed.
-            state = object.__new__(TroggenState)
+            state = TroggenState.__new__(TroggenState)
             state._blank(self, len(view.scores), 0)
             state._kings_discarded = True
             return _RareHandSampler(state, view)

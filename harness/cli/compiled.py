@@ -37,8 +37,9 @@ __all__ = [
 
 #: The modules a compiled build compiles: for now the game kit (issue 36;
 #: bench/README.md, "Compiled builds", says what else mypyc can take and what
-#: it gains). A class that Python code subclasses or whose ``__dict__`` is
-#: copied (``TrickState``) is marked ``@mypyc_attr(native_class=False)``.
+#: it gains). A native class that Python code subclasses (``TrickState``) is
+#: marked ``@mypyc_attr(allow_interpreted_subclasses=True)``; one that cannot
+#: be native (a View, whose ``__dict__`` ``view()`` fills) ``native_class=False``.
 COMPILED_MODULES: tuple[str, ...] = (
     "games.cards",
     "games.tricks",

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self, TypeAlias
 
+from harness.contracts.compiling import mypyc_attr
 from harness.contracts.errors import (
     IllegalActionError,
     InvalidActionError,
@@ -68,6 +69,9 @@ class ActionKind:
     meaning: str
 
 
+# An ordinary class even in a compiled build: it is not on the hot path, and
+# games set its class attributes in every way Python allows.
+@mypyc_attr(native_class=False)
 class Game(ABC):
     """The rules of one game with its options; a variant is an option.
 
@@ -215,7 +219,8 @@ class Game(ABC):
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return False
-        assert isinstance(other, Game)
+        # Not isinstance(other, Game): compiled, that tests for Game alone.
+        assert isinstance(other, type(self))
         return dict(self.options) == dict(other.options) and self._cap == other._cap
 
     def __hash__(self) -> int:
@@ -356,6 +361,9 @@ def _name(cls: type[Any] | None) -> str:
 _NO_SAMPLER = "game class {} implements neither sample_state nor sampler"
 
 
+# Native in a compiled build, so that a compiled game's sampler may be native
+# too; plugins written in Python subclass it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Sampler(ABC):
     """Worlds behind one view: reads its constraints once, samples many cheaply.
 
@@ -382,6 +390,9 @@ class _EachCall(Sampler):
         return self.game.sample_state(self.view, rng)
 
 
+# Native in a compiled build (bench/README.md, "Compiled builds"), so that a
+# compiled game's State may be native too; plugins written in Python subclass it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """The referee's complete truth of one match.
 
@@ -481,6 +492,8 @@ class State(ABC):
         return [f"seat {seat}: {action}"]
 
 
+# An ordinary class in a compiled build: mypyc's native classes cannot derive from str.
+@mypyc_attr(native_class=False)
 class Aside(str):
     """A narration line that only some seats may hear.
 
@@ -495,7 +508,7 @@ class Aside(str):
     def __new__(
         cls, text: str, seats: Iterable[int], public: str | None = None
     ) -> Aside:
-        line = super().__new__(cls, text)
+        line = str.__new__(cls, text)  # mypyc compiles no super().__new__
         line.seats = frozenset(seats)
         line.public = public
         return line

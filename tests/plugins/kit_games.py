@@ -103,7 +103,7 @@ class KitSampler(Sampler):
 
     def __init__(self, game: KitGame, view: KitView) -> None:
         n = view.seats
-        state = object.__new__(KitState)
+        state = KitState.__new__(KitState)
         state.game, state.n_seats, state.seed, state.deal = game, n, 0, 0
         state.to_act = view.to_act
         state._use_rules(game.rules, n)
