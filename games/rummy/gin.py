@@ -105,6 +105,31 @@ def layout_word(layout: tuple[CardMask, ...]) -> str:
     return LAY + ("+".join(words) or "none")
 
 
+def hand_points(
+    end: str, out_deadwood: int, defender_deadwood: int, *, doubled: bool
+) -> tuple[int, int]:
+    """The points of a hand that ended by going out: (out seat's, defender's).
+
+    ``end`` is ``"knock"``, ``"gin"`` or ``"grote-gin"``; the deadwoods are
+    after laying down and laying off. Gin scores 20 (grote gin 30, line 551)
+    plus the defender's deadwood (line 520); a knock scores the difference to
+    the lower deadwood, the undercut adding 10 for the defender (line 522);
+    equal deadwood scores nothing (ruling 11); ``doubled`` (the marker card a
+    spade, line 526) doubles it all.
+    """
+    out = defender = 0
+    if end == "knock":
+        if out_deadwood < defender_deadwood:
+            out = defender_deadwood - out_deadwood
+        elif defender_deadwood < out_deadwood:
+            defender = UNDERCUT_BONUS + out_deadwood - defender_deadwood
+    else:
+        bonus = GROTE_GIN_BONUS if end == "grote-gin" else GIN_BONUS
+        out = bonus + defender_deadwood
+    factor = 2 if doubled else 1
+    return factor * out, factor * defender
+
+
 @dataclass(frozen=True)
 class GinRummyView(View):
     """What one seat knows: its hand, the public table and this hand's history.
@@ -285,6 +310,15 @@ class GinRummy(Game):
             GinRummyView,
         )
 
+    def deal_estimate(self, state: State) -> tuple[float, ...]:
+        """The hand's points if the seat with less deadwood went out now
+        (:meth:`GinRummyState.estimate`), for a search cut off mid-hand."""
+        if not isinstance(state, GinRummyState):
+            raise TypeError(
+                f"{self.name} estimates a GinRummyState, not {type(state).__name__}"
+            )
+        return state.estimate()
+
     def new_match(self, n_seats: int, seed: int) -> GinRummyState:
         """The first hand of a match, dealt from ``deal_rng(seed, 0)``."""
         self.check_seats(n_seats)
@@ -461,6 +495,45 @@ class GinRummyState(State):
             f"{action!r} is not gin-rummy notation (a card such as '7H', "
             f"'draw:stock', 'draw:discard', 'knock:7H', 'gin:7H', 'gin', "
             f"'lay:5H-8H+9C9D9S'); {where}"
+        )
+
+    def estimate(self) -> tuple[float, float]:
+        """Each seat's points of this hand if it ended now (``deal_estimate``).
+
+        The seat with less deadwood goes out and the hand is scored as the
+        game scores it (:func:`hand_points`): gin at no deadwood, else a knock
+        scoring the difference; equal deadwood scores nothing. A seat holding
+        11 cards counts its least deadwood after a discard it may make (not
+        the card just taken, ruling 5). Rulings of this estimate, not of the
+        rules: the knock limit is not asked (the hand is far from over), the
+        defender lays nothing off (that needs the layout), and nothing doubles
+        (the marker when the hand ends is not known yet). A seat that went
+        out and chooses its layout is scored exactly, by the layout the
+        legal actions list first (the least deadwood, ruling 8).
+        """
+        if self.phase == LAYOUT:
+            twin = self.clone()
+            twin.apply(twin.legal_actions()[0])
+            return float(twin.ending.points[0]), float(twin.ending.points[1])
+        dw = [self._least_deadwood(0), self._least_deadwood(1)]
+        if dw[0] == dw[1]:
+            return 0.0, 0.0
+        out = 0 if dw[0] < dw[1] else 1
+        end = "knock" if dw[out] else "gin"
+        points = [0.0, 0.0]
+        points[out], points[1 - out] = hand_points(
+            end, dw[out], dw[1 - out], doubled=False
+        )
+        return points[0], points[1]
+
+    def _least_deadwood(self, seat: Seat) -> int:
+        """``seat``'s deadwood, after its best discard when it holds 11 cards."""
+        hand = self.hands[seat]
+        if hand.bit_count() <= 10:
+            return melds.deadwood(hand)
+        taken = self.taken if seat == self.to_act else -1
+        return min(
+            dw for c, dw in melds.going_out(hand, melds.value(hand)) if c != taken
         )
 
     def is_over(self) -> bool:
@@ -643,17 +716,9 @@ class GinRummyState(State):
         answer = melds.respond(other, laid)
         def_dw = answer.deadwood
         points = [0, 0]
-        if kind == _KNOCK:
-            if out_dw < def_dw:
-                points[seat] = def_dw - out_dw
-            elif def_dw < out_dw:
-                points[1 - seat] = UNDERCUT_BONUS + out_dw - def_dw
-            # Equal deadwood scores nothing (ruling 11).
-        else:
-            bonus = GROTE_GIN_BONUS if kind == _GROTE else GIN_BONUS
-            points[seat] = bonus + def_dw
-        if top >= 0 and top // 13 == SPADES:
-            points = [2 * p for p in points]
+        points[seat], points[1 - seat] = hand_points(
+            end, out_dw, def_dw, doubled=top >= 0 and top // 13 == SPADES
+        )
         hands = [0, 0]
         hands[seat], hands[1 - seat] = out_hand, other
         all_melds: list[tuple[CardMask, ...]] = [(), ()]
