@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self, TypeVar
 
 from games.cards import FULL52, CardMask, field_names, iter_bits
 from games.rummy import melds
@@ -105,9 +105,13 @@ def layout_word(layout: tuple[CardMask, ...]) -> str:
     return LAY + ("+".join(words) or "none")
 
 
+#: Deadwood counts: whole points as the game scores them, or an estimate's.
+Points = TypeVar("Points", int, float)
+
+
 def hand_points(
-    end: str, out_deadwood: int, defender_deadwood: int, *, doubled: bool
-) -> tuple[int, int]:
+    end: str, out_deadwood: Points, defender_deadwood: Points, *, doubled: bool
+) -> tuple[Points, Points]:
     """The points of a hand that ended by going out: (out seat's, defender's).
 
     ``end`` is ``"knock"``, ``"gin"`` or ``"grote-gin"``; the deadwoods are
@@ -117,7 +121,7 @@ def hand_points(
     equal deadwood scores nothing (ruling 11); ``doubled`` (the marker card a
     spade, line 526) doubles it all.
     """
-    out = defender = 0
+    out = defender = out_deadwood * 0
     if end == "knock":
         if out_deadwood < defender_deadwood:
             out = defender_deadwood - out_deadwood
@@ -501,40 +505,49 @@ class GinRummyState(State):
         """Each seat's points of this hand if it ended now (``deal_estimate``).
 
         The seat with less deadwood goes out and the hand is scored as the
-        game scores it (:func:`hand_points`): gin at no deadwood, else a knock
-        scoring the difference; equal deadwood scores nothing. A seat holding
-        11 cards counts its least deadwood after a discard it may make (not
-        the card just taken, ruling 5). Rulings of this estimate, not of the
-        rules: the knock limit is not asked (the hand is far from over), the
-        defender lays nothing off (that needs the layout), and nothing doubles
-        (the marker when the hand ends is not known yet). A seat that went
-        out and chooses its layout is scored exactly, by the layout the
-        legal actions list first (the least deadwood, ruling 8).
+        game scores it (:func:`hand_points`): gin when it has no deadwood, else
+        a knock scoring the difference; equal deadwood scores nothing. Each
+        seat's deadwood is its expected deadwood
+        (:func:`~games.rummy.melds.expected_deadwood`): a loose card counts
+        less the more cards still in this world's stock would meld it. A seat
+        holding 11 cards first makes the discard that leaves it the least
+        deadwood (not the card just taken, ruling 5). Rulings of this
+        estimate, not of the rules: the knock limit is not asked (the hand is
+        far from over), the defender lays nothing off (that needs the
+        layout), and nothing doubles (the marker when the hand ends is not
+        known yet). A seat that went out and chooses its layout is scored
+        exactly, by the layout the legal actions list first (the least
+        deadwood, ruling 8).
         """
         if self.phase == LAYOUT:
             twin = self.clone()
             twin.apply(twin.legal_actions()[0])
             return float(twin.ending.points[0]), float(twin.ending.points[1])
-        dw = [self._least_deadwood(0), self._least_deadwood(1)]
-        if dw[0] == dw[1]:
+        # Cards outside the stock will not come to hand: not outs.
+        dead = FULL52.full & ~sum(map(_BIT.__getitem__, self.stock))
+        kept = (self._kept(0), self._kept(1))
+        expected = [melds.expected_deadwood(hand, dead) for hand in kept]
+        if expected[0] == expected[1]:
             return 0.0, 0.0
-        out = 0 if dw[0] < dw[1] else 1
-        end = "knock" if dw[out] else "gin"
+        out = 0 if expected[0] < expected[1] else 1
+        end = "knock" if melds.deadwood(kept[out]) else "gin"
         points = [0.0, 0.0]
         points[out], points[1 - out] = hand_points(
-            end, dw[out], dw[1 - out], doubled=False
+            end, expected[out], expected[1 - out], doubled=False
         )
         return points[0], points[1]
 
-    def _least_deadwood(self, seat: Seat) -> int:
-        """``seat``'s deadwood, after its best discard when it holds 11 cards."""
+    def _kept(self, seat: Seat) -> CardMask:
+        """``seat``'s hand, less the discard that leaves the least deadwood
+        when it holds 11 cards (the first such card in deck order)."""
         hand = self.hands[seat]
         if hand.bit_count() <= 10:
-            return melds.deadwood(hand)
+            return hand
         taken = self.taken if seat == self.to_act else -1
-        return min(
-            dw for c, dw in melds.going_out(hand, melds.value(hand)) if c != taken
+        _, card = min(
+            (dw, c) for c, dw in melds.going_out(hand, melds.value(hand)) if c != taken
         )
+        return hand & ~(1 << card)
 
     def is_over(self) -> bool:
         """True once a player has reached the target."""

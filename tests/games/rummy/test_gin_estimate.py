@@ -1,9 +1,10 @@
 """Gin rummy's deal estimate (``GinRummy.deal_estimate``), for cut-off search.
 
-The hand is scored as if the seat with less deadwood went out now, as the game
-scores a hand (seeds/000_f1f8b277f898f51f.txt lines 520-526); the rulings of
-the estimate are in ``GinRummyState.estimate``'s docstring. Positions are
-built with :func:`tests.games.rummy.test_gin_rules.position`.
+The hand is scored as if the seat with less expected deadwood (loose cards
+discounted by their outs in the stock) went out now, as the game scores a
+hand (seeds/000_f1f8b277f898f51f.txt lines 520-526); the rulings of the
+estimate are in ``GinRummyState.estimate``'s docstring. Positions are built
+with :func:`tests.games.rummy.test_gin_rules.position`.
 """
 
 from __future__ import annotations
@@ -19,41 +20,67 @@ from games.bezique.bezique import Bezique
 from games.rummy.gin import GIN_BONUS, GinRummy, GinRummyState
 from tests.games.rummy.test_gin_rules import KNOCKER, LOOSE, position
 
+#: With ``stock_size=1`` the stock is the king of spades alone: against
+#: KNOCKER, LOOSE's KC and KH then have one out each (KS; KD is in seat 0's
+#: hand), 10 x (1 - 0.15) = 8.5, so LOOSE expects 80 - 2 x 1.5 = 77 deadwood.
+LOOSE_EXPECTS = 77.0
+
 
 def test_the_lower_deadwood_scores_the_difference() -> None:
     """Seed 000 line 522: "is het brandhout van de klopper minder dan het
     brandhout van de tegenspeler, dan wint hij het verschil ertussen aan
-    punten". Seat 0's best discard (KD) leaves 2 deadwood, seat 1 holds 80."""
+    punten". Seat 0's best discard (KD) leaves the 2H, whose outs 2D and 2S are
+    not in the stock: 2 against 77."""
+    state = position(KNOCKER, LOOSE, pile="4D", stock_size=1)
+    assert GinRummy().deal_estimate(state) == (LOOSE_EXPECTS - 2, 0.0)
+
+
+def test_loose_cards_count_less_by_their_outs_in_the_stock() -> None:
+    """The whole stock: each loose card's value times 1 - 0.15 per card of the
+    stock that would meld it (bots/gin_rummy.py's rule of thumb). Seat 0's 2H
+    has two (2D, 2S): 1.4. Seat 1: KC, KH one each (KS) 8.5 + 8.5; QS none 10;
+    JD and TD two each (9D, QD) 7 + 7; 7C none 7; 8D one (9D) 6.8; 6S and 6H
+    two each (6C, 6D) 4.2 + 4.2; 3H none 3: 66.2."""
     state = position(KNOCKER, LOOSE, pile="4D")
-    assert GinRummy().deal_estimate(state) == (78.0, 0.0)
+    assert GinRummy().deal_estimate(state) == pytest.approx((66.2 - 1.4, 0.0))
 
 
 def test_no_deadwood_scores_gin() -> None:
     """Seed 000 line 520: gin "scoort hij 20 punten, plus nog de punten op de
-    kaarten van de tegenspeler": 20 + 80, whatever the knock limit."""
-    state = position("AC 2C 3C 5D 5H 5S 9H 9S 9C 4C KD", LOOSE, pile="AD")
-    assert GinRummy().deal_estimate(state) == (GIN_BONUS + 80.0, 0.0)
+    kaarten van de tegenspeler": 20 + 77, whatever the knock limit."""
+    state = position("AC 2C 3C 5D 5H 5S 9H 9S 9C 4C KD", LOOSE, pile="AD", stock_size=1)
+    assert GinRummy().deal_estimate(state) == (GIN_BONUS + LOOSE_EXPECTS, 0.0)
 
 
 def test_the_seat_not_to_act_may_hold_the_lower_deadwood() -> None:
-    """Seat 1 to draw with 2 deadwood (10 cards) against seat 0's 80: seat 1's
-    78, as line 522 scores a knock."""
-    state = position(LOOSE, "AC 2C 3C 5D 5H 5S 9H 9S 9C 2H", pile="4D", phase="draw")
-    assert GinRummy().deal_estimate(state) == (0.0, 78.0)
+    """Seat 1 to draw with 2 deadwood (10 cards) against seat 0's 77: seat 1's
+    75, as line 522 scores a knock."""
+    state = position(
+        LOOSE,
+        "AC 2C 3C 5D 5H 5S 9H 9S 9C 2H",
+        pile="4D",
+        phase="draw",
+        stock_size=1,
+    )
+    assert GinRummy().deal_estimate(state) == (0.0, LOOSE_EXPECTS - 2)
 
 
 def test_equal_deadwood_scores_nothing() -> None:
     """Ruling 11: equal deadwood scores nothing. Seat 0 throws a ten-card
-    (80 + 2 - 10 = 72), seat 1 holds 72, no melds on either side."""
-    state = position(LOOSE + " 2S", "KS QD JC TC 9D 7D 4C 2C 8S 2D", pile="4H")
+    (80 + 2 - 10 = 72), seat 1 holds 72, no melds on either side, and the one
+    card of the stock (JS) melds nobody's loose card."""
+    state = position(
+        LOOSE + " 2S", "KS QD JC TC 9D 7D 4C 2C 8S 2D", pile="4H", stock_size=1
+    )
+    assert state.card_locations()["stock"] == ("JS",)
     assert GinRummy().deal_estimate(state) == (0.0, 0.0)
 
 
 def test_the_card_just_taken_is_not_the_discard() -> None:
     """Ruling 5: KD taken from the pile this turn cannot go at once, so seat 0's
-    least deadwood is after discarding 2H: 10 (KD), against 80."""
-    state = position(KNOCKER, LOOSE, pile="4D", taken="KD")
-    assert GinRummy().deal_estimate(state) == (70.0, 0.0)
+    least deadwood is after discarding 2H: 10 (KD, no out), against 77."""
+    state = position(KNOCKER, LOOSE, pile="4D", taken="KD", stock_size=1)
+    assert GinRummy().deal_estimate(state) == (LOOSE_EXPECTS - 10, 0.0)
 
 
 def test_nothing_doubles_on_a_spade() -> None:
