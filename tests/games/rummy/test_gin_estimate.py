@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bots.gin_rummy import GinRummyBot
 from bots.ismcts import ISMCTSBot
 from games.bezique.bezique import Bezique
 from games.rummy.gin import GIN_BONUS, GinRummy, GinRummyState
@@ -142,3 +143,29 @@ def test_estimates_are_one_hands_score_and_change_nothing(seed: int) -> None:
             twin = state.clone()
             twin.apply(twin.legal_actions()[0])
             assert estimate == tuple(float(p) for p in twin.deal_points[0])
+
+
+def test_a_seat_choosing_its_layout_is_scored_exactly() -> None:
+    """Ruling 8: the seat that went out chooses its layout; the estimate scores
+    the one the legal actions list first (least deadwood), as laying it down
+    does. The layout phase comes from the gin-rummy bot's own play (it goes
+    out as soon as it may), in the first hands of seeds 0 to 99."""
+    game = GinRummy(target=1)
+    found = 0
+    for seed in range(100):
+        state = game.new_match(2, seed)
+        bots = [GinRummyBot(game, s, seed + s) for s in (0, 1)]
+        while state.deal == 0 and state.to_act is not None:
+            view = state.view(state.to_act)
+            if view.phase == "layout":
+                twin = state.clone()
+                twin.apply(twin.legal_actions()[0])
+                assert game.deal_estimate(state) == tuple(
+                    float(p) for p in twin.deal_points[0]
+                )
+                assert max(twin.deal_points[0]) > 0
+                found += 1
+            state.apply(bots[state.to_act].act(view))
+        if found >= 3:
+            break
+    assert found >= 3
