@@ -315,8 +315,8 @@ class GinRummy(Game):
         )
 
     def deal_estimate(self, state: State) -> tuple[float, ...]:
-        """The hand's points if the seat with less deadwood went out now
-        (:meth:`GinRummyState.estimate`), for a search cut off mid-hand."""
+        """The hand's points if the seat with less expected deadwood went out
+        now (:meth:`GinRummyState.estimate`), for a search cut off mid-hand."""
         if not isinstance(state, GinRummyState):
             raise TypeError(
                 f"{self.name} estimates a GinRummyState, not {type(state).__name__}"
