@@ -29,16 +29,12 @@ from collections.abc import Sequence
 
 from games.cards import FULL52, CardMask, iter_bits
 from games.rummy import melds
+from games.rummy.melds import expected_deadwood
 from harness import Bot, View, hookimpl
 
 __all__ = ["GinRummyBot"]
 
 _N = 13
-#: The chance that one live card that would meld a loose card comes to hand
-#: before the hand ends, roughly (a rule of thumb, not a computed odds).
-_OUT_CHANCE = 0.15
-#: At most this part of a loose card's value is written off by its outs.
-_MAX_HOPE = 0.6
 #: Extra cost of discarding a card that makes a meld for the opponent with
 #: the cards he is known to hold, and of one that lies next to such a card.
 _FEEDS_MELD = 12.0
@@ -142,7 +138,7 @@ class _Table:
         if melds.meldable(with_it) >> card & 1:
             return _FEEDS_MELD
         rank, suit = card % _N, card // _N
-        near = _rank_mask(rank) | sum(
+        near = melds.rank_mask(rank) | sum(
             1 << (suit * _N + r) for r in (rank - 1, rank + 1) if 0 <= r < _N
         )
         return _FEEDS_NEAR if self.wanted & near & ~(1 << card) else 0.0
@@ -150,51 +146,6 @@ class _Table:
 
 def _value(card: int) -> int:
     return melds.VALUE[card]
-
-
-def _rank_mask(rank: int) -> CardMask:
-    return sum(1 << (s * _N + rank) for s in range(4))
-
-
-def _outs(card: int, hand: CardMask, dead: CardMask) -> CardMask:
-    """The live cards that would meld ``card`` with one other card of ``hand``."""
-    rank, suit = card % _N, card // _N
-    outs = 0
-    same_rank = _rank_mask(rank) & ~(1 << card)
-    if hand & same_rank:
-        outs |= same_rank & ~hand
-    row = suit * _N
-
-    def bit(r: int) -> CardMask:
-        return 1 << (row + r) if 0 <= r < _N else 0
-
-    for step in (1, 2):
-        for sign in (-1, 1):
-            other = rank + sign * step
-            if not bit(other) or not hand & bit(other):
-                continue
-            if step == 1:  # a pair in sequence: either end completes it
-                lo, hi = min(rank, other), max(rank, other)
-                outs |= bit(lo - 1) | bit(hi + 1)
-            else:  # a gap: only the middle card
-                outs |= bit(rank + sign)
-    return outs & ~hand & ~dead
-
-
-def expected_deadwood(hand: CardMask, dead: CardMask) -> float:
-    """The hand's deadwood with each loose card discounted by its live outs.
-
-    A loose card (outside the least-deadwood melds) counts its value times
-    the chance that it stays deadwood: ``1 - 0.15`` per live out, at least
-    ``0.4`` (the module docstring says why).
-    """
-    arrangement = next(melds.arrangements(hand))
-    melded = sum(arrangement)
-    total = 0.0
-    for c in iter_bits(hand & ~melded):
-        hope = min(_MAX_HOPE, _OUT_CHANCE * _outs(c, hand, dead).bit_count())
-        total += _value(c) * (1 - hope)
-    return total
 
 
 def _best_after(hand: CardMask, top: int) -> tuple[int, bool]:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self, TypeVar
 
 from games.cards import FULL52, CardMask, field_names, iter_bits
 from games.rummy import melds
@@ -103,6 +103,35 @@ def layout_word(layout: tuple[CardMask, ...]) -> str:
         else:
             words.append("".join(shown))
     return LAY + ("+".join(words) or "none")
+
+
+#: Deadwood counts: whole points as the game scores them, or an estimate's.
+Points = TypeVar("Points", int, float)
+
+
+def hand_points(
+    end: str, out_deadwood: Points, defender_deadwood: Points, *, doubled: bool
+) -> tuple[Points, Points]:
+    """The points of a hand that ended by going out: (out seat's, defender's).
+
+    ``end`` is ``"knock"``, ``"gin"`` or ``"grote-gin"``; the deadwoods are
+    after laying down and laying off. Gin scores 20 (grote gin 30, line 551)
+    plus the defender's deadwood (line 520); a knock scores the difference to
+    the lower deadwood, the undercut adding 10 for the defender (line 522);
+    equal deadwood scores nothing (ruling 11); ``doubled`` (the marker card a
+    spade, line 526) doubles it all.
+    """
+    out = defender = out_deadwood * 0
+    if end == "knock":
+        if out_deadwood < defender_deadwood:
+            out = defender_deadwood - out_deadwood
+        elif defender_deadwood < out_deadwood:
+            defender = UNDERCUT_BONUS + out_deadwood - defender_deadwood
+    else:
+        bonus = GROTE_GIN_BONUS if end == "grote-gin" else GIN_BONUS
+        out = bonus + defender_deadwood
+    factor = 2 if doubled else 1
+    return factor * out, factor * defender
 
 
 @dataclass(frozen=True)
@@ -285,6 +314,15 @@ class GinRummy(Game):
             GinRummyView,
         )
 
+    def deal_estimate(self, state: State) -> tuple[float, ...]:
+        """The hand's points if the seat with less expected deadwood went out
+        now (:meth:`GinRummyState.estimate`), for a search cut off mid-hand."""
+        if not isinstance(state, GinRummyState):
+            raise TypeError(
+                f"{self.name} estimates a GinRummyState, not {type(state).__name__}"
+            )
+        return state.estimate()
+
     def new_match(self, n_seats: int, seed: int) -> GinRummyState:
         """The first hand of a match, dealt from ``deal_rng(seed, 0)``."""
         self.check_seats(n_seats)
@@ -462,6 +500,54 @@ class GinRummyState(State):
             f"'draw:stock', 'draw:discard', 'knock:7H', 'gin:7H', 'gin', "
             f"'lay:5H-8H+9C9D9S'); {where}"
         )
+
+    def estimate(self) -> tuple[float, float]:
+        """Each seat's points of this hand if it ended now (``deal_estimate``).
+
+        The seat with less deadwood goes out and the hand is scored as the
+        game scores it (:func:`hand_points`): gin when it has no deadwood, else
+        a knock scoring the difference; equal deadwood scores nothing. Each
+        seat's deadwood is its expected deadwood
+        (:func:`~games.rummy.melds.expected_deadwood`): a loose card counts
+        less the more cards still in this world's stock would meld it. A seat
+        holding 11 cards first makes the discard that leaves it the least
+        deadwood (not the card just taken, ruling 5). Rulings of this
+        estimate, not of the rules: the knock limit is not asked (the hand is
+        far from over), the defender lays nothing off (that needs the
+        layout), and nothing doubles (the marker when the hand ends is not
+        known yet). A seat that went out and chooses its layout is scored
+        exactly, by the layout the legal actions list first (the least
+        deadwood, ruling 8).
+        """
+        if self.phase == LAYOUT:
+            twin = self.clone()
+            twin.apply(twin.legal_actions()[0])
+            return float(twin.ending.points[0]), float(twin.ending.points[1])
+        # Cards outside the stock will not come to hand: not outs.
+        dead = FULL52.full & ~sum(map(_BIT.__getitem__, self.stock))
+        kept = (self._kept(0), self._kept(1))
+        expected = [melds.expected_deadwood(hand, dead) for hand in kept]
+        if expected[0] == expected[1]:
+            return 0.0, 0.0
+        out = 0 if expected[0] < expected[1] else 1
+        end = "knock" if melds.deadwood(kept[out]) else "gin"
+        points = [0.0, 0.0]
+        points[out], points[1 - out] = hand_points(
+            end, expected[out], expected[1 - out], doubled=False
+        )
+        return points[0], points[1]
+
+    def _kept(self, seat: Seat) -> CardMask:
+        """``seat``'s hand, less the discard that leaves the least deadwood
+        when it holds 11 cards (the first such card in deck order)."""
+        hand = self.hands[seat]
+        if hand.bit_count() <= 10:
+            return hand
+        taken = self.taken if seat == self.to_act else -1
+        _, card = min(
+            (dw, c) for c, dw in melds.going_out(hand, melds.value(hand)) if c != taken
+        )
+        return hand & ~(1 << card)
 
     def is_over(self) -> bool:
         """True once a player has reached the target."""
@@ -643,17 +729,9 @@ class GinRummyState(State):
         answer = melds.respond(other, laid)
         def_dw = answer.deadwood
         points = [0, 0]
-        if kind == _KNOCK:
-            if out_dw < def_dw:
-                points[seat] = def_dw - out_dw
-            elif def_dw < out_dw:
-                points[1 - seat] = UNDERCUT_BONUS + out_dw - def_dw
-            # Equal deadwood scores nothing (ruling 11).
-        else:
-            bonus = GROTE_GIN_BONUS if kind == _GROTE else GIN_BONUS
-            points[seat] = bonus + def_dw
-        if top >= 0 and top // 13 == SPADES:
-            points = [2 * p for p in points]
+        points[seat], points[1 - seat] = hand_points(
+            end, out_dw, def_dw, doubled=top >= 0 and top // 13 == SPADES
+        )
         hands = [0, 0]
         hands[seat], hands[1 - seat] = out_hand, other
         all_melds: list[tuple[CardMask, ...]] = [(), ()]

@@ -23,18 +23,23 @@ from typing import NamedTuple
 from games.cards import FULL52, CardMask, iter_bits
 
 __all__ = [
+    "MAX_HOPE",
+    "OUT_CHANCE",
     "ROW",
     "VALUE",
     "Showdown",
     "arrangements",
     "card_value",
     "deadwood",
+    "expected_deadwood",
     "going_out",
     "is_meld",
     "layoff_options",
     "layouts",
     "meldable",
     "melds_in",
+    "outs",
+    "rank_mask",
     "respond",
     "showdown",
     "value",
@@ -370,6 +375,62 @@ def showdown(out_hand: CardMask, defender: CardMask) -> Showdown:
             chosen = Showdown(arrangement, out_dw, answer)
     assert chosen is not None
     return chosen
+
+
+#: The chance that one live card that would meld a loose card comes to hand
+#: before the hand ends, roughly (a rule of thumb of the ``gin-rummy`` bot,
+#: not a computed odds; :func:`expected_deadwood`).
+OUT_CHANCE = 0.15
+#: At most this part of a loose card's value is written off by its outs.
+MAX_HOPE = 0.6
+
+
+def rank_mask(rank: int) -> CardMask:
+    """The four cards of rank ``rank`` (0 = ace ... 12 = king)."""
+    return sum(1 << (s * _N + rank) for s in range(4))
+
+
+def outs(card: int, hand: CardMask, dead: CardMask) -> CardMask:
+    """The live cards that would meld ``card`` with one other card of ``hand``."""
+    rank, suit = card % _N, card // _N
+    found = 0
+    same_rank = rank_mask(rank) & ~(1 << card)
+    if hand & same_rank:
+        found |= same_rank & ~hand
+    row = suit * _N
+
+    def bit(r: int) -> CardMask:
+        return 1 << (row + r) if 0 <= r < _N else 0
+
+    for step in (1, 2):
+        for sign in (-1, 1):
+            other = rank + sign * step
+            if not bit(other) or not hand & bit(other):
+                continue
+            if step == 1:  # a pair in sequence: either end completes it
+                lo, hi = min(rank, other), max(rank, other)
+                found |= bit(lo - 1) | bit(hi + 1)
+            else:  # a gap: only the middle card
+                found |= bit(rank + sign)
+    return found & ~hand & ~dead
+
+
+def expected_deadwood(hand: CardMask, dead: CardMask) -> float:
+    """The hand's deadwood with each loose card discounted by its live outs.
+
+    A loose card (outside the least-deadwood melds) counts its value times
+    the chance that it stays deadwood: ``1 -`` :data:`OUT_CHANCE` per live
+    out (a card not in ``hand`` nor in ``dead``), at least ``1 -``
+    :data:`MAX_HOPE`. The ``gin-rummy`` bot discards by it
+    (``bots/gin_rummy.py``); gin rummy's deal estimate values hands by it.
+    """
+    arrangement = next(arrangements(hand))
+    melded = sum(arrangement)
+    total = 0.0
+    for c in iter_bits(hand & ~melded):
+        hope = min(MAX_HOPE, OUT_CHANCE * outs(c, hand, dead).bit_count())
+        total += VALUE[c] * (1 - hope)
+    return total
 
 
 def names(mask: CardMask) -> tuple[str, ...]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from bots.gin_rummy import GinRummyBot, expected_deadwood
+from bots.gin_rummy import GinRummyBot
 from bots.random_bot import RandomBot
 from games.rummy.gin import GinRummy, GinRummyState
+from games.rummy.melds import expected_deadwood
 from tests.games.playing import play_bots
 from tests.games.rummy.test_gin_rules import cards, position
 
