@@ -29,7 +29,6 @@ from collections.abc import Sequence
 
 from games.cards import FULL52, CardMask, iter_bits
 from games.rummy import melds
-from games.rummy.melds import expected_deadwood
 from harness import Bot, View, hookimpl
 
 __all__ = ["GinRummyBot"]
@@ -81,7 +80,8 @@ class GinRummyBot(Bot):
         what the card gives the opponent, then the higher card, then fixed."""
         c = FULL52.index[card]
         kept = hand & ~(1 << c)
-        return (expected_deadwood(kept, table.dead) + table.danger(c), -_value(c), c)
+        expected = melds.expected_deadwood(kept, table.dead)
+        return (expected + table.danger(c), -_value(c), c)
 
     def _knock_key(self, hand: CardMask, action: str, table: _Table) -> tuple[int, int]:
         """Least deadwood after the knock discard, then the safer discard."""

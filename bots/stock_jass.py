@@ -155,14 +155,13 @@ class StockJassBot(Bot):
             return self._strength(card) > self._strength(best)
         return card[1] == self._trump
 
-    def _keep(self, card: str, hand: Sequence[str]) -> float:
+    def _keep(self, card: str, hand: Sequence[str], still: _Still) -> float:
         """How much ``card`` is worth keeping: points, trump strength, and the
         runs, carrés and mariages it helps make that can still be declared."""
         value = self._points(card) / 2
         if card[1] == self._trump:
             value += 4 + TRUMP.index(card[0])
         rank, suit = card[0], card[1]
-        still = self._still
         i = PLAIN.index(rank)
         value += 3 * sum(
             1
@@ -174,14 +173,15 @@ class StockJassBot(Bot):
         if rank in still.fours and not any(rank + s in still.gone for s in "CDHS"):
             value += 2 * sum(1 for s in "CDHS" if rank + s in hand and s != suit)
         if rank in "KQ":
-            value += 8 * len(self._mariages_with(card, hand))
+            value += 8 * len(self._mariages_with(card, hand, still))
         return value
 
-    def _mariages_with(self, card: str, hand: Collection[str]) -> list[str]:
+    def _mariages_with(
+        self, card: str, hand: Collection[str], still: _Still
+    ) -> list[str]:
         """The mariages still to declare that ``card`` makes with a card of
         ``hand`` (S10): the trump king and queen, the Q♦ with the Q♠, a king
         and a queen of different colours not used in a brok."""
-        still = self._still
         out = []
         rank, suit = card[0], card[1]
         partner = ("Q" if rank == "K" else "K") + suit
@@ -207,14 +207,14 @@ class StockJassBot(Bot):
         hand: tuple[str, ...] = view.hand  # type: ignore[attr-defined]
         trick: tuple[tuple[int, str], ...] = view.trick  # type: ignore[attr-defined]
         assert isinstance(self.game, StockGame)  # the bot's games are both one
-        self._still = _still(view, self.game.config)
-        keep = {c: self._keep(c, hand) for c in cards}
+        still = _still(view, self.game.config)
+        keep = {c: self._keep(c, hand, still) for c in cards}
         if not trick:
             return min(cards, key=lambda c: (keep[c], self._points(c)))
         led = trick[0][1]
         worth = self._points(led)
         winners = [c for c in cards if self._beats(c, led)]
-        want = worth >= 10 or self._has_roem(hand)
+        want = worth >= 10 or self._has_roem(hand, still)
         if winners and want:
             cheapest = min(winners, key=lambda c: keep[c] + self._points(c) / 4)
             if keep[cheapest] < 12 + worth:
@@ -222,9 +222,8 @@ class StockJassBot(Bot):
         losers = [c for c in cards if not self._beats(c, led)] or cards
         return min(losers, key=lambda c: (keep[c] + self._points(c), c))
 
-    def _has_roem(self, hand: Sequence[str]) -> bool:
+    def _has_roem(self, hand: Sequence[str], still: _Still) -> bool:
         """Whether ``hand`` holds a run or carré it may still declare (S8)."""
-        still = self._still
         for suit in "CDHS":
             run = 0
             for i, rank in enumerate(PLAIN):
