@@ -39,6 +39,17 @@ Rulings (where issue 35 is silent):
    differ from it) in the database, and the table names every commit that
    played into a game's results, so a ladder resumed after the bots changed
    says so.
+5. The databases are caches, not committed (a new checkout has none); what the
+   table is generated from is: after every run, finished or stopped, each
+   ladder's results are archived as text in ``bench/ladder-results/<config>.jsonl``
+   (:func:`write_archive`: the config, the commits that played, and per match
+   its job, result and thinking times, without the action log, which is most
+   of a database's size and no part of the table). A checkout without a
+   database restores it from the archive (:func:`restore`) before it plays or
+   writes the table, so a ladder played over several sessions or machines
+   accumulates, and the committed table can be regenerated anywhere. An
+   archive of another config (a bot's options changed) is refused: deleting
+   it replays that ladder.
 """
 
 from __future__ import annotations
@@ -46,6 +57,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import json
 import math
 import sqlite3
 import statistics
@@ -59,18 +71,24 @@ if __package__ in (None, ""):  # run as a script: bench/ladder.py
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.contracts.errors import ConfigError
+from harness.contracts.result import Result
 from harness.report.model import stored_report
 from harness.stats.ratings import PairResult
 from harness.stats.significance import PairStats, pair_statistics, paired_differences
 from harness.tournament.config import TournamentConfig, load_config
+from harness.tournament.plan import plan
 from harness.tournament.progress import Progress
 from harness.tournament.scheduler import Interrupted, run_tournament
-from harness.tournament.store import Store
+from harness.tournament.store import Store, describe_changes
 
 ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENTS = ROOT / "tournaments"
 DOC = ROOT / "docs" / "SEARCH.md"
 DATABASES = ROOT / "bench" / "results" / "ladder"
+#: The committed record of every ladder's results (ruling 5).
+ARCHIVES = ROOT / "bench" / "ladder-results"
+#: The archive's layout; a reader refuses another.
+ARCHIVE_FORMAT = 1
 
 BEGIN = "<!-- BEGIN generated ladder table: python -m bench.ladder --table-only -->"
 END = "<!-- END generated ladder table -->"
@@ -168,6 +186,91 @@ def recorded_codes(store: Store) -> list[str]:
     except sqlite3.OperationalError:  # a ladder played before ruling 4
         return []
     return [code for (code,) in rows]
+
+
+def archive_of(config: TournamentConfig, archives: Path = ARCHIVES) -> Path:
+    """The archive of ``config``'s ladder: named as its database."""
+    return archives / f"{config.database.stem}.jsonl"
+
+
+def write_archive(config: TournamentConfig, archive: Path) -> int:
+    """Write every match of ``config``'s database to ``archive`` (ruling 5):
+    one JSON line of the config and the commits, then one per match in plan
+    order. Written to a temporary file first, so a kill leaves the old one.
+
+    :returns: the matches archived.
+    """
+    with Store.existing(config.database) as store:
+        matches = list(store.matches(void=True))
+        thinking: dict[str, list[list[float]]] = {}
+        for job_id, *spent in store.db.execute(
+            "SELECT job_id, decisions, total, longest FROM thinking "
+            "ORDER BY job_id, seat"
+        ):
+            thinking.setdefault(job_id, []).append(spent)
+        codes = recorded_codes(store)
+    header = {"format": ARCHIVE_FORMAT, "config": config.snapshot(), "codes": codes}
+    lines = [json.dumps(header, sort_keys=True)]
+    for match in matches:
+        result = match.result.to_dict()
+        del result["log"]
+        row = {
+            "job": match.job["id"],
+            "result": result,
+            "thinking": thinking.get(match.job["id"]),
+        }
+        lines.append(json.dumps(row, sort_keys=True))
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    partial = archive.with_suffix(".jsonl.partial")
+    partial.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    partial.replace(archive)
+    return len(matches)
+
+
+def restore(config: TournamentConfig, archive: Path) -> int:
+    """Make ``config``'s missing database from ``archive`` (ruling 5); nothing
+    when the database exists or no archive does.
+
+    :returns: the matches restored.
+    :raises ConfigError: the archive is of another config or layout, or names
+        a match the config does not plan.
+    """
+    if config.database.exists() or not archive.exists():
+        return 0
+    header, *rows = (
+        json.loads(line) for line in archive.read_text(encoding="utf-8").splitlines()
+    )
+    if header.get("format") != ARCHIVE_FORMAT:
+        raise ConfigError(
+            f"{archive}: archive format {header.get('format')!r}; this version "
+            f"reads {ARCHIVE_FORMAT}"
+        )
+    if header["config"] != config.snapshot():
+        changes = describe_changes(header["config"], config.snapshot())
+        raise ConfigError(
+            f"{archive}: results of another config than {config.path} ({changes}); "
+            "delete the archive to play that ladder afresh, or restore the config"
+        )
+    jobs = {job.id: job for job in plan(config)}
+    played = []
+    for row in rows:
+        job = jobs.get(row["job"])
+        if job is None:
+            raise ConfigError(
+                f"{archive}: match {row['job']} is not in {config.path}'s plan"
+            )
+        result = Result.from_dict({**row["result"], "log": None})
+        if row["thinking"] is not None:
+            spent = tuple((int(d), float(t), float(x)) for d, t, x in row["thinking"])
+            result = dataclasses.replace(result, thinking=spent)
+        played.append((job, result))
+    config.database.parent.mkdir(parents=True, exist_ok=True)
+    with Store.open(config.database, config) as store:
+        store.add_jobs(jobs.values())
+        store.record_many(played)
+    for code in header["codes"]:
+        record_code(config, code)
+    return len(played)
 
 
 def play(config: TournamentConfig, workers: int | None) -> None:
@@ -412,6 +515,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--tournaments", type=Path, default=TOURNAMENTS, help="folder of the configs"
     )
+    parser.add_argument(
+        "--archives", type=Path, default=ARCHIVES, help="folder of the archives"
+    )
     parser.add_argument("--doc", type=Path, default=DOC, help="the page of the table")
     args = parser.parse_args(argv)
     available = ladder_configs(args.tournaments)
@@ -425,10 +531,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     configs = {
         game: ladder_config(path, args.databases) for game, path in available.items()
     }
+    try:
+        for config in configs.values():
+            restore(config, archive_of(config, args.archives))
+    except ConfigError as exc:
+        parser.error(str(exc))
     if not args.table_only:
         try:
             for game in chosen:
-                play(configs[game], args.workers)
+                try:
+                    play(configs[game], args.workers)
+                finally:  # a stopped run's matches are kept too
+                    if configs[game].database.exists():
+                        write_archive(
+                            configs[game], archive_of(configs[game], args.archives)
+                        )
         except Interrupted as exc:
             print(
                 f"bench.ladder: {exc}; rerun the same command to resume",

@@ -7,8 +7,10 @@ the strength of the bots is not checked here (the night's run is for that).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import re
+import sqlite3
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +23,7 @@ from scipy import stats as st
 from harness.contracts.errors import ConfigError
 from harness.plugins import load_plugins
 from harness.tournament.config import load_config
+from harness.tournament.scheduler import run_tournament
 from harness.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +110,7 @@ def test_the_table_is_generated_from_a_real_run_and_a_rerun_resumes(
     doc = _doc(tmp_path / "SEARCH.md")
     databases = tmp_path / "databases"
     argv = ["--tournaments", str(tournaments), "--databases", str(databases)]
-    argv += ["--doc", str(doc)]
+    argv += ["--doc", str(doc), "--archives", str(tmp_path / "archives")]
     assert ladder.main(["--games", "klapper", "--workers", "1", *argv]) == 0
     database = databases / "ladder-klapper.sqlite"
     with Store.existing(database) as store:
@@ -166,6 +169,77 @@ def test_the_table_is_generated_from_a_real_run_and_a_rerun_resumes(
     assert ladder.main(["--table-only", *argv]) == 0
     assert doc.read_text() == text
     assert load_config(config_path).matches == 2
+    # Ruling 5: a checkout without the database restores it from the archive
+    # the run wrote, and writes the same table, thinking times and commits too.
+    archive = tmp_path / "archives" / "ladder-klapper.jsonl"
+    assert len(archive.read_text().splitlines()) == 1 + 24
+    for path in databases.iterdir():
+        path.unlink()
+    doc.write_text(_doc(tmp_path / "other.md").read_text())
+    assert ladder.main(["--table-only", *argv]) == 0
+    assert doc.read_text() == text
+    with Store.existing(database) as store:
+        assert store.counts() == (24, 24)
+
+
+def _forget_all_but(database: Path, kept: int) -> None:
+    """Delete every result of ``database`` but the first ``kept`` in plan order."""
+    with sqlite3.connect(database) as db:
+        ids = [id for (id,) in db.execute("SELECT id FROM jobs ORDER BY idx")]
+        for table in ("logs", "thinking", "seat_results", "results"):
+            db.executemany(
+                f"DELETE FROM {table} WHERE job_id = ?", [(i,) for i in ids[kept:]]
+            )
+    db.close()
+
+
+def test_a_stopped_run_is_archived_and_resumes_from_the_archive(
+    tmp_path: Path,
+) -> None:
+    """Half a ladder archived, its database gone: the rest is played on top
+    of the restored half, and the matches restored are the ones played."""
+    config = ladder.ladder_config(_shrunk_ladder(tmp_path), tmp_path / "db")
+    half = dataclasses.replace(config, database=tmp_path / "half.sqlite")
+    run_tournament(half, workers=1)
+    _forget_all_but(half.database, 10)  # as if stopped after ten matches
+    archive = tmp_path / "ladder-klapper.jsonl"
+    assert ladder.write_archive(half, archive) == 10
+    assert ladder.restore(config, archive) == 10
+    assert ladder.restore(config, archive) == 0  # the database exists now
+    with Store.existing(half.database) as store:
+        played = {m.job["id"]: m.result.to_dict() for m in store.matches()}
+    with Store.existing(config.database) as store:
+        restored = {m.job["id"]: m.result.to_dict() for m in store.matches()}
+        assert store.counts() == (10, 24)
+    assert restored == {k: {**v, "log": None} for k, v in played.items()}
+    summary = run_tournament(config, workers=1)
+    assert (summary.already_done, summary.played) == (10, 14)
+
+
+def test_an_archive_of_another_config_is_refused(tmp_path: Path) -> None:
+    config = ladder.ladder_config(_shrunk_ladder(tmp_path), tmp_path / "db")
+    run_tournament(config, workers=1)
+    archive = tmp_path / "ladder-klapper.jsonl"
+    ladder.write_archive(config, archive)
+    config.database.unlink()
+    changed = dataclasses.replace(config, seed=config.seed + 1)
+    with pytest.raises(ConfigError, match=r"ladder-klapper.jsonl: results of another"):
+        ladder.restore(changed, archive)
+    assert not changed.database.exists()
+
+
+def test_the_committed_table_is_the_committed_archives(tmp_path: Path) -> None:
+    """docs/SEARCH.md's generated region is what the archives of
+    bench/ladder-results/ give, restored into fresh databases."""
+    configs = {
+        game: ladder.ladder_config(path, tmp_path)
+        for game, path in ladder.ladder_configs().items()
+    }
+    for config in configs.values():
+        ladder.restore(config, ladder.archive_of(config))
+    text = ladder.DOC.read_text()
+    region = text.split(ladder.BEGIN)[1].split(ladder.END)[0]
+    assert region == f"\n{ladder.table(configs)}\n"
 
 
 def test_a_ladder_without_a_database_says_not_run_yet(tmp_path: Path) -> None:
