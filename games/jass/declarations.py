@@ -256,6 +256,11 @@ class DeclaresInHand(TrickState):
             return (*legal, ROEM)
         return legal
 
+    def search_key_extra(self) -> tuple[object, ...]:
+        """The declarations made: "roem" plays no card, so without them a line
+        that declared met one that did not in a search's table."""
+        return (*super().search_key_extra(), self._declared)
+
     def apply(self, action: str) -> None:
         """Declare roem in hand, or play on as the game does."""
         if action == ROEM and self._playing:

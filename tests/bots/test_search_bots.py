@@ -9,10 +9,12 @@ import time
 import pytest
 
 from bots.ismcts import ISMCTSBot
-from bots.pimc import AlphaBeta, PIMCBot, endgame_cards, no_more_cards
+from bots.pimc import AlphaBeta, PIMCBot, _key, endgame_cards, no_more_cards
 from bots.searchkit import Deadline, seat_margins
+from games.jass.declarations import ROEM
 from games.jass.smousjas import Smousjas
 from games.jass.stock import StockState
+from games.tricks import TrickState
 from harness import Game, OptionError, State, View
 from harness.plugins import load_plugins
 from tests.plugins.fusion_game import FusionGame
@@ -296,3 +298,23 @@ def test_pimc_combines_worlds_by_vote_too() -> None:
     bot = PIMCBot(game, 0, 1, {"worlds": 5, "exact_nodes": 100, "combine": "vote"})
     assert bot.act(view) == "gamble"
     assert bot.last_worlds == 5
+
+
+def test_the_table_tells_a_declaration_in_hand_from_none() -> None:
+    """Klapper, two seats, seed 0: seat 0 may declare its roem in hand before
+    its first card (seeds/002 line 131: roem in hand during the first
+    trick). "roem" plays no card, so the position after
+    "roem, QC" has the hands, trick and seat of the one after "QC" alone; the
+    key of PIMC's transposition table must still tell them apart."""
+    game = REGISTRY.game("klapper")
+    state = game.new_match(2, 0)
+    assert isinstance(state, TrickState)
+    rng = random.Random(0)
+    while ROEM not in state.legal_actions():
+        state.apply(rng.choice(state.legal_actions()))
+    declared, plain = state.clone(), state.clone()
+    declared.apply(ROEM)
+    declared.apply("QC")
+    plain.apply("QC")
+    assert declared.hands == plain.hands and declared.to_act == plain.to_act
+    assert _key(declared) != _key(plain)
