@@ -548,7 +548,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         )
         except Interrupted as exc:
             print(
-                f"bench.ladder: {exc}; rerun the same command to resume",
+                f"bench.ladder: {exc}; or rerun this command, which resumes "
+                "every ladder it names (the matches played are archived)",
                 file=sys.stderr,
             )
             return 130
