@@ -50,11 +50,19 @@ Rulings (where issue 35 is silent):
    accumulates, and the committed table can be regenerated anywhere. An
    archive of another config (a bot's options changed) is refused: deleting
    it replays that ladder.
+6. A bot option added after an archive was made does not make it another
+   config's when the ladder leaves it at its default (:func:`with_new_defaults`):
+   a new option's default keeps the bot's old play, as PIMC's ``prior`` does
+   (it draws no random number unless set). The archive's matches are renamed
+   to the ids they have in today's plan, which digest the options. ``troef
+   run`` itself stays strict: its database keeps the old ids, so it refuses
+   rather than play every match again beside the old ones.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import functools
 import json
@@ -66,6 +74,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):  # run as a script: bench/ladder.py
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -172,11 +181,19 @@ def code_version(root: Path = ROOT) -> str:
 def record_code(config: TournamentConfig, code: str) -> None:
     """Record in ``config``'s database (made if missing) that ``code`` plays into it."""
     config.database.parent.mkdir(parents=True, exist_ok=True)
-    with Store.open(config.database, config) as store, store.db:
+    with Store.open(config.database, config) as store:
+        add_codes(store, [code])
+
+
+def add_codes(store: Store, codes: Sequence[str]) -> None:
+    """Record in ``store`` that ``codes`` played into it, in their order."""
+    with store.db:
         store.db.execute(
             f"CREATE TABLE IF NOT EXISTS {CODE_TABLE} (code TEXT PRIMARY KEY)"
         )
-        store.db.execute(f"INSERT OR IGNORE INTO {CODE_TABLE} VALUES (?)", (code,))
+        store.db.executemany(
+            f"INSERT OR IGNORE INTO {CODE_TABLE} VALUES (?)", [(c,) for c in codes]
+        )
 
 
 def recorded_codes(store: Store) -> list[str]:
@@ -227,6 +244,32 @@ def write_archive(config: TournamentConfig, archive: Path) -> int:
     return len(matches)
 
 
+def with_new_defaults(config: TournamentConfig, old: dict[str, Any]) -> dict[str, Any]:
+    """Snapshot ``old`` with every bot option it lacks filled in at the
+    option's default, for the entrants of ``config`` whose bot is the same
+    (ruling 6): an option added to a bot since, at its default, plays as the
+    bot did before the option existed."""
+    upgraded: dict[str, Any] = copy.deepcopy(old)
+    for entrant in config.entrants:
+        then = upgraded.get("entrants", {}).get(entrant.label)
+        if isinstance(then, dict) and then.get("bot") == entrant.bot:
+            then["options"] = {**dict(entrant.defaults), **then.get("options", {})}
+    return upgraded
+
+
+def config_as_recorded(
+    config: TournamentConfig, old: dict[str, Any]
+) -> TournamentConfig:
+    """``config`` with its entrants' options as snapshot ``old`` recorded them."""
+    entrants = tuple(
+        dataclasses.replace(
+            e, options=tuple(sorted(old["entrants"][e.label]["options"].items()))
+        )
+        for e in config.entrants
+    )
+    return dataclasses.replace(config, entrants=entrants)
+
+
 def restore(config: TournamentConfig, archive: Path) -> int:
     """Make ``config``'s missing database from ``archive`` (ruling 5); nothing
     when the database exists or no archive does.
@@ -245,13 +288,17 @@ def restore(config: TournamentConfig, archive: Path) -> int:
             f"{archive}: archive format {header.get('format')!r}; this version "
             f"reads {ARCHIVE_FORMAT}"
         )
-    if header["config"] != config.snapshot():
-        changes = describe_changes(header["config"], config.snapshot())
+    old = header["config"]
+    if with_new_defaults(config, old) != config.snapshot():
+        changes = describe_changes(old, config.snapshot())
         raise ConfigError(
             f"{archive}: results of another config than {config.path} ({changes}); "
             "delete the archive to play that ladder afresh, or restore the config"
         )
-    jobs = {job.id: job for job in plan(config)}
+    # A job's id digests its bots' options, so an archive made before a bot
+    # gained an option names its matches by the ids of the plan it then had.
+    then = config_as_recorded(config, old)
+    jobs = {was.id: job for was, job in zip(plan(then), plan(config), strict=True)}
     played = []
     for row in rows:
         job = jobs.get(row["job"])
@@ -268,8 +315,7 @@ def restore(config: TournamentConfig, archive: Path) -> int:
     with Store.open(config.database, config) as store:
         store.add_jobs(jobs.values())
         store.record_many(played)
-    for code in header["codes"]:
-        record_code(config, code)
+        add_codes(store, header["codes"])
     return len(played)
 
 

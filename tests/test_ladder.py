@@ -22,7 +22,8 @@ from scipy import stats as st
 
 from harness.contracts.errors import ConfigError
 from harness.plugins import load_plugins
-from harness.tournament.config import load_config
+from harness.tournament.config import TournamentConfig, load_config
+from harness.tournament.plan import plan
 from harness.tournament.scheduler import run_tournament
 from harness.tournament.store import Store
 
@@ -226,6 +227,63 @@ def test_an_archive_of_another_config_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"ladder-klapper.jsonl: results of another"):
         ladder.restore(changed, archive)
     assert not changed.database.exists()
+
+
+def _without_pimc_prior(config: TournamentConfig) -> TournamentConfig:
+    """``config`` as it was before PIMC had its ``prior`` options."""
+    entrants = tuple(
+        dataclasses.replace(
+            e,
+            options=tuple(
+                (k, v) for k, v in e.options if k not in ("prior", "prior_margin")
+            ),
+        )
+        if e.bot == "pimc"
+        else e
+        for e in config.entrants
+    )
+    return dataclasses.replace(config, entrants=entrants)
+
+
+def test_an_archive_from_before_a_new_bot_option_restores_at_its_default(
+    tmp_path: Path,
+) -> None:
+    """Ruling 6: a ladder archived before PIMC had ``prior`` restores into
+    today's config, which leaves it at its default, under today's job ids, and
+    a rerun plays nothing again; set to another value, the archive is refused."""
+    config = ladder.ladder_config(_shrunk_ladder(tmp_path), tmp_path / "db")
+    before = dataclasses.replace(
+        _without_pimc_prior(config), database=tmp_path / "before.sqlite"
+    )
+    assert "prior" not in before.snapshot()["entrants"]["pimc"]["options"]
+    run_tournament(before, workers=1)
+    archive = tmp_path / "ladder-klapper.jsonl"
+    assert ladder.write_archive(before, archive) == 24
+    assert ladder.restore(config, archive) == 24
+    with Store.existing(before.database) as store:
+        played = [m.result.to_dict() for m in store.matches()]
+    with Store.existing(config.database) as store:
+        restored = [m.result.to_dict() for m in store.matches()]
+        ids = {m.job["id"] for m in store.matches()}
+    assert ids == {job.id for job in plan(config)}
+    for was, job in zip(plan(before), plan(config), strict=True):
+        assert (was.id != job.id) == ("pimc" in job.seating)  # options digested
+    assert restored == [{**r, "log": None} for r in played]
+    summary = run_tournament(config, workers=1)
+    assert (summary.already_done, summary.played) == (24, 0)
+    pimc = config.entrant("pimc")
+    prior = dataclasses.replace(
+        pimc, options=tuple(sorted({**pimc.options_dict(), "prior": "jass"}.items()))
+    )
+    changed = dataclasses.replace(
+        config,
+        entrants=tuple(prior if e is pimc else e for e in config.entrants),
+        database=tmp_path / "changed.sqlite",
+    )
+    with pytest.raises(
+        ConfigError, match=r"pimc\.options\.prior: '<absent>' -> 'jass'"
+    ):
+        ladder.restore(changed, archive)
 
 
 def test_the_committed_table_is_the_committed_archives(tmp_path: Path) -> None:

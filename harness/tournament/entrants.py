@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +87,9 @@ class Entrant:
     process: ProcessSettings | None = None
     #: Its time control (the tournament's unless the entrant sets its own).
     time_control: TimeControl | None = None
+    #: Every option's default, as sorted (key, value) pairs: what a snapshot
+    #: recorded before an option existed is taken to have played with it.
+    defaults: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     @property
     def isolation(self) -> str:
@@ -219,6 +222,7 @@ class EntrantReader(ConfigReader):
         options = spec.get("options", {})
         if not isinstance(options, dict):
             raise self.error(where, "options", "expected a table of bot options")
+        defaults: tuple[tuple[str, Any], ...] = ()
         if bot:
             try:
                 cls = registry.bot_class(bot, game)
@@ -230,6 +234,7 @@ class EntrantReader(ConfigReader):
                 )
             except OptionError as exc:
                 raise self.error(where, "options", str(exc)) from None
+            defaults = tuple(sorted((o.name, o.default) for o in cls.option_specs))
         process = self.process_settings(where, spec, registry, bot, command, plugin)
         own_tc = self.time_control(f"{where}.time_control", spec.get("time_control"))
         return Entrant(
@@ -238,6 +243,7 @@ class EntrantReader(ConfigReader):
             tuple(sorted(options.items())),
             process,
             own_tc if own_tc is not None else default_tc,
+            defaults,
         )
 
     def entrant_plugin(self, where: str, spec: Mapping[str, Any]) -> str | None:

@@ -193,3 +193,35 @@ def test_the_prior_lead_keeps_the_priors_choice_against_the_search() -> None:
             assert ISMCTSBot(game, 0, seed, prior).act(view) == "late"
             checked += 1
     assert checked >= 1
+
+
+def test_the_prior_margin_keeps_the_priors_choice_unless_beaten_by_more() -> None:
+    """PIMC with the random bot as prior, rollouts cut after 5 actions and
+    valued by the walk's estimate: ``early`` is worth +3 to seat 0 and
+    ``late`` -3, a gap of 6 deal points. A margin of 10 plays the prior's
+    choice (``late`` for some seeds), a margin of 5 or none plays ``early``:
+    the search draws the same numbers under any margin, so the prior's choice
+    per seed is the same in all three."""
+    view = _first_view()
+    cut = {"worlds": 2, "rollouts": 1, "max_rollout": 5, "evaluation": "game"}
+    kept = []
+    for seed in range(8):
+        prior = {**cut, "prior": "random"}
+        played = PIMCBot(WalkGame(), 0, seed, {**prior, "prior_margin": 10.0}).act(view)
+        kept.append(played)
+        assert PIMCBot(WalkGame(), 0, seed, {**prior, "prior_margin": 5.0}).act(
+            view
+        ) == ("early")
+        assert PIMCBot(WalkGame(), 0, seed, cut).act(view) == "early"
+    assert set(kept) == {"early", "late"}
+
+
+def test_a_pimc_prior_needs_the_mean_of_the_worlds() -> None:
+    with pytest.raises(
+        OptionError,
+        match=r"bot 'pimc': option 'prior' needs combine = 'mean' \(a margin in "
+        r"deal points\), not 'vote'",
+    ):
+        PIMCBot(WalkGame(), 0, 1, {"prior": "random", "combine": "vote"})
+    with pytest.raises(OptionError, match="option 'prior' = 'nobody' names no"):
+        PIMCBot(WalkGame(), 0, 1, {"prior": "nobody"})
