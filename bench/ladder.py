@@ -48,7 +48,7 @@ Rulings (where issue 35 is silent):
    database restores it from the archive (:func:`restore`) before it plays or
    writes the table, so a ladder played over several sessions or machines
    accumulates, and the committed table can be regenerated anywhere. An
-   archive of another config (a bot's options changed) is refused: deleting
+   archive of another config is refused (but see rulings 6 and 7): deleting
    it replays that ladder.
 6. A bot option added after an archive was made does not make it another
    config's when the ladder leaves it at its default (:func:`with_new_defaults`):
@@ -57,6 +57,12 @@ Rulings (where issue 35 is silent):
    to the ids they have in today's plan, which digest the options. ``troef
    run`` itself stays strict: its database keeps the old ids, so it refuses
    rather than play every match again beside the old ones.
+7. An archive whose config differs from today's in some entrants alone (their
+   bot, options or clock; :func:`changed_entrants`) restores the matches of
+   the others and leaves those of the changed entrants to be played again, as
+   a tuned bot should be: every pair it sits in is measured anew, the pairs
+   without it keep their results. Any other change (the game, its options, the
+   seeds, the entrants' list) refuses the archive.
 """
 
 from __future__ import annotations
@@ -257,6 +263,20 @@ def with_new_defaults(config: TournamentConfig, old: dict[str, Any]) -> dict[str
     return upgraded
 
 
+def changed_entrants(config: TournamentConfig, old: dict[str, Any]) -> set[str] | None:
+    """The entrants of ``config`` that play otherwise than snapshot ``old``
+    recorded (another bot, options or clock; ruling 7), after
+    :func:`with_new_defaults`; None when more than entrants differ."""
+    then, now = with_new_defaults(config, old), config.snapshot()
+    if {**then, "entrants": None} != {**now, "entrants": None}:
+        return None
+    if set(then.get("entrants", {})) != set(now["entrants"]):
+        return None
+    return {
+        label for label, e in now["entrants"].items() if then["entrants"][label] != e
+    }
+
+
 def config_as_recorded(
     config: TournamentConfig, old: dict[str, Any]
 ) -> TournamentConfig:
@@ -274,9 +294,10 @@ def restore(config: TournamentConfig, archive: Path) -> int:
     """Make ``config``'s missing database from ``archive`` (ruling 5); nothing
     when the database exists or no archive does.
 
-    :returns: the matches restored.
-    :raises ConfigError: the archive is of another config or layout, or names
-        a match the config does not plan.
+    :returns: the matches restored (not those of an entrant changed since,
+        ruling 7).
+    :raises ConfigError: the archive is of another config (beyond rulings 6
+        and 7) or layout, or names a match the config does not plan.
     """
     if config.database.exists() or not archive.exists():
         return 0
@@ -289,7 +310,8 @@ def restore(config: TournamentConfig, archive: Path) -> int:
             f"reads {ARCHIVE_FORMAT}"
         )
     old = header["config"]
-    if with_new_defaults(config, old) != config.snapshot():
+    changed = changed_entrants(config, old)
+    if changed is None:
         changes = describe_changes(old, config.snapshot())
         raise ConfigError(
             f"{archive}: results of another config than {config.path} ({changes}); "
@@ -300,12 +322,16 @@ def restore(config: TournamentConfig, archive: Path) -> int:
     then = config_as_recorded(config, old)
     jobs = {was.id: job for was, job in zip(plan(then), plan(config), strict=True)}
     played = []
+    dropped = 0
     for row in rows:
         job = jobs.get(row["job"])
         if job is None:
             raise ConfigError(
                 f"{archive}: match {row['job']} is not in {config.path}'s plan"
             )
+        if changed.intersection(job.seating):
+            dropped += 1
+            continue
         result = Result.from_dict({**row["result"], "log": None})
         if row["thinking"] is not None:
             spent = tuple((int(d), float(t), float(x)) for d, t, x in row["thinking"])
@@ -316,6 +342,13 @@ def restore(config: TournamentConfig, archive: Path) -> int:
         store.add_jobs(jobs.values())
         store.record_many(played)
         add_codes(store, header["codes"])
+    if dropped:
+        changes = describe_changes(old, config.snapshot())
+        print(
+            f"{archive}: {dropped} matches of {', '.join(sorted(changed))} left to "
+            f"play again ({changes}); {len(played)} restored",
+            file=sys.stderr,
+        )
     return len(played)
 
 

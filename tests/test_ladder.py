@@ -246,11 +246,12 @@ def _without_pimc_prior(config: TournamentConfig) -> TournamentConfig:
 
 
 def test_an_archive_from_before_a_new_bot_option_restores_at_its_default(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Ruling 6: a ladder archived before PIMC had ``prior`` restores into
     today's config, which leaves it at its default, under today's job ids, and
-    a rerun plays nothing again; set to another value, the archive is refused."""
+    a rerun plays nothing again. Ruling 7: with ``prior`` set, only the matches
+    without PIMC are restored, and the restore says which are left to play."""
     config = ladder.ladder_config(_shrunk_ladder(tmp_path), tmp_path / "db")
     before = dataclasses.replace(
         _without_pimc_prior(config), database=tmp_path / "before.sqlite"
@@ -280,10 +281,13 @@ def test_an_archive_from_before_a_new_bot_option_restores_at_its_default(
         entrants=tuple(prior if e is pimc else e for e in config.entrants),
         database=tmp_path / "changed.sqlite",
     )
-    with pytest.raises(
-        ConfigError, match=r"pimc\.options\.prior: '<absent>' -> 'jass'"
-    ):
-        ladder.restore(changed, archive)
+    assert ladder.restore(changed, archive) == 12  # ruling 7: the pairs without pimc
+    note = capsys.readouterr().err
+    assert "12 matches of pimc left to play again" in note
+    assert "pimc.options.prior: '<absent>' -> 'jass'" in note
+    with Store.existing(changed.database) as store:
+        assert all("pimc" not in m.job["seating"] for m in store.matches())
+        assert store.counts() == (12, 24)
 
 
 def test_the_committed_table_is_the_committed_archives(tmp_path: Path) -> None:
