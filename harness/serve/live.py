@@ -14,8 +14,8 @@ intervals, the pairwise results, the SPRT's verdict and LLR against its bounds
 Rulings (the issue left them open):
 
 1. Read-only, and safe beside a running ``troef run``: each poll opens the
-   file read-only (``mode=ro``, :func:`~harness.tournament.database_file.
-   read_only_connection`; SQLite is told the file is immutable when no -wal
+   file read-only (``mode=ro``, :meth:`~harness.tournament.store.Store.
+   read_snapshot`; SQLite is told the file is immutable when no -wal
    file is beside it, so no -wal or -shm is made beside a finished
    database), reads everything in one short read transaction (one snapshot:
    the counts and the standings agree) and closes the connection before it
@@ -63,7 +63,6 @@ from harness.report.tables import match_record
 from harness.tournament.database_file import (
     WRITER_KEY,
     not_a_troef_database,
-    read_only_connection,
 )
 from harness.tournament.sprt import recorded_of_planned
 from harness.tournament.store import Store, writer_alive
@@ -141,19 +140,13 @@ class Watch:
                 return _waiting("unreadable", f"{self.path}: {problem}")
             self._sound = identity
         try:
-            connection = read_only_connection(self.path)
-        except sqlite3.Error as exc:
-            return _waiting("unreadable", f"{self.path}: cannot open it ({exc})")
-        try:
-            connection.execute("BEGIN")  # one snapshot for every figure below
-            return self._figures(Store(self.path, connection), identity)
+            with Store.read_snapshot(self.path) as store:
+                return self._figures(store, identity)  # one moment of the file
         except (sqlite3.Error, TroefError) as exc:
             # A file replaced or checkpointed under a reader: the next poll
             # reads it afresh.
             self._sound = None
             return _waiting("unreadable", f"{self.path}: cannot read it ({exc})")
-        finally:
-            connection.close()  # ends the read transaction: nothing is held
 
     def _figures(self, store: Store, identity: tuple[int, int]) -> dict[str, Any]:
         key = (*identity, *store.counts())

@@ -31,7 +31,7 @@ from harness.match.narration import Narrator
 from harness.plugins import Registry
 from harness.report.replay import replay_frames as report_frames
 from harness.serve.table import Drawing, Message
-from harness.tournament.database_file import not_a_troef_database, read_only_connection
+from harness.tournament.database_file import not_a_troef_database
 from harness.tournament.executor_plugins import snapshot_registry
 from harness.tournament.store import Store, StoredMatch
 
@@ -121,16 +121,12 @@ def _stored_match(path: Path, match: str) -> tuple[StoredMatch, tuple[str, ...]]
     problem = not_a_troef_database(path)
     if problem is not None:
         raise ConfigError(f"replay: {path}: {problem}")
-    connection = read_only_connection(path)
     try:
-        connection.execute("BEGIN")  # one snapshot while a run writes
-        store = Store(path, connection)
-        plugins = store.config_snapshot().get("plugins", [])
-        return store.match(match), tuple(str(p) for p in plugins)
+        with Store.read_snapshot(path) as store:  # one moment while a run writes
+            plugins = store.config_snapshot().get("plugins", [])
+            return store.match(match), tuple(str(p) for p in plugins)
     except sqlite3.Error as exc:
         raise ConfigError(f"replay: cannot read {path} ({exc})") from exc
-    finally:
-        connection.close()
 
 
 @functools.cache

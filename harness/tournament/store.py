@@ -19,6 +19,7 @@ is at work (the meta key ``writer``), so that a copy made without its
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -36,6 +37,7 @@ from harness.tournament.database_file import (
     WRITER_KEY,
     not_a_troef_database,
     private_folders,
+    read_only_connection,
     remove_database,
     run_lock_held,
     unmerged_wal,
@@ -303,6 +305,22 @@ class Store:
             raise TroefError(f"{path}: {problem}")
         _warn_unmerged(path, "what follows shows only what this file holds")
         return cls(path, _connect(path))
+
+    @classmethod
+    @contextlib.contextmanager
+    def read_snapshot(cls, path: Path) -> Iterator[Store]:
+        """A Store of ``path`` opened read-only (``mode=ro``) in one read
+        transaction: every read sees one moment of the file while a run writes
+        it, nothing is written beside it, and nothing is held once closed.
+
+        :raises sqlite3.Error: the file cannot be opened.
+        """
+        connection = read_only_connection(path)
+        try:
+            connection.execute("BEGIN")
+            yield cls(path, connection)
+        finally:
+            connection.close()  # ends the read transaction
 
     @property
     def db(self) -> sqlite3.Connection:
