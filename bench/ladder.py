@@ -225,12 +225,7 @@ def write_archive(config: TournamentConfig, archive: Path) -> int:
     """
     with Store.existing(config.database) as store:
         matches = list(store.matches(void=True))
-        thinking: dict[str, list[list[float]]] = {}
-        for job_id, *spent in store.db.execute(
-            "SELECT job_id, decisions, total, longest FROM thinking "
-            "ORDER BY job_id, seat"
-        ):
-            thinking.setdefault(job_id, []).append(spent)
+        thinking = store.thinking_by_match()
         codes = recorded_codes(store)
     header = {"format": ARCHIVE_FORMAT, "config": config.snapshot(), "codes": codes}
     lines = [json.dumps(header, sort_keys=True)]

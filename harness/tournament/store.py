@@ -551,12 +551,34 @@ class Store:
         )
         return [(str(e), str(reason), int(n)) for e, reason, n in rows]
 
+    def _has_thinking(self) -> bool:
+        """False for a database from before thinking times were kept."""
+        return (
+            self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'thinking'"
+            ).fetchone()
+            is not None
+        )
+
+    def thinking_by_match(self) -> dict[str, list[tuple[int, float, float]]]:
+        """Per job id, per seat in seat order: (decisions, total seconds,
+        longest decision), as ``Result.thinking`` recorded them."""
+        out: dict[str, list[tuple[int, float, float]]] = {}
+        if not self._has_thinking():
+            return out
+        rows = self._db.execute(
+            "SELECT job_id, decisions, total, longest FROM thinking "
+            "ORDER BY job_id, seat"
+        )
+        for job_id, decisions, total, longest in rows:
+            out.setdefault(str(job_id), []).append(
+                (int(decisions), float(total), float(longest))
+            )
+        return out
+
     def thinking(self) -> list[tuple[str, int, float, float]]:
         """(entrant, decisions, total seconds, longest decision) over all matches."""
-        has_table = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'thinking'"
-        ).fetchone()
-        if not has_table:  # a database from before thinking times were kept
+        if not self._has_thinking():
             return []
         rows = self._db.execute(
             "SELECT s.entrant, SUM(t.decisions), SUM(t.total), MAX(t.longest) "
