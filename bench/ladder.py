@@ -611,22 +611,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         parser.error(str(exc))
     if not args.table_only:
-        try:
-            for game in chosen:
-                try:
-                    play(configs[game], args.workers)
-                finally:  # a stopped run's matches are kept too
-                    if configs[game].database.exists():
-                        write_archive(
-                            configs[game], archive_of(configs[game], args.archives)
-                        )
-        except Interrupted as exc:
-            print(
-                f"bench.ladder: {exc}; or rerun this command, which resumes "
-                "every ladder it names (the matches played are archived)",
-                file=sys.stderr,
-            )
-            return 130
+        for game in chosen:
+            config = configs[game]
+            archive = archive_of(config, args.archives)
+            try:
+                play(config, args.workers)
+            except Interrupted:
+                # Not troef run's advice: that would play into the config's
+                # own database, not this ladder's.
+                with Store.existing(config.database) as store:
+                    done, planned = store.counts()
+                print(
+                    f"bench.ladder: stopped: {done} of {planned} matches of the "
+                    f"{game} ladder are recorded in {config.database} and archived "
+                    f"in {archive}; rerun this command to resume every ladder it "
+                    "names",
+                    file=sys.stderr,
+                )
+                return 130
+            finally:  # a failed run's matches are kept too
+                if config.database.exists():
+                    write_archive(config, archive)
     # Every ladder's rows, played now or before: the table is the databases'.
     write_table(table(configs), args.doc)
     print(f"wrote the ladder table of {len(configs)} games into {args.doc}")

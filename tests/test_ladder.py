@@ -10,8 +10,11 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import re
+import signal
 import sqlite3
+import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,7 +23,7 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from harness.contracts.errors import ConfigError
+from harness.contracts.errors import ConfigError, TroefError
 from harness.plugins import load_plugins
 from harness.tournament.config import TournamentConfig, load_config
 from harness.tournament.plan import plan
@@ -181,6 +184,60 @@ def test_the_table_is_generated_from_a_real_run_and_a_rerun_resumes(
     assert doc.read_text() == text
     with Store.existing(database) as store:
         assert store.counts() == (24, 24)
+
+
+def test_sigterm_stops_the_ladder_archives_it_and_says_to_rerun_the_ladder(
+    tmp_path: Path,
+) -> None:
+    """A ladder stopped by SIGTERM once its first matches are in: exit 130,
+    the matches recorded are archived, and the message names this command,
+    not ``troef run`` (which would play into the config's own database)."""
+    tournaments = tmp_path / "tournaments"
+    tournaments.mkdir()
+    config_path = _shrunk_ladder(tournaments)
+    config_path.write_text(
+        re.sub(r"(?m)^matches = \d+", "matches = 40", config_path.read_text())
+    )
+    databases, archives = tmp_path / "databases", tmp_path / "archives"
+    database = databases / "ladder-klapper.sqlite"
+    argv = ["--tournaments", str(tournaments), "--databases", str(databases)]
+    argv += ["--doc", str(_doc(tmp_path / "SEARCH.md")), "--archives", str(archives)]
+    command = [sys.executable, "-m", "bench.ladder", "--games", "klapper", *argv]
+    proc = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not _recorded(database) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    with Store.existing(database) as store:
+        done, planned = store.counts()
+    assert 0 < done < planned == 480
+    assert (
+        f"bench.ladder: stopped: {done} of 480 matches of the klapper ladder are "
+        f"recorded in {database} and archived in {archives / 'ladder-klapper.jsonl'}; "
+        "rerun this command to resume every ladder it names"
+    ) in err
+    assert "troef run" not in err
+    lines = (archives / "ladder-klapper.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + done
+
+
+def _recorded(database: Path) -> int:
+    """Matches recorded in ``database`` so far (0 before it exists)."""
+    if not database.exists():
+        return 0
+    try:
+        with Store.read_snapshot(database) as store:  # never writes beside the run
+            return store.counts()[0]
+    except (TroefError, sqlite3.Error):  # being created this moment
+        return 0
 
 
 def _forget_all_but(database: Path, kept: int) -> None:
