@@ -157,6 +157,7 @@ class ISMCTSBot(Bot):
         done = 0
         for done in range(1, iterations + 1):
             world = sampler.sample(rng)
+            world.halt_after_deal = True  # the horizon: no next deal to shuffle
             deal = world.deal
             node = root
             path: list[Node] = []

@@ -332,6 +332,7 @@ class PIMCBot(Bot):
         limit = self.options["endgame_cards"]
         for _ in range(self.options["worlds"]):
             world = sampler.sample(rng)
+            world.halt_after_deal = True  # the horizon: no next deal to shuffle
             try:
                 values = self._world_values(world, legal, limit, policy, deadline)
             except OutOfTime:

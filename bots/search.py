@@ -59,6 +59,7 @@ class SearchBot(Bot):
         sampler = self.game.sampler(view)
         for _ in range(self.options["samples"]):
             sample = sampler.sample(self.rng)
+            sample.halt_after_deal = True  # the horizon: no next deal to shuffle
             stream = self.rng.getrandbits(64)
             for i, action in enumerate(legal):
                 state = sample.clone()

@@ -934,6 +934,7 @@ class TrickState(State):
         twin.n_seats = self.n_seats
         twin.to_act = self.to_act
         twin.deal = self.deal
+        twin.halt_after_deal = self.halt_after_deal
         twin.rules = self.rules
         twin.hands = self.hands
         twin.teams = self.teams

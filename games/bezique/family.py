@@ -723,7 +723,8 @@ class FamilyState(TrickState):
             self._end_match()
         else:
             self.deal += 1
-            self._start_deal()
+            if not self.halt_after_deal:
+                self._start_deal()
 
     # -- the contract ---------------------------------------------------------
 

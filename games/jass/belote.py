@@ -538,7 +538,8 @@ class BeloteState(DeclaresInHand):
             self._phase = "over"
         else:
             self.deal += 1
-            self._start_deal()
+            if not self.halt_after_deal:
+                self._start_deal()
 
     def result(self) -> Result:
         """Each seat's total; ``deal_points[k]`` each seat's score in deal k."""

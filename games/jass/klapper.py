@@ -370,7 +370,8 @@ class KlapperState(DeclaresInHand):
             self._phase = "over"
         else:
             self.deal += 1
-            self._start_deal()
+            if not self.halt_after_deal:
+                self._start_deal()
 
     def result(self) -> Result:
         """Each seat's team total; ``deal_points[k]`` each seat's team's deal k."""

@@ -324,7 +324,8 @@ class KlaverjassenState(TrickState):
             self._publish()
         else:
             self.deal += 1
-            self._start_deal()
+            if not self.halt_after_deal:
+                self._start_deal()
 
     def _score(
         self,

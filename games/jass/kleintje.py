@@ -459,6 +459,8 @@ class KleintjeState(SkartState):
             self.phase = "over"
         else:
             self.deal += 1
+            if self.halt_after_deal:
+                return
             # The next seat still in deals: the first of this deal's seats
             # (voorhand first, the dealer last) that is still in.
             self._start_deal(next(s for s in self.active if s in live))

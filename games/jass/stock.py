@@ -894,7 +894,8 @@ class StockState(TrickState):
 
     def _next_hand(self) -> None:
         self.deal += 1
-        self._start_deal()
+        if not self.halt_after_deal:
+            self._start_deal()
 
     def result(self) -> Result:
         """Lives left per seat rank the match; deal points are each hand's."""

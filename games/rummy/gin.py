@@ -768,7 +768,8 @@ class GinRummyState(State):
             self._legal = ()
             return
         self.deal += 1
-        self._deal_hand()
+        if not self.halt_after_deal:
+            self._deal_hand()
 
     # -- narration ----------------------------------------------------------
 

@@ -350,7 +350,8 @@ class TarotState(TrickState):
             self._end_match()
         else:
             self.deal += 1
-            self._start_deal()
+            if not self.halt_after_deal:
+                self._start_deal()
 
     def _score_deal(self) -> tuple[int, ...]:
         """The finished deal's score per seat (the hands are empty)."""

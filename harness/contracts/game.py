@@ -405,12 +405,19 @@ class State(ABC):
     size, hand sizes that follow the play). The conformance suite calls it on
     every state a sampler draws, so an impossible world fails ``troef check``.
     It is not part of the abstract contract: a State without it is not asked.
+
+    ``halt_after_deal`` is for searches: set on a world a search plays, the
+    deal that ends there is scored and ``deal`` moves on, but the next deal is
+    not dealt (the search's horizon is the deal, and the shuffle would cost
+    some tenth of its time in a trick game). Past that point only ``deal`` and
+    :meth:`result` mean anything. A game may ignore it and deal on.
     """
 
     game: Game
     n_seats: int
     to_act: Seat | None
     deal: int
+    halt_after_deal: bool = False
 
     @abstractmethod
     def legal_actions(self) -> tuple[Action, ...]:
