@@ -46,8 +46,10 @@ Rulings (where issue 35 is silent):
    its job, result and thinking times, without the action log, which is most
    of a database's size and no part of the table). A checkout without a
    database restores it from the archive (:func:`restore`) before it plays or
-   writes the table, so a ladder played over several sessions or machines
-   accumulates, and the committed table can be regenerated anywhere. An
+   writes the table, and a database that lacks some of its archive's matches
+   (an archive brought from another checkout) gets them, so a ladder played
+   over several sessions or machines accumulates, and the committed table can
+   be regenerated anywhere. An
    archive of another config is refused (but see rulings 6 and 7): deleting
    it replays that ladder.
 6. A bot option added after an archive was made does not make it another
@@ -286,16 +288,17 @@ def config_as_recorded(
 
 
 def restore(config: TournamentConfig, archive: Path) -> int:
-    """Make ``config``'s missing database from ``archive`` (ruling 5); nothing
-    when the database exists or no archive does.
+    """Make ``config``'s missing database from ``archive``, or add to it the
+    archived matches it lacks (ruling 5); nothing when no archive exists.
 
-    :returns: the matches restored (not those of an entrant changed since,
-        ruling 7).
+    :returns: the matches newly recorded (not those of an entrant changed
+        since, ruling 7).
     :raises ConfigError: the archive is of another config (beyond rulings 6
         and 7) or layout, or names a match the config does not plan.
     """
-    if config.database.exists() or not archive.exists():
+    if not archive.exists():
         return 0
+    fresh = not config.database.exists()
     header, *rows = (
         json.loads(line) for line in archive.read_text(encoding="utf-8").splitlines()
     )
@@ -335,16 +338,16 @@ def restore(config: TournamentConfig, archive: Path) -> int:
     config.database.parent.mkdir(parents=True, exist_ok=True)
     with Store.open(config.database, config) as store:
         store.add_jobs(jobs.values())
-        store.record_many(played)
+        written = store.record_many(played)
         add_codes(store, header["codes"])
-    if dropped:
+    if dropped and fresh:  # said once, when the database is made
         changes = describe_changes(old, config.snapshot())
         print(
             f"{archive}: {dropped} matches of {', '.join(sorted(changed))} left to "
             f"play again ({changes}); {len(played)} restored",
             file=sys.stderr,
         )
-    return len(played)
+    return len(written)
 
 
 def play(config: TournamentConfig, workers: int | None) -> None:

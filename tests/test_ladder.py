@@ -263,7 +263,7 @@ def test_a_stopped_run_is_archived_and_resumes_from_the_archive(
     archive = tmp_path / "ladder-klapper.jsonl"
     assert ladder.write_archive(half, archive) == 10
     assert ladder.restore(config, archive) == 10
-    assert ladder.restore(config, archive) == 0  # the database exists now
+    assert ladder.restore(config, archive) == 0  # it has them all now
     with Store.existing(half.database) as store:
         played = {m.job["id"]: m.result.to_dict() for m in store.matches()}
     with Store.existing(config.database) as store:
@@ -272,6 +272,17 @@ def test_a_stopped_run_is_archived_and_resumes_from_the_archive(
     assert restored == {k: {**v, "log": None} for k, v in played.items()}
     summary = run_tournament(config, workers=1)
     assert (summary.already_done, summary.played) == (10, 14)
+    # A checkout whose database was restored from the half archive, given the
+    # whole archive from elsewhere: the 14 matches it lacks are added.
+    whole = tmp_path / "whole" / "ladder-klapper.jsonl"
+    whole.parent.mkdir()
+    assert ladder.write_archive(config, whole) == 24
+    stale = dataclasses.replace(config, database=tmp_path / "stale.sqlite")
+    assert ladder.restore(stale, archive) == 10
+    assert ladder.restore(stale, whole) == 14
+    with Store.existing(stale.database) as store:
+        assert store.counts() == (24, 24)
+        assert {m.job["id"] for m in store.matches()} == {j.id for j in plan(config)}
 
 
 def test_an_archive_of_another_config_is_refused(tmp_path: Path) -> None:
