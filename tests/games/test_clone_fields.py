@@ -43,11 +43,16 @@ TRICK_GAMES = sorted(
 )
 
 
+def _class_body(cls: type) -> ast.ClassDef:
+    """``cls``'s class statement, parsed from its source."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+    assert isinstance(body, ast.ClassDef)
+    return body
+
+
 def owned(cls: type) -> set[str]:
     """The attributes mypyc would give ``cls`` a slot for, read from its source."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0]
-    assert isinstance(body, ast.ClassDef)
+    body = _class_body(cls)
     names = set()
     for node in body.body:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
@@ -75,12 +80,9 @@ def defaulted(cls: type) -> set[str]:
     """The owned attributes with a default in the class body (``x: bool =
     False``): mypyc sets those on every new native instance, so a State need
     not set them, and in pure Python they are read from the class."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0]
-    assert isinstance(body, ast.ClassDef)
     return {
         node.target.id
-        for node in body.body
+        for node in _class_body(cls).body
         if isinstance(node, ast.AnnAssign)
         and isinstance(node.target, ast.Name)
         and node.value is not None

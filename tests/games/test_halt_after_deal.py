@@ -59,7 +59,10 @@ def test_a_halted_state_scores_its_deal_as_one_dealt_on(name: str) -> None:
         twin.halt_after_deal = True
         _play_out_deal(state, twin, rng)
         _assert_alike(state, twin)
-        halted_deals += not state.is_over()
+        if not state.is_over():
+            # It halted: the next deal's cards were not dealt to the twin.
+            assert twin.card_locations() != state.card_locations()
+            halted_deals += 1
         assert not state.halt_after_deal  # the flag is the twin's alone
     # At the game's default match length the first deal seldom ends the match.
     assert halted_deals >= 2, f"{name}: too few deals halted mid-match to test"
