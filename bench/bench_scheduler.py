@@ -277,12 +277,15 @@ def main() -> None:
     if not args.no_dask:
         from distributed import Client, LocalCluster
 
+        from harness.tournament.dask_executor import LOCAL_SCHEDULER
+
         cluster = LocalCluster(
             n_workers=2,
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
             dashboard_address=None,
+            scheduler_kwargs=LOCAL_SCHEDULER,
             silence_logs=logging.ERROR,
         )
         client = Client(cluster, set_as_default=False)

@@ -54,7 +54,7 @@ from harness.tournament.executors import Channel, run_jobs
 from harness.tournament.plan import Job
 from harness.tournament.workers import Worker, fingerprint
 
-__all__ = ["DaskExecutor", "dask_session", "start_dask"]
+__all__ = ["LOCAL_SCHEDULER", "DaskExecutor", "dask_session", "start_dask"]
 
 log = logging.getLogger("troef.dask")
 
@@ -65,6 +65,13 @@ ALLOWED_FAILURES = 1
 #: Most seconds a finished match waits on its worker before it is streamed to
 #: the runner (a killed runner loses at most this much of each worker's play).
 STREAM_INTERVAL = 0.1
+
+#: What a local cluster's scheduler is started with. With its dashboard off it
+#: still serves HTTP (health, metrics), by default on port 8787, so a second
+#: cluster on the machine (another run, a test beside it, the user's own) warns
+#: "Port 8787 is already in use" and moves: an ephemeral port on the loopback
+#: never collides.
+LOCAL_SCHEDULER: dict[str, str] = {"dashboard_address": "127.0.0.1:0"}
 
 #: Most seconds a stop waits for the cluster's workers to hear it (a worker
 #: being lost must not hold up Ctrl-C; the scheduler's copy still reaches it).
@@ -484,6 +491,7 @@ def _connect(address: str | None, workers: int) -> tuple[Client, LocalCluster | 
                     processes=True,
                     host="127.0.0.1",
                     dashboard_address=None,
+                    scheduler_kwargs=LOCAL_SCHEDULER,
                     silence_logs=logging.ERROR,
                 )
             log.info("started a local Dask cluster at %s", cluster.scheduler_address)

@@ -38,6 +38,8 @@ from tests.harness.test_scheduler import (
 
 distributed = pytest.importorskip("distributed")
 
+from harness.tournament.dask_executor import LOCAL_SCHEDULER  # noqa: E402
+
 KILLER = Path(__file__).parents[1] / "plugins" / "executor_plugin.py"
 
 
@@ -87,6 +89,7 @@ def test_the_same_config_gives_identical_results_inline_on_a_pool_and_on_dask(
         processes=True,
         host="127.0.0.1",
         dashboard_address=None,
+        scheduler_kwargs=LOCAL_SCHEDULER,
     ) as cluster:
         executor = (
             f'[executor]\nname = "dask"\naddress = "{cluster.scheduler_address}"\n'

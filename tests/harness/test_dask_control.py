@@ -40,6 +40,8 @@ from tests.harness.test_scheduler import (
 distributed = pytest.importorskip("distributed")
 from distributed.diagnostics.plugin import SchedulerPlugin  # noqa: E402
 
+from harness.tournament.dask_executor import LOCAL_SCHEDULER  # noqa: E402
+
 
 @pytest.fixture(autouse=True)
 def _no_global_random() -> Iterator[None]:
@@ -60,6 +62,7 @@ def cluster() -> Iterator[tuple[str, object]]:
             processes=True,
             host="127.0.0.1",
             dashboard_address=None,
+            scheduler_kwargs=LOCAL_SCHEDULER,
             silence_logs=logging.ERROR,
         ) as local,
         distributed.Client(local, set_as_default=False) as client,
