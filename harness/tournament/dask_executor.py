@@ -39,7 +39,8 @@ import pickle
 import queue
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import dask
@@ -71,7 +72,9 @@ STREAM_INTERVAL = 0.1
 #: cluster on the machine (another run, a test beside it, the user's own) warns
 #: "Port 8787 is already in use" and moves: an ephemeral port on the loopback
 #: never collides.
-LOCAL_SCHEDULER: dict[str, str] = {"dashboard_address": "127.0.0.1:0"}
+LOCAL_SCHEDULER: Mapping[str, str] = MappingProxyType(
+    {"dashboard_address": "127.0.0.1:0"}
+)
 
 #: Most seconds a stop waits for the cluster's workers to hear it (a worker
 #: being lost must not hold up Ctrl-C; the scheduler's copy still reaches it).

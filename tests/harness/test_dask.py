@@ -15,10 +15,12 @@ import os
 import random
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,6 +69,27 @@ def _dask_config(
     head, _, tail = text.partition("[entrants.a]")
     path.write_text(f"{head}{executor}[entrants.a]{tail}")
     return path
+
+
+def test_a_local_cluster_leaves_port_8787_alone(tmp_path: Path) -> None:
+    """A local cluster's scheduler serves its HTTP on a port of its own, so a
+    run beside another cluster (a test, the user's dashboard) does not collide
+    on Dask's default 8787 and warn."""
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 8787))
+        holder.listen()
+    except OSError:
+        pass  # already held by something else: the same situation
+    try:
+        path = _dask_config(tmp_path, "port", DASK, matches=1)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            summary = run_tournament(load_config(path))
+    finally:
+        holder.close()
+    assert summary.played == summary.planned
+    assert not [w for w in caught if "already in use" in str(w.message)]
 
 
 @pytest.mark.slow
