@@ -39,6 +39,8 @@ from typing import Any
 
 from bots.searchkit import (
     Deadline,
+    belief_option,
+    check_belief,
     check_evaluation,
     check_policy,
     evaluation_option,
@@ -49,6 +51,7 @@ from bots.searchkit import (
     prior_action,
     prior_options,
     time_options,
+    world_sampler,
 )
 from harness import Bot, Game, Option, View, hookimpl
 
@@ -101,6 +104,7 @@ class ISMCTSBot(Bot):
         *prior_options(),
         max_rollout_option(),
         evaluation_option(),
+        belief_option(),
     )
 
     def __init__(
@@ -114,6 +118,7 @@ class ISMCTSBot(Bot):
         check_policy(self.options["rollout"], game, f"bot {self.name!r}")
         check_policy(self.options["prior"], game, f"bot {self.name!r}", "prior")
         check_evaluation(self.options["evaluation"], game, f"bot {self.name!r}")
+        check_belief(self.options["belief"], game, f"bot {self.name!r}")
         #: Iterations of the last decision (for benches and tests).
         self.last_iterations = 0
         #: The tree of the last decision (for tests).
@@ -133,7 +138,7 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         rng = self.rng
-        sampler = self.game.sampler(view)
+        sampler = world_sampler(self.game, view, self.options["belief"])
         policy = make_policy(self.options["rollout"], self.game, rng.getrandbits(32))
         # The prior's choice at the root, if any: explored first, then favoured
         # by weight / (1 + visits). Asked only when a prior is set, so a search

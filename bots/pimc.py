@@ -51,6 +51,8 @@ from typing import Any
 from bots.searchkit import (
     Deadline,
     Policy,
+    belief_option,
+    check_belief,
     check_evaluation,
     check_policy,
     evaluation_option,
@@ -61,6 +63,7 @@ from bots.searchkit import (
     rollout,
     scalar_value,
     time_options,
+    world_sampler,
 )
 from games.tricks import TrickState
 from harness import Bot, Game, Option, OptionError, State, View, hookimpl
@@ -274,6 +277,7 @@ class PIMCBot(Bot):
         policy_option(),
         max_rollout_option(),
         evaluation_option(),
+        belief_option(),
         Option(
             "prior",
             "none",
@@ -301,6 +305,7 @@ class PIMCBot(Bot):
         super().__init__(game, seat, seed, options)
         check_policy(self.options["rollout"], game, f"bot {self.name!r}")
         check_evaluation(self.options["evaluation"], game, f"bot {self.name!r}")
+        check_belief(self.options["belief"], game, f"bot {self.name!r}")
         check_policy(self.options["prior"], game, f"bot {self.name!r}", "prior")
         if self.options["prior"] != "none" and self.options["combine"] != "mean":
             raise OptionError(
@@ -325,7 +330,7 @@ class PIMCBot(Bot):
         if len(legal) == 1:
             return legal[0]
         rng = self.rng
-        sampler = self.game.sampler(view)
+        sampler = world_sampler(self.game, view, self.options["belief"])
         policy = make_policy(self.options["rollout"], self.game, rng.getrandbits(32))
         totals = [0.0] * len(legal)
         votes = [0] * len(legal)

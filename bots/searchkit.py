@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from harness import Bot, Game, Option, State, View
+from harness import Bot, Game, Option, Sampler, State, View
 from harness.contracts.errors import OptionError
 
 if TYPE_CHECKING:
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 __all__ = [
     "Deadline",
     "Policy",
+    "belief_option",
+    "check_belief",
     "evaluation_option",
     "horizon_margins",
     "make_policy",
@@ -291,6 +293,37 @@ def check_evaluation(name: str, game: Game, owner: str) -> None:
             f"game {game.name!r} (class {type(game).__name__}) does not override; "
             "expected 'none' for this game"
         )
+
+
+def belief_option() -> Option:
+    """The ``belief`` option: how the worlds behind a view are drawn."""
+    return Option(
+        "belief",
+        "uniform",
+        "how the hidden cards of each sampled world are placed",
+        choices=("uniform", "game"),
+        choice_docs={
+            "uniform": "at random, wherever the view allows (Game.sampler)",
+            "game": "by the game's model of how the other seats played "
+            "(Game.belief_sampler; docs/SEARCH.md)",
+        },
+    )
+
+
+def check_belief(name: str, game: Game, owner: str) -> None:
+    """Raise :class:`OptionError` when ``belief = "game"`` asks ``game`` for a
+    belief sampler it does not offer."""
+    if name == "game" and type(game).belief_sampler is Game.belief_sampler:
+        raise OptionError(
+            f"{owner}: option 'belief' = 'game' needs Game.belief_sampler, which "
+            f"game {game.name!r} (class {type(game).__name__}) does not override; "
+            "expected 'uniform' for this game"
+        )
+
+
+def world_sampler(game: Game, view: View, belief: str) -> Sampler:
+    """The sampler of the worlds behind ``view`` that option ``belief`` names."""
+    return game.belief_sampler(view) if belief == "game" else game.sampler(view)
 
 
 def cut_off(state: State, deal: int) -> bool:

@@ -12,6 +12,7 @@ dealt as soon as one ends, until a player reaches the target.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,7 +32,13 @@ from harness.match.narration import match_over_line
 if TYPE_CHECKING:
     from harness.contracts.encoding import Encoding
 
-__all__ = ["GinRummy", "GinRummySampler", "GinRummyState", "GinRummyView"]
+__all__ = [
+    "GinRummy",
+    "GinRummyBeliefSampler",
+    "GinRummySampler",
+    "GinRummyState",
+    "GinRummyView",
+]
 
 CARDS = FULL52.cards
 SPADES = 3
@@ -342,6 +349,13 @@ class GinRummy(Game):
         if not isinstance(view, GinRummyView):
             raise TypeError(f"gin-rummy cannot sample from a {type(view).__name__}")
         return GinRummySampler(self, view)
+
+    def belief_sampler(self, view: View) -> GinRummyBeliefSampler:
+        """Worlds behind ``view`` weighted by the opponent's discards
+        (:class:`GinRummyBeliefSampler`)."""
+        if not isinstance(view, GinRummyView):
+            raise TypeError(f"gin-rummy cannot sample from a {type(view).__name__}")
+        return GinRummyBeliefSampler(self, view)
 
 
 class GinRummyState(State):
@@ -964,15 +978,8 @@ class GinRummySampler(Sampler):
 
     def sample(self, rng: random.Random) -> GinRummyState:
         """A full State consistent with the view, drawn from ``rng``."""
-        seat, opp = self._seat, 1 - self._seat
-        state = object.__new__(GinRummyState)
-        d = state.__dict__
-        d.update(self._fixed)
-        d["scores"] = d["scores"][:]
-        d["deal_points"] = d["deal_points"][:]
-        d["pile"] = d["pile"][:]
         # Later hands of the sampled world are dealt from a seed of its own.
-        d["seed"] = rng.getrandbits(63)
+        seed = rng.getrandbits(63)
         pool = self._pool[:]
         rng.shuffle(pool)
         n_hidden = self._n_hidden
@@ -982,10 +989,32 @@ class GinRummySampler(Sampler):
             # The opponent's knock discard, face down: any unseen card.
             face_down = pool[n_hidden]
             n_hidden += 1
+        draws = _stock_draws(self._recall, theirs, face_down, rng)
+        return self._world(seed, theirs, pool[n_hidden:], face_down, draws)
+
+    def _world(
+        self,
+        seed: int,
+        theirs: CardMask,
+        stock: list[int],
+        face_down: int,
+        draws: list[int],
+    ) -> GinRummyState:
+        """The State of this view in which the opponent holds ``theirs``, the
+        stock is ``stock`` (drawn from its end) and his stock draws were
+        ``draws`` (his moves' order, last first)."""
+        seat, opp = self._seat, 1 - self._seat
+        state = object.__new__(GinRummyState)
+        d = state.__dict__
+        d.update(self._fixed)
+        d["scores"] = d["scores"][:]
+        d["deal_points"] = d["deal_points"][:]
+        d["pile"] = d["pile"][:]
+        d["seed"] = seed
         if face_down >= 0:
             d["face_down"] = face_down
             d["pile"].append(face_down)
-        d["stock"] = pool[n_hidden:]
+        d["stock"] = stock
         hands = [0, 0]
         hands[seat], hands[opp] = self._mine, theirs
         d["hands"] = hands
@@ -994,9 +1023,117 @@ class GinRummySampler(Sampler):
         d["known"] = known
         history: tuple[list[str], list[str]] = ([], [])
         history[seat].extend(self._entries)
-        history[opp].extend(_other_history(self._recall, theirs, face_down, rng))
+        history[opp].extend(_other_history(self._recall, draws, face_down))
         d["history"] = history
         return state
+
+
+class GinRummyBeliefSampler(GinRummySampler):
+    """Worlds behind one view, the opponent's hand weighted by his discards.
+
+    The uniform sampler gives the opponent a random hand: some 55 points of
+    deadwood whatever he has done, where a player who kept his melds for eight
+    turns holds about 20 (``gin-rummy`` self-play, ``docs/SEARCH.md``). This
+    one models him as a player who, at each discard, throws a card with
+    probability proportional to ``exp(-softness * d)``, ``d`` being how much
+    more deadwood it leaves him than his best discard would, and draws his
+    hidden cards from that posterior by a Metropolis chain: a step swaps one
+    of his hidden cards with a stock card (in his hand, the stock and his
+    record of stock draws alike) and is kept with the ratio of the two
+    likelihoods. The chain runs ``burn_in`` steps before its first world and
+    ``thinning`` steps between worlds. Every world is one the uniform sampler
+    could draw: only the odds differ. While a knock discard lies face down
+    (the layout is being chosen) its worlds are the uniform sampler's.
+    """
+
+    __slots__ = ("_burn_in", "_chain", "_softness", "_thinning")
+
+    def __init__(
+        self,
+        game: GinRummy,
+        view: GinRummyView,
+        *,
+        softness: float = 1.0,
+        burn_in: int = 60,
+        thinning: int = 5,
+    ) -> None:
+        super().__init__(game, view)
+        self._softness = softness
+        self._burn_in = burn_in
+        self._thinning = thinning
+        #: The chain's place: his hand, the stock, his stock draws, the log-likelihood.
+        self._chain: tuple[CardMask, list[int], list[int], float] | None = None
+
+    def sample(self, rng: random.Random) -> GinRummyState:
+        """A State consistent with the view, the chain's next world."""
+        if self._face_down == -2 or self._n_hidden == 0:
+            return super().sample(rng)
+        seed = rng.getrandbits(63)
+        steps = self._thinning
+        if self._chain is None:
+            pool = self._pool[:]
+            rng.shuffle(pool)
+            theirs = self._known | sum(map(_BIT.__getitem__, pool[: self._n_hidden]))
+            draws = _stock_draws(self._recall, theirs, self._face_down, rng)
+            self._chain = (
+                theirs,
+                pool[self._n_hidden :],
+                draws,
+                self._loglik(theirs, draws),
+            )
+            steps = self._burn_in
+        for _ in range(steps):
+            self._step(rng)
+        theirs, stock, draws, _ = self._chain
+        # His own knock discard, when this seat knocked, lies face down in every world.
+        return self._world(seed, theirs, stock[:], self._face_down, draws[:])
+
+    def _step(self, rng: random.Random) -> None:
+        assert self._chain is not None
+        theirs, stock, draws, loglik = self._chain
+        if not stock:
+            return
+        hidden = list(iter_bits(theirs & ~self._known))
+        a = hidden[rng.randrange(len(hidden))]
+        i = rng.randrange(len(stock))
+        b = stock[i]
+        swapped = theirs & ~(1 << a) | 1 << b
+        new_draws = [b if card == a else card for card in draws]
+        new = self._loglik(swapped, new_draws)
+        if new >= loglik or rng.random() < math.exp(new - loglik):
+            stock = stock[:]
+            stock[i] = a
+            self._chain = (swapped, stock, new_draws, new)
+
+    def _loglik(self, theirs: CardMask, draws: list[int]) -> float:
+        """Log-likelihood of his recorded discards had he held ``theirs`` now
+        and drawn ``draws``: his hand walked back from the present."""
+        beta = self._softness
+        hand = theirs
+        total = 0.0
+        j = 0
+        for _, kind, card, _ in self._recall.moves:
+            if kind == 0:
+                before = hand | 1 << card
+                total += _discard_loglik(before, card, beta)
+                hand = before
+            elif kind == 1:
+                hand &= ~(1 << card)
+            elif kind == 2:
+                hand &= ~(1 << draws[j])
+                j += 1
+        return total
+
+
+def _discard_loglik(before: CardMask, card: int, beta: float) -> float:
+    """log P(throwing ``card`` from the 11 cards ``before``) for a player who
+    throws each card with weight ``exp(-beta * deadwood it leaves)``."""
+    if before.bit_count() != 11:
+        return 0.0
+    left = [melds.deadwood(before & ~(1 << c)) for c in iter_bits(before)]
+    low = min(left)
+    norm = math.log(sum(math.exp(-beta * (x - low)) for x in left))
+    return -beta * (melds.deadwood(before & ~(1 << card)) - low) - norm
 
 
 class _Recall(NamedTuple):
@@ -1057,22 +1194,22 @@ def _recall(entries: tuple[str, ...], seat: Seat) -> _Recall:
     return _Recall(known[seat], tuple(other), tuple(moves))
 
 
-def _other_history(
+def _stock_draws(
     recall: _Recall, theirs: CardMask, face_down: int, rng: random.Random
-) -> list[str]:
-    """The opponent's history in a sampled world.
+) -> list[int]:
+    """The cards of the opponent's stock draws in a sampled world, his moves'
+    order (last first).
 
-    His stock draws get cards consistent with his sampled hand: walking back
-    from his current hand, each stock draw takes a card he held right after
-    it that he was not already known to hold. ``face_down`` is his knock
-    discard in this world, when it lies face down unseen.
+    They fit his sampled hand ``theirs``: walking back from it, each stock
+    draw takes a card he held right after it that he was not already known to
+    hold. ``face_down`` is his knock discard in this world, when it lies face
+    down unseen.
     """
-    out = list(recall.other)
+    draws: list[int] = []
     hand = theirs
-    for i, kind, card, known_before in recall.moves:
+    for _, kind, card, known_before in recall.moves:
         if kind == 3:
             hand |= 1 << face_down
-            out[i] += ":" + CARDS[face_down]
         elif kind == 0:
             hand |= 1 << card
         elif kind == 1:
@@ -1080,9 +1217,24 @@ def _other_history(
         else:
             free = _names(hand & ~known_before)
             assert free, "the view's history does not fit its hand sizes"
-            name = rng.choice(free)
-            hand &= ~(1 << FULL52.index[name])
-            out[i] += ":" + name
+            drawn = FULL52.index[rng.choice(free)]
+            hand &= ~(1 << drawn)
+            draws.append(drawn)
+    return draws
+
+
+def _other_history(recall: _Recall, draws: list[int], face_down: int) -> list[str]:
+    """The opponent's history in a sampled world whose his stock draws were
+    ``draws`` (:func:`_stock_draws`) and his face-down knock discard
+    ``face_down``."""
+    out = list(recall.other)
+    j = 0
+    for i, kind, _, _ in recall.moves:
+        if kind == 3:
+            out[i] += ":" + CARDS[face_down]
+        elif kind == 2:
+            out[i] += ":" + CARDS[draws[j]]
+            j += 1
     return out
 
 

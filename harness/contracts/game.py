@@ -345,6 +345,24 @@ class Game(ABC):
             raise NotImplementedError(_NO_SAMPLER.format(type(self).__name__))
         return _EachCall(self, view)
 
+    def belief_sampler(self, view: View) -> Sampler:
+        """A :class:`Sampler` of worlds weighted by how the other seats played.
+
+        Optional: every State it returns is consistent with ``view``, as from
+        :meth:`sampler`, but hidden cards are placed by a model of sensible
+        play rather than uniformly (a player who kept a card was likelier to
+        hold what it melds with). A search bot draws from it with ``belief =
+        "game"`` (``docs/SEARCH.md``); the conformance suite checks its worlds
+        as it checks the sampler's. The default says the game offers none.
+
+        :raises NotImplementedError: the game offers no belief model.
+        """
+        raise NotImplementedError(
+            f"game {self.name!r} offers no belief sampler: its class "
+            f"{type(self).__name__} does not override Game.belief_sampler(view) "
+            "(docs/SEARCH.md)"
+        )
+
 
 def _rebuild_game(
     cls: type[Game], options: dict[str, Any], cap: int | None = None

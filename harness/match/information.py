@@ -50,6 +50,11 @@ class InformationChecks:
         raise NotImplementedError  # the run records failures
 
     @functools.cached_property
+    def believes(self) -> bool:
+        """Whether the game offers a belief sampler, whose worlds are checked too."""
+        return type(self.game).belief_sampler is not Game.belief_sampler
+
+    @functools.cached_property
     def view_type(self) -> type[View]:
         """The class a bot in its own process decodes this game's views into."""
         try:
@@ -148,9 +153,13 @@ class InformationChecks:
                 raise ConformanceError(
                     f"hidden_from({p}) names places {unknown} that card_locations lacks"
                 )
-            # One sampler per view, as a search bot draws its worlds.
+            # One sampler per view, as a search bot draws its worlds; a game's
+            # belief sampler must draw worlds just as consistent with the view.
             sampler = self.game.sampler(view)
             worlds = [sampler.sample(rng) for _ in range(self.samples)]
+            if self.believes:
+                believer = self.game.belief_sampler(view)
+                worlds += [believer.sample(rng) for _ in range(self.samples)]
             self.report.samples += len(worlds)
             world_places = [w.card_locations() for w in worlds]
             # Cards whose hidden places p's information fixes: the same in the
