@@ -177,11 +177,12 @@ def _registered_bots() -> dict[str, type[Bot]]:
 
 
 def policy_option(default: str = "random") -> Option:
-    """The ``rollout`` option: ``random`` or the name of a registered bot."""
+    """The ``rollout`` option: ``random``, ``game`` or the name of a registered bot."""
     return Option(
         "rollout",
         default,
-        "rollout policy: 'random', or the name of a registered bot (a family's "
+        "rollout policy: 'random', 'game' (the game's own quick rule of thumb, "
+        "Game.rollout_action), or the name of a registered bot (a family's "
         "heuristic bot, or an outside plugin's) that plays the rollouts",
     )
 
@@ -241,6 +242,14 @@ def check_policy(name: str, game: Game, owner: str, option: str = "rollout") -> 
     """Raise :class:`OptionError` unless ``name`` is a policy for ``game``."""
     if name == "random" or (option == "prior" and name == "none"):
         return
+    if option == "rollout" and name == "game":
+        if type(game).rollout_action is Game.rollout_action:
+            raise OptionError(
+                f"{owner}: option 'rollout' = 'game' needs Game.rollout_action, "
+                f"which game {game.name!r} (class {type(game).__name__}) does not "
+                "override; expected 'random' or a bot name"
+            )
+        return
     cls = _registered_bots().get(name)
     if cls is None:
         accepted = "'none'" if option == "prior" else "'random'"
@@ -256,6 +265,8 @@ def make_policy(name: str, game: Game, seed: int) -> Policy:
     """The rollout policy ``name`` for ``game`` (see :func:`check_policy`)."""
     if name == "random":
         return random_policy
+    if name == "game":
+        return game.rollout_action
     return BotPolicy(_registered_bots()[name], game, seed)
 
 

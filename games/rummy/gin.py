@@ -38,6 +38,7 @@ __all__ = [
     "GinRummySampler",
     "GinRummyState",
     "GinRummyView",
+    "greedy_action",
 ]
 
 CARDS = FULL52.cards
@@ -349,6 +350,11 @@ class GinRummy(Game):
         if not isinstance(view, GinRummyView):
             raise TypeError(f"gin-rummy cannot sample from a {type(view).__name__}")
         return GinRummySampler(self, view)
+
+    def rollout_action(self, state: State, rng: random.Random) -> Action:
+        """The rule of thumb :func:`greedy_action`, for search rollouts."""
+        assert isinstance(state, GinRummyState)
+        return greedy_action(state)
 
     def belief_sampler(self, view: View) -> GinRummyBeliefSampler:
         """Worlds behind ``view`` weighted by the opponent's discards
@@ -878,6 +884,47 @@ class GinRummyState(State):
 
 #: ``_BIT[c]``: the mask of card ``c`` alone.
 _BIT = tuple(1 << c for c in range(len(CARDS)))
+
+
+def greedy_action(state: GinRummyState) -> Action:
+    """What a player who minds only his own deadwood plays in ``state``.
+
+    The ``gin-rummy`` bot's rules (``bots/gin_rummy.py``) without its odds of
+    outs and its memory of the opponent, on the State's masks, for rollouts:
+    gin whenever it can (grote gin first), else a knock as soon as the limit
+    allows, with the least deadwood; the pile's card when it lands in a meld and
+    lowers the deadwood, else the stock; the discard that leaves the least
+    deadwood, the higher card among equals; the first layout offered (the least
+    deadwood, ruling 8).
+    """
+    legal = state.legal_actions()
+    if len(legal) == 1 or state.phase == LAYOUT:
+        return legal[0]
+    assert state.to_act is not None
+    hand = state.hands[state.to_act]
+    deadwood = melds.deadwood
+    if state.phase == DRAW:
+        if len(legal) == 1:
+            return DRAW_STOCK
+        top = state.pile[-1]
+        taken = hand | 1 << top
+        if melds.meldable(taken) >> top & 1:
+            after = min(deadwood(taken & ~(1 << c)) for c in iter_bits(hand))
+            if after < deadwood(hand):
+                return DRAW_PILE
+        return DRAW_STOCK
+    best: Action = legal[0]
+    best_key = (3, 0, 0)
+    for action in legal:
+        if action == GROTE_GIN:
+            return action
+        verb, _, card = action.rpartition(":")
+        c = FULL52.index[card]
+        rank = 0 if verb == "gin" else 1 if verb == "knock" else 2
+        key = (rank, deadwood(hand & ~(1 << c)), -melds.VALUE[c])
+        if key < best_key:
+            best, best_key = action, key
+    return best
 
 
 class GinRummySampler(Sampler):

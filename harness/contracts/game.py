@@ -345,6 +345,23 @@ class Game(ABC):
             raise NotImplementedError(_NO_SAMPLER.format(type(self).__name__))
         return _EachCall(self, view)
 
+    def rollout_action(self, state: State, rng: random.Random) -> Action:
+        """A quick, sensible action for the seat to act in full State ``state``.
+
+        Optional: a search bot plays its rollouts by it with ``rollout =
+        "game"`` (``docs/SEARCH.md``): a family's rule of thumb on the State's
+        own data, far cheaper than a heuristic bot asked with a view at every
+        action. It must return one of ``state.legal_actions()`` and draw any
+        chance only from ``rng``. The default says the game offers none.
+
+        :raises NotImplementedError: the game offers no rollout policy.
+        """
+        raise NotImplementedError(
+            f"game {self.name!r} offers no rollout policy: its class "
+            f"{type(self).__name__} does not override "
+            "Game.rollout_action(state, rng) (docs/SEARCH.md)"
+        )
+
     def belief_sampler(self, view: View) -> Sampler:
         """A :class:`Sampler` of worlds weighted by how the other seats played.
 

@@ -1,5 +1,6 @@
-"""Gin rummy's belief sampler (``GinRummyBeliefSampler``): worlds in which the
-opponent holds the hand his discards suggest, not a random one.
+"""Gin rummy's search aids: the belief sampler (``GinRummyBeliefSampler``),
+worlds in which the opponent holds the hand his discards suggest, not a
+random one; and the rollout policy (``greedy_action``).
 
 The model is a bot-side one, not a rule: a player throws each card with weight
 ``exp(-softness * deadwood it leaves)`` ("gooi de kaart weg die je het minst
@@ -19,8 +20,15 @@ from bots.ismcts import ISMCTSBot
 from bots.pimc import PIMCBot
 from games.cards import FULL52, iter_bits
 from games.rummy import melds
-from games.rummy.gin import GinRummy, GinRummyState, GinRummyView, _discard_loglik
+from games.rummy.gin import (
+    GinRummy,
+    GinRummyState,
+    GinRummyView,
+    _discard_loglik,
+    greedy_action,
+)
 from harness import OptionError
+from tests.games.rummy.test_gin_rules import KNOCKER, LOOSE, position
 from tests.plugins.fusion_game import FusionGame
 
 #: A run 7-8-9 of hearts, three threes, and five loose cards: KC, QD, 5S, 2C, AD.
@@ -127,3 +135,65 @@ def test_a_search_bot_draws_its_worlds_from_the_belief_sampler(cls: type) -> Non
         r"'fusion' \(class FusionGame\) does not override; expected 'uniform'",
     ):
         cls(FusionGame(), 0, 1, {"belief": "game"})
+
+
+# -- the rollout policy: greedy_action -------------------------------------------
+
+#: An opponent's hand that shares no card with the hands below.
+OTHER = "KH QH JD 7C 6S 6H TD 3H 4D JS"
+
+
+def test_the_rollout_policy_knocks_with_the_least_deadwood() -> None:
+    """KNOCKER (A-2-3 of clubs, three fives, three nines, 2H, KD) may knock
+    under the 4D's limit of 4 (seed 000 line 516): throwing KD leaves 2."""
+    state = position(KNOCKER, LOOSE, pile="4D")
+    assert greedy_action(state) == "knock:KD"
+
+
+def test_the_rollout_policy_goes_gin_when_it_can() -> None:
+    """Seed 000 line 514: with the KD thrown nothing is left over."""
+    state = position("AC 2C 3C 5D 5H 5S 9H 9S 9C 4C KD", LOOSE, pile="AD")
+    assert greedy_action(state) == "gin:KD"
+
+
+def test_the_rollout_policy_throws_the_card_that_leaves_the_least_deadwood() -> None:
+    """No knock (the AD's limit is 1). The loose cards are KC, QS, 8D and the
+    9H and 9S (a pair): throwing the king or the queen leaves 10 + 8 + 18 =
+    36, the 8D 38, a nine 37. King and queen count 10 alike; the first in deck
+    order goes, the king."""
+    hand = "AC 2C 3C 5D 5H 5S 9H 9S KC QS 8D"
+    state = position(hand, OTHER, pile="AD")
+    assert greedy_action(state) == "KC"
+
+
+def test_the_rollout_policy_takes_the_pile_card_only_when_it_melds() -> None:
+    """The 4C extends A-2-3 of clubs and lowers the deadwood: taken. The 7D
+    melds with nothing: the stock."""
+    hand = "AC 2C 3C 5D 5H 5S 9H 9S KC QS"
+    takes = position(hand, OTHER, pile="4C", phase="draw")
+    assert greedy_action(takes) == "draw:discard"
+    stock = position(hand, OTHER, pile="7D", phase="draw")
+    assert greedy_action(stock) == "draw:stock"
+
+
+def test_rollout_game_is_refused_for_a_game_without_a_rollout_policy() -> None:
+    for cls in (ISMCTSBot, PIMCBot):
+        with pytest.raises(
+            OptionError,
+            match=r"option 'rollout' = 'game' needs Game.rollout_action, which game "
+            r"'fusion' \(class FusionGame\) does not override; expected 'random'",
+        ):
+            cls(FusionGame(), 0, 1, {"rollout": "game"})
+
+
+def test_a_search_bot_rolls_out_by_the_games_policy() -> None:
+    """``rollout = "game"`` plays legal moves in a whole first hand."""
+    game = GinRummy()
+    state = game.new_match(2, 5)
+    bots = [PIMCBot(game, s, s, {"rollout": "game", "worlds": 3}) for s in range(2)]
+    while state.to_act is not None and state.deal == 0:
+        view = state.view(state.to_act)
+        action = bots[state.to_act].act(view)
+        assert action in view.legal_actions
+        state.apply(action)
+    assert state.deal == 1 or state.is_over()
