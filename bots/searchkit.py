@@ -243,12 +243,9 @@ def check_policy(name: str, game: Game, owner: str, option: str = "rollout") -> 
     if name == "random" or (option == "prior" and name == "none"):
         return
     if option == "rollout" and name == "game":
-        if type(game).rollout_action is Game.rollout_action:
-            raise OptionError(
-                f"{owner}: option 'rollout' = 'game' needs Game.rollout_action, "
-                f"which game {game.name!r} (class {type(game).__name__}) does not "
-                "override; expected 'random' or a bot name"
-            )
+        _require_hook(
+            game, "rollout_action", owner, "rollout", "'random' or a bot name"
+        )
         return
     cls = _registered_bots().get(name)
     if cls is None:
@@ -298,11 +295,20 @@ def evaluation_option() -> Option:
 def check_evaluation(name: str, game: Game, owner: str) -> None:
     """Raise :class:`OptionError` when ``evaluation = "game"`` asks ``game``
     for an estimate it does not offer."""
-    if name == "game" and type(game).deal_estimate is Game.deal_estimate:
+    if name == "game":
+        _require_hook(
+            game, "deal_estimate", owner, "evaluation", "'none' for this game"
+        )
+
+
+def _require_hook(game: Game, hook: str, owner: str, option: str, instead: str) -> None:
+    """Raise :class:`OptionError` when ``option = "game"`` needs the optional
+    ``Game`` method ``hook`` and ``game`` does not override it."""
+    if getattr(type(game), hook) is getattr(Game, hook):
         raise OptionError(
-            f"{owner}: option 'evaluation' = 'game' needs Game.deal_estimate, which "
-            f"game {game.name!r} (class {type(game).__name__}) does not override; "
-            "expected 'none' for this game"
+            f"{owner}: option {option!r} = 'game' needs Game.{hook}, which game "
+            f"{game.name!r} (class {type(game).__name__}) does not override; "
+            f"expected {instead}"
         )
 
 
@@ -324,11 +330,9 @@ def belief_option() -> Option:
 def check_belief(name: str, game: Game, owner: str) -> None:
     """Raise :class:`OptionError` when ``belief = "game"`` asks ``game`` for a
     belief sampler it does not offer."""
-    if name == "game" and type(game).belief_sampler is Game.belief_sampler:
-        raise OptionError(
-            f"{owner}: option 'belief' = 'game' needs Game.belief_sampler, which "
-            f"game {game.name!r} (class {type(game).__name__}) does not override; "
-            "expected 'uniform' for this game"
+    if name == "game":
+        _require_hook(
+            game, "belief_sampler", owner, "belief", "'uniform' for this game"
         )
 
 
