@@ -27,6 +27,7 @@ from games.tarot.common import (
     TarotView,
     card_points,
 )
+from games.trick_rollouts import GreedyTricks
 from harness import ActionKind, Game, Option, OptionError, Result, View
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ def pot_shares(points: tuple[int, ...], stake: int, first: int) -> tuple[int, ..
     return tuple(net)
 
 
-class MaisonTarot(Game):
+class MaisonTarot(GreedyTricks, Game):
     """Maison Tarot: follow suit, else trump, no duty to over-trump; card points."""
 
     name = "maison-tarot"

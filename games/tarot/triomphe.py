@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.cards import TAROT, CardMask
 from games.tarot.common import CARD_MOVE, TRUMPS, TarotSampler, TarotState, TarotView
+from games.trick_rollouts import GreedyTricks
 from harness import ActionKind, Game, IllegalActionError, Option, Result, View
 
 if TYPE_CHECKING:
@@ -276,7 +277,7 @@ class TriompheState(TarotState):
         return state
 
 
-class TriompheForcee(Game):
+class TriompheForcee(GreedyTricks, Game):
     """Triomphe Forcée: a pot, Death in hand, declarations, most tricks wins."""
 
     name = "triomphe-forcee"

@@ -32,6 +32,7 @@ from games.tarot.common import (
     TarotView,
     hand_names,
 )
+from games.trick_rollouts import GreedyTricks
 from harness import ActionKind, Game, IllegalActionError, Option, Result, View
 
 if TYPE_CHECKING:
@@ -295,7 +296,7 @@ class TroggenState(TarotState):
         return state
 
 
-class MaisonTroggen(Game):
+class MaisonTroggen(GreedyTricks, Game):
     """Maison Troggen: three players, the dealer discards three, counting by threes."""
 
     name = "maison-troggen"

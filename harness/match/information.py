@@ -55,6 +55,11 @@ class InformationChecks:
         return type(self.game).belief_sampler is not Game.belief_sampler
 
     @functools.cached_property
+    def rolls_out(self) -> bool:
+        """Whether the game offers a rollout policy, whose answers are checked."""
+        return type(self.game).rollout_action is not Game.rollout_action
+
+    @functools.cached_property
     def view_type(self) -> type[View]:
         """The class a bot in its own process decodes this game's views into."""
         try:
@@ -138,6 +143,13 @@ class InformationChecks:
         """Probe every seat's view at action ``step``, whose action is ``action``."""
         truth = state.card_locations()
         where = f"at action {step} ({action!r} by seat {state.to_act})"
+        if self.rolls_out:
+            quick = self.game.rollout_action(state.clone(), rng)
+            if quick not in state.legal_actions():
+                raise ConformanceError(
+                    f"rollout policy, {where}: Game.rollout_action answered "
+                    f"{quick!r}, not one of the legal actions {state.legal_actions()!r}"
+                )
         after = state.clone()
         lines = after.narrate(action)
         # Within a deal: the action neither deals anew nor ends the match.

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from harness import View
+from harness import Sampler, State, View
 from harness.contracts.encoding import Encoding
 from harness.contracts.errors import ConformanceError, OptionError
 from harness.match.conformance import PROBES_A_MATCH, check_game, probe_points
@@ -38,6 +38,47 @@ class SamplerIgnoresView(ToyGame):
 def test_a_sampler_that_ignores_the_view_fails() -> None:
     report = check_game(SamplerIgnoresView(), matches=2, seed=1, raise_on_failure=False)
     assert not report.passed
+    assert any(
+        "sample_state(view(" in f and "differs from the view" in f
+        for f in report.failures
+    )
+
+
+class RollsOutNonsense(ToyGame):
+    """A rollout policy that answers an action the game never offers."""
+
+    def rollout_action(self, state: State, rng: random.Random) -> str:
+        return "nonsense"
+
+
+def test_a_rollout_policy_that_answers_an_illegal_action_fails() -> None:
+    report = check_game(RollsOutNonsense(), matches=1, seed=1, raise_on_failure=False)
+    assert any(
+        "Game.rollout_action answered 'nonsense', not one of the legal actions" in f
+        for f in report.failures
+    )
+
+
+class BeliefIgnoresView(ToyGame):
+    """A belief sampler that deals fresh matches: its worlds ignore the view."""
+
+    def belief_sampler(self, view: View) -> Sampler:
+        return _FreshDeals(self, view)
+
+
+class _FreshDeals(Sampler):
+    def __init__(self, game: ToyGame, view: View) -> None:
+        assert isinstance(view, ToyView)
+        self.game, self.seats = game, len(view.points)
+
+    def sample(self, rng: random.Random) -> ToyState:
+        return self.game.new_match(self.seats, rng.randrange(1 << 30))
+
+
+def test_a_belief_sampler_that_ignores_the_view_fails() -> None:
+    """Its worlds are checked as the sampler's are, though the sampler is sound."""
+    assert check_game(ToyGame(), matches=2, seed=1).passed
+    report = check_game(BeliefIgnoresView(), matches=2, seed=1, raise_on_failure=False)
     assert any(
         "sample_state(view(" in f and "differs from the view" in f
         for f in report.failures
