@@ -904,8 +904,6 @@ def greedy_action(state: GinRummyState) -> Action:
     hand = state.hands[state.to_act]
     deadwood = melds.deadwood
     if state.phase == DRAW:
-        if len(legal) == 1:
-            return DRAW_STOCK
         top = state.pile[-1]
         taken = hand | 1 << top
         if melds.meldable(taken) >> top & 1:
@@ -1177,10 +1175,10 @@ def _discard_loglik(before: CardMask, card: int, beta: float) -> float:
     throws each card with weight ``exp(-beta * deadwood it leaves)``."""
     if before.bit_count() != 11:
         return 0.0
-    left = [melds.deadwood(before & ~(1 << c)) for c in iter_bits(before)]
-    low = min(left)
-    norm = math.log(sum(math.exp(-beta * (x - low)) for x in left))
-    return -beta * (melds.deadwood(before & ~(1 << card)) - low) - norm
+    left = {c: melds.deadwood(before & ~(1 << c)) for c in iter_bits(before)}
+    low = min(left.values())
+    norm = math.log(sum(math.exp(-beta * (x - low)) for x in left.values()))
+    return -beta * (left[card] - low) - norm
 
 
 class _Recall(NamedTuple):
