@@ -3,9 +3,10 @@
 A search bot with ``rollout = "game"`` plays its rollouts by the game's
 ``Game.rollout_action`` (``docs/SEARCH.md``). A trick game whose State is a
 :class:`~games.tricks.TrickState` gets one by mixing in :class:`GreedyTricks`:
-:func:`greedy_card` reads the trick on the table from the State's own data
-(no view per action, as a heuristic bot needs) and plays as a beginner who
-counts only the trick in front of him:
+:func:`greedy_card` reads the trick on the table from
+:meth:`~games.tricks.TrickState.trick_in_play` (no view per action, as a
+heuristic bot needs) and plays as a beginner who counts only the trick in
+front of him:
 
 - leading, the card worth least (a blank rather than an honour);
 - when a partner holds the trick, the card worth most that does not take it
@@ -44,26 +45,25 @@ def greedy_card(state: State, rng: random.Random) -> Action:
     if len(legal) == 1:
         return legal[0]
     assert isinstance(state, TrickState)
-    mask = state._legal_mask
-    if not state._playing or mask <= 0:
+    play = state.trick_in_play()
+    if play is None:
         return legal[int(rng.random() * len(legal))]
-    points = state._tables.points
-    trick = state._trick
+    mask, points, trick = play.legal, play.points, play.cards
     if not trick:
         card = _cheapest(mask, points)
     else:
         seat = state.to_act
         assert seat is not None
-        takers = mask & state._top
-        last = len(trick) == state._trick_size - 1
-        if state.teams[state._winner] == state.teams[seat]:
+        takers = mask & play.top
+        last = len(trick) == play.size - 1
+        if state.teams[play.winner] == state.teams[seat]:
             safe = mask & ~takers
             card = _dearest(safe, points) if last and safe else _cheapest(mask, points)
         elif takers and (last or any(points[c] for c in trick)):
             card = _cheapest(takers, points)
         else:
             card = _cheapest(mask, points)
-    return state._card_names[card]
+    return play.names[card]
 
 
 class GreedyTricks:

@@ -34,7 +34,7 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import NoReturn, Self, TypeAlias
+from typing import NamedTuple, NoReturn, Self, TypeAlias
 
 from games.cards import CardMask, Deck, iter_bits
 
@@ -51,6 +51,7 @@ __all__ = [
     "ROTTERDAM",
     "Duties",
     "PublicTricks",
+    "TrickInPlay",
     "TrickRecord",
     "TrickRules",
     "TrickState",
@@ -65,6 +66,26 @@ __all__ = [
 #: points, bonus)``; the points include any last-trick bonus, the bonus is the
 #: game's own (roem in the jass games; 0 where a game has none).
 TrickRecord: TypeAlias = tuple[int, tuple[str, ...], int, int, int]
+
+
+class TrickInPlay(NamedTuple):
+    """The card play at one moment, as card indices and masks
+    (:meth:`TrickState.trick_in_play`): what a fast policy reads instead of a view."""
+
+    #: The cards the seat to act may play.
+    legal: CardMask
+    #: The cards on the table, in play order.
+    cards: tuple[int, ...]
+    #: The seat whose card holds the trick (meaningless while it is empty).
+    winner: int
+    #: The cards that would beat the card holding the trick.
+    top: CardMask
+    #: Cards in a full trick.
+    size: int
+    #: Each card's points in this deal's tables, by card index.
+    points: tuple[int, ...]
+    #: Each card's name, by card index.
+    names: tuple[str, ...]
 
 
 class Undertrump(enum.Enum):
@@ -890,6 +911,26 @@ class TrickState(State):
         raise InvalidActionError(
             f"{action!r} is not a card of the {self.rules.deck.name}; legal now: "
             f"{', '.join(self.legal_actions())}"
+        )
+
+    def trick_in_play(self) -> TrickInPlay | None:
+        """The trick on the table and the legal cards while cards are played
+        and the seat to act has a card to play; else None (a bid, a
+        declaration, the deal's end)."""
+        if not self._playing or self.to_act is None:
+            return None
+        if self._legal is None:
+            self.legal_actions()  # computes _legal_mask
+        if self._legal_mask <= 0:
+            return None
+        return TrickInPlay(
+            self._legal_mask,
+            tuple(self._trick),
+            self._winner,
+            self._top,
+            self._trick_size,
+            self._tables.points,
+            self._card_names,
         )
 
     # -- the rest of the contract -----------------------------------------------------

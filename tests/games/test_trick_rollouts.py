@@ -60,6 +60,32 @@ def test_last_to_play_a_partners_trick_gets_the_dearest_card_that_leaves_it() ->
     assert greedy_card(state, RNG) == "TS"
 
 
+def test_the_trick_in_play_names_the_table_as_the_view_shows_it() -> None:
+    """The same klaverjassen trick two cards in: the 7S led, the AS holds it
+    for seat 1, and seat 2 must follow spades with its only one, the 9S."""
+    hands = [
+        "7S 7C 8C 9C 7D 8D 9D 7H",
+        "AS TC JC QC KC TD JD 8H",
+        "9S AC QD KD AD 9H TH JH",
+        "8S TS JS QS KS QH KH AH",
+    ]
+    state = KlaverjassenState.from_hands(Klaverjassen(), hands, trump="H", deal=4)
+    for card in ("7S", "AS"):
+        state.apply(card)
+    play = state.trick_in_play()
+    assert play is not None
+    assert [play.names[c] for c in play.cards] == ["7S", "AS"]
+    assert play.winner == 1
+    assert state.rules.names(play.legal) == ("9S",) == state.legal_actions()
+    assert play.size == 4
+    assert play.points[state.rules.deck.cards.index("AS")] == 11
+
+
+def test_no_trick_is_in_play_before_the_card_play() -> None:
+    """While Maison Troggen's dealer discards there is no trick to read."""
+    assert MaisonTroggen().new_match(3, 1).trick_in_play() is None
+
+
 def test_outside_the_card_play_the_action_is_drawn_at_random() -> None:
     """Maison Troggen's dealer discards three cards before the play (line 151):
     the rule of thumb has nothing to say, and draws among the legal ones."""
