@@ -169,9 +169,11 @@ class InformationChecks:
             # belief sampler must draw worlds just as consistent with the view.
             sampler = self.game.sampler(view)
             worlds = [sampler.sample(rng) for _ in range(self.samples)]
+            drawn_by = ["sample_state"] * len(worlds)
             if self.believes:
                 believer = self.game.belief_sampler(view)
                 worlds += [believer.sample(rng) for _ in range(self.samples)]
+                drawn_by += ["belief_sampler"] * self.samples
             self.report.samples += len(worlds)
             world_places = [w.card_locations() for w in worlds]
             # Cards whose hidden places p's information fixes: the same in the
@@ -188,12 +190,13 @@ class InformationChecks:
             free = sum(1 for place in hidden if truth[place]) >= 2
             varied_places: set[str] = set()
             varied_cards: set[str] = set()
-            for sample, places in zip(worlds, world_places, strict=True):
+            drawn = zip(worlds, world_places, drawn_by, strict=True)
+            for sample, places, source in drawn:
                 sampled_view = sample.view(p)
                 if sampled_view != view:
                     raise ConformanceError(
                         f"class (c) sampled world, {where}: "
-                        f"sample_state(view({p})).view({p}) differs from the view: "
+                        f"{source}(view({p})).view({p}) differs from the view: "
                         f"{_first_difference(view, sampled_view)}"
                     )
                 self.check_conservation(

@@ -80,7 +80,7 @@ def test_a_belief_sampler_that_ignores_the_view_fails() -> None:
     assert check_game(ToyGame(), matches=2, seed=1).passed
     report = check_game(BeliefIgnoresView(), matches=2, seed=1, raise_on_failure=False)
     assert any(
-        "sample_state(view(" in f and "differs from the view" in f
+        "belief_sampler(view(" in f and "differs from the view" in f
         for f in report.failures
     )
 
