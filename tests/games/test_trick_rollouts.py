@@ -19,6 +19,13 @@ from harness import load_game
 #: Two cards a hand (Wilde Maison Tarot lets the players agree on it).
 TINY = MaisonTarot(variant="wilde", hand_size=2)
 RNG = random.Random(0)
+#: Klaverjassen hands for a spade trick (trump hearts, seat 0 to lead).
+SPADES = [
+    "7S 7C 8C 9C 7D 8D 9D 7H",
+    "AS TC JC QC KC TD JD 8H",
+    "9S AC QD KD AD 9H TH JH",
+    "8S TS JS QS KS QH KH AH",
+]
 
 
 def test_the_leader_leads_the_card_worth_least() -> None:
@@ -48,13 +55,7 @@ def test_last_to_play_a_partners_trick_gets_the_dearest_card_that_leaves_it() ->
     follows with the 9S; seat 3, seat 1's partner and last, throws the TS (10
     points) into his partner's trick rather than the KS (4), QS (3), JS (2)
     or 8S."""
-    hands = [
-        "7S 7C 8C 9C 7D 8D 9D 7H",
-        "AS TC JC QC KC TD JD 8H",
-        "9S AC QD KD AD 9H TH JH",
-        "8S TS JS QS KS QH KH AH",
-    ]
-    state = KlaverjassenState.from_hands(Klaverjassen(), hands, trump="H", deal=4)
+    state = KlaverjassenState.from_hands(Klaverjassen(), SPADES, trump="H", deal=4)
     for card in ("7S", "AS", "9S"):
         state.apply(card)
     assert greedy_card(state, RNG) == "TS"
@@ -63,13 +64,7 @@ def test_last_to_play_a_partners_trick_gets_the_dearest_card_that_leaves_it() ->
 def test_the_trick_in_play_names_the_table_as_the_view_shows_it() -> None:
     """The same klaverjassen trick two cards in: the 7S led, the AS holds it
     for seat 1, and seat 2 must follow spades with its only one, the 9S."""
-    hands = [
-        "7S 7C 8C 9C 7D 8D 9D 7H",
-        "AS TC JC QC KC TD JD 8H",
-        "9S AC QD KD AD 9H TH JH",
-        "8S TS JS QS KS QH KH AH",
-    ]
-    state = KlaverjassenState.from_hands(Klaverjassen(), hands, trump="H", deal=4)
+    state = KlaverjassenState.from_hands(Klaverjassen(), SPADES, trump="H", deal=4)
     for card in ("7S", "AS"):
         state.apply(card)
     play = state.trick_in_play()
