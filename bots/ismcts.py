@@ -25,7 +25,11 @@ halved; when the match ends within the horizon, 3/4 of the utility plus a
 quarter of that.
 
 The decision is the root's most visited child, the prior's choice credited
-with ``prior_lead`` times the iterations done as visits more. The search is
+with ``prior_lead`` times the iterations done as visits more. With
+``search_kinds`` the search takes only the decisions whose legal actions are
+all of those kinds (in gin rummy the plain discards) and the prior bot plays
+the rest: a search can be better than a player's rules of thumb at some
+decisions and worse at others (``docs/SEARCH.md``, gin rummy). The search is
 deterministic for a fixed iteration budget (its random stream is the bot's
 own); a time budget (``seconds``, or the referee's limit in
 :meth:`act_within`) stops it early.
@@ -49,7 +53,11 @@ from bots.searchkit import (
     max_rollout_option,
     policy_option,
     prior_action,
+    prior_choice,
     prior_options,
+    search_kinds,
+    search_kinds_option,
+    searched,
     time_options,
     world_sampler,
 )
@@ -102,6 +110,7 @@ class ISMCTSBot(Bot):
         ),
         policy_option(),
         *prior_options(),
+        search_kinds_option(),
         max_rollout_option(),
         evaluation_option(),
         belief_option(),
@@ -119,6 +128,12 @@ class ISMCTSBot(Bot):
         check_policy(self.options["prior"], game, f"bot {self.name!r}", "prior")
         check_evaluation(self.options["evaluation"], game, f"bot {self.name!r}")
         check_belief(self.options["belief"], game, f"bot {self.name!r}")
+        self._kinds = search_kinds(
+            self.options["search_kinds"],
+            game,
+            self.options["prior"],
+            f"bot {self.name!r}",
+        )
         #: Iterations of the last decision (for benches and tests).
         self.last_iterations = 0
         #: The tree of the last decision (for tests).
@@ -138,6 +153,8 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         rng = self.rng
+        if not searched(legal, self._kinds):
+            return prior_choice(self.options["prior"], self, rng, view)
         sampler = world_sampler(self.game, view, self.options["belief"])
         policy = make_policy(self.options["rollout"], self.game, rng.getrandbits(32))
         # The prior's choice at the root, if any: explored first, then favoured

@@ -25,7 +25,9 @@ within the deal.
 With a ``prior`` bot (a family's heuristic bot), the search keeps the prior's
 choice unless another action's mean value over the worlds beats it by more
 than ``prior_margin`` deal points: a few noisy rollouts do not overrule a
-player's judgement, a clear finding does.
+player's judgement, a clear finding does. With ``search_kinds`` the search
+takes only the decisions whose legal actions are all of those kinds, and the
+prior bot plays the rest.
 
 **Known weaknesses** (Frank & Basin 1998; Long et al. 2010), which
 ``docs/SEARCH.md`` shows on a small position:
@@ -60,8 +62,12 @@ from bots.searchkit import (
     max_rollout_option,
     policy_option,
     prior_action,
+    prior_choice,
     rollout,
     scalar_value,
+    search_kinds,
+    search_kinds_option,
+    searched,
     time_options,
     world_sampler,
 )
@@ -293,6 +299,7 @@ class PIMCBot(Bot):
             minimum=0.0,
             maximum=1000.0,
         ),
+        search_kinds_option(),
     )
 
     def __init__(
@@ -312,6 +319,12 @@ class PIMCBot(Bot):
                 f"bot {self.name!r}: option 'prior' needs combine = 'mean' (a "
                 f"margin in deal points), not {self.options['combine']!r}"
             )
+        self._kinds = search_kinds(
+            self.options["search_kinds"],
+            game,
+            self.options["prior"],
+            f"bot {self.name!r}",
+        )
         #: Worlds searched and exact searches in the last decision (for tests).
         self.last_worlds = 0
         self.last_exact = 0
@@ -330,6 +343,8 @@ class PIMCBot(Bot):
         if len(legal) == 1:
             return legal[0]
         rng = self.rng
+        if not searched(legal, self._kinds):
+            return prior_choice(self.options["prior"], self, rng, view)
         sampler = world_sampler(self.game, view, self.options["belief"])
         policy = make_policy(self.options["rollout"], self.game, rng.getrandbits(32))
         totals = [0.0] * len(legal)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -45,6 +46,10 @@ __all__ = [
     "horizon_margins",
     "make_policy",
     "points_margins",
+    "prior_choice",
+    "search_kinds",
+    "search_kinds_option",
+    "searched",
     "seat_margins",
     "time_options",
 ]
@@ -229,6 +234,59 @@ def prior_options() -> tuple[Option, ...]:
             maximum=1.0,
         ),
     )
+
+
+def search_kinds_option() -> Option:
+    """The ``search_kinds`` option: which decisions the search takes."""
+    return Option(
+        "search_kinds",
+        "",
+        "action kinds the search decides, as the game's forms "
+        "(Game.action_kinds, 'troef games GAME'), separated by commas: a "
+        "decision where any legal action is of another kind is the prior bot's; "
+        "'' (the default): the search decides every decision",
+    )
+
+
+def search_kinds(
+    value: str, game: Game, prior: str, owner: str
+) -> re.Pattern[str] | None:
+    """The pattern of the actions ``search_kinds = value`` leaves to the search
+    (None: every action); raises :class:`OptionError` naming what is accepted."""
+    if not value.strip():
+        return None
+    if prior == "none":
+        raise OptionError(
+            f"{owner}: option 'search_kinds' = {value!r} leaves decisions to the "
+            "prior bot; set option 'prior' to a bot name too"
+        )
+    by_form = {kind.form: kind.pattern for kind in game.action_kinds}
+    if not by_form:
+        raise OptionError(
+            f"{owner}: option 'search_kinds' needs a game that lists its "
+            f"action kinds; {game.name!r} lists none (leave the option out)"
+        )
+    patterns = []
+    for form in (f.strip() for f in value.split(",")):
+        if form not in by_form:
+            raise OptionError(
+                f"{owner}: option 'search_kinds': {form!r} is not an action kind "
+                f"of {game.name!r}; its kinds are {', '.join(map(repr, by_form))}"
+            )
+        patterns.append(f"(?:{by_form[form]})")
+    return re.compile("|".join(patterns))
+
+
+def searched(legal: Sequence[str], kinds: re.Pattern[str] | None) -> bool:
+    """True when the search decides among ``legal`` (see :func:`search_kinds`)."""
+    return kinds is None or all(kinds.fullmatch(action) for action in legal)
+
+
+def prior_choice(prior: str, bot: Bot, rng: random.Random, view: View) -> str:
+    """The move of ``bot``'s prior bot ``prior`` at a decision its search leaves
+    to it (``search_kinds``), seeded from the searching bot's own stream."""
+    action = prior_action(prior, bot.game, bot.seat, rng.getrandbits(32), view)
+    return action if action is not None else view.legal_actions[0]
 
 
 def prior_action(name: str, game: Game, seat: int, seed: int, view: View) -> str | None:

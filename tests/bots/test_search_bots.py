@@ -318,3 +318,71 @@ def test_the_table_tells_a_declaration_in_hand_from_none() -> None:
     plain.apply("QC")
     assert declared.hands == plain.hands and declared.to_act == plain.to_act
     assert _key(declared) != _key(plain)
+
+
+def test_search_kinds_leaves_the_other_decisions_to_the_prior() -> None:
+    """Gin rummy with ``search_kinds = "<card>"``: the search takes the plain
+    discards, the gin-rummy bot draws and knocks (docs/SEARCH.md, gin rummy)."""
+    from bots.gin_rummy import GinRummyBot
+
+    game = REGISTRY.game("gin-rummy")
+    options = {"iterations": 40, "prior": "gin-rummy", "search_kinds": "<card>"}
+    state = game.new_match(2, 11)
+    kinds = {"draw": 0, "discard": 0, "other": 0}
+    while not state.is_over() and sum(kinds.values()) < 60:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        legal = view.legal_actions
+        bot = ISMCTSBot(game, seat, 3, options)
+        played = bot.act(view)
+        assert played in legal
+        if len(legal) > 1 and all(":" not in a for a in legal):
+            kinds["discard"] += 1
+            assert bot.last_iterations == 40  # searched
+        elif len(legal) > 1:
+            kinds["draw" if legal[0].startswith("draw") else "other"] += 1
+            assert bot.last_iterations == 0  # the prior's, unsearched
+            assert played == GinRummyBot(game, seat, 0).act(view)
+        state.apply(played)
+    assert kinds["discard"] >= 10 and kinds["draw"] >= 10
+
+
+def test_search_kinds_names_what_it_accepts() -> None:
+    game = REGISTRY.game("gin-rummy")
+    with pytest.raises(OptionError, match="set option 'prior'"):
+        ISMCTSBot(game, 0, 1, {"search_kinds": "<card>"})
+    with pytest.raises(
+        OptionError,
+        match=r"'<cards>' is not an action kind of 'gin-rummy'.*'knock:<card>'",
+    ):
+        ISMCTSBot(game, 0, 1, {"prior": "gin-rummy", "search_kinds": "<cards>"})
+    bot = ISMCTSBot(
+        game, 0, 1, {"prior": "gin-rummy", "search_kinds": "<card>, knock:<card>"}
+    )
+    assert bot._kinds is not None and bot._kinds.fullmatch("knock:QS")
+    assert not bot._kinds.fullmatch("draw:stock")
+
+
+def test_pimc_leaves_the_same_decisions_to_its_prior() -> None:
+    from bots.gin_rummy import GinRummyBot
+
+    game = REGISTRY.game("gin-rummy")
+    options = {"worlds": 3, "prior": "gin-rummy", "search_kinds": "<card>"}
+    state = game.new_match(2, 5)
+    seen = set()
+    while len(seen) < 2:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        bot = PIMCBot(game, seat, 3, options)
+        played = bot.act(view)
+        if len(view.legal_actions) > 1:
+            plain = all(":" not in a for a in view.legal_actions)
+            seen.add(plain)
+            assert bot.last_worlds == (3 if plain else 0)
+            if not plain:
+                assert played == GinRummyBot(game, seat, 0).act(view)
+        state.apply(played)
+    with pytest.raises(OptionError, match="set option 'prior'"):
+        PIMCBot(game, 0, 1, {"search_kinds": "<card>"})
