@@ -64,7 +64,12 @@ Rulings (where issue 35 is silent):
    the others and leaves those of the changed entrants to be played again, as
    a tuned bot should be: every pair it sits in is measured anew, the pairs
    without it keep their results. Any other change (the game, its options, the
-   seeds, the entrants' list) refuses the archive.
+   seeds, the entrants' list) refuses the archive, but see ruling 8.
+8. A ladder lengthened (a larger ``matches``, everything else as archived)
+   keeps its archived matches: a match's seed and id depend on its index, not
+   on how many follow (:func:`harness.tournament.plan.plan`), so the archive's
+   matches are the new plan's first and only the seeds added are played. A
+   shorter ``matches`` refuses the archive (its table would drop results).
 """
 
 from __future__ import annotations
@@ -265,7 +270,8 @@ def changed_entrants(config: TournamentConfig, old: dict[str, Any]) -> set[str] 
     recorded (another bot, options or clock; ruling 7), after
     :func:`with_new_defaults`; None when more than entrants differ."""
     then, now = with_new_defaults(config, old), config.snapshot()
-    if {**then, "entrants": None} != {**now, "entrants": None}:
+    aside = {"entrants": None, "matches": None}  # ruling 8: a ladder may grow
+    if {**then, **aside} != {**now, **aside} or now["matches"] < then["matches"]:
         return None
     if set(then.get("entrants", {})) != set(now["entrants"]):
         return None
@@ -277,14 +283,15 @@ def changed_entrants(config: TournamentConfig, old: dict[str, Any]) -> set[str] 
 def config_as_recorded(
     config: TournamentConfig, old: dict[str, Any]
 ) -> TournamentConfig:
-    """``config`` with its entrants' options as snapshot ``old`` recorded them."""
+    """``config`` with its entrants' options and its length as snapshot ``old``
+    recorded them."""
     entrants = tuple(
         dataclasses.replace(
             e, options=tuple(sorted(old["entrants"][e.label]["options"].items()))
         )
         for e in config.entrants
     )
-    return dataclasses.replace(config, entrants=entrants)
+    return dataclasses.replace(config, entrants=entrants, matches=old["matches"])
 
 
 def restore(config: TournamentConfig, archive: Path) -> int:
@@ -317,8 +324,11 @@ def restore(config: TournamentConfig, archive: Path) -> int:
         )
     # A job's id digests its bots' options, so an archive made before a bot
     # gained an option names its matches by the ids of the plan it then had.
-    then = config_as_recorded(config, old)
-    jobs = {was.id: job for was, job in zip(plan(then), plan(config), strict=True)}
+    then = plan(config_as_recorded(config, old))
+    # Ruling 8: a lengthened plan begins with the archived one, job for job.
+    jobs = {
+        was.id: job for was, job in zip(then, plan(config)[: len(then)], strict=True)
+    }
     played = []
     dropped = 0
     for row in rows:

@@ -297,6 +297,31 @@ def test_an_archive_of_another_config_is_refused(tmp_path: Path) -> None:
     assert not changed.database.exists()
 
 
+def test_a_lengthened_ladder_keeps_its_archive_and_plays_the_seeds_added(
+    tmp_path: Path,
+) -> None:
+    """Ruling 8: two seeds archived, the config raised to three: the two are
+    restored as the new plan's first matches and only the third seed is
+    played; a config cut to one seed refuses the archive."""
+    config = ladder.ladder_config(_shrunk_ladder(tmp_path), tmp_path / "db")
+    run_tournament(config, workers=1)
+    archive = tmp_path / "ladder-klapper.jsonl"
+    assert ladder.write_archive(config, archive) == 24
+    longer = dataclasses.replace(config, matches=3, database=tmp_path / "longer.sqlite")
+    assert ladder.restore(longer, archive) == 24
+    with Store.existing(longer.database) as store:
+        assert store.counts()[0] == 24
+        assert {m.job["id"] for m in store.matches()} == {j.id for j in plan(config)}
+    summary = run_tournament(longer, workers=1)
+    assert (summary.already_done, summary.played) == (24, 12)
+    shorter = dataclasses.replace(
+        config, matches=1, database=tmp_path / "shorter.sqlite"
+    )
+    with pytest.raises(ConfigError, match="results of another config"):
+        ladder.restore(shorter, archive)
+    assert not shorter.database.exists()
+
+
 def _without_pimc_prior(config: TournamentConfig) -> TournamentConfig:
     """``config`` as it was before PIMC had its ``prior`` options."""
     entrants = tuple(
