@@ -370,7 +370,7 @@ def test_pimc_leaves_the_same_decisions_to_its_prior() -> None:
     game = REGISTRY.game("gin-rummy")
     options = {"worlds": 3, "prior": "gin-rummy", "search_kinds": "<card>"}
     state = game.new_match(2, 5)
-    seen = set()
+    seen: set[bool] = set()
     while len(seen) < 2:
         seat = state.to_act
         assert seat is not None
