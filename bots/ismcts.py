@@ -27,9 +27,9 @@ quarter of that.
 The decision is the root's most visited child, the prior's choice credited
 with ``prior_lead`` times the iterations done as visits more. With
 ``search_kinds`` the search takes only the decisions whose legal actions are
-all of those kinds (in gin rummy the plain discards) and the prior bot plays
-the rest: a search can be better than a player's rules of thumb at some
-decisions and worse at others (``docs/SEARCH.md``, gin rummy). The search is
+all of those kinds and the prior bot plays the rest (Maison Troggen's ladder
+leaves the dealer's discards to the tarot heuristic: ``docs/SEARCH.md``, "The
+tarot family"). The search is
 deterministic for a fixed iteration budget (its random stream is the bot's
 own); a time budget (``seconds``, or the referee's limit in
 :meth:`act_within`) stops it early.

@@ -286,7 +286,8 @@ def prior_choice(prior: str, bot: Bot, rng: random.Random, view: View) -> str:
     """The move of ``bot``'s prior bot ``prior`` at a decision its search leaves
     to it (``search_kinds``), seeded from the searching bot's own stream."""
     action = prior_action(prior, bot.game, bot.seat, rng.getrandbits(32), view)
-    return action if action is not None else view.legal_actions[0]
+    assert action is not None, "search_kinds is refused without a prior"
+    return action
 
 
 def prior_action(name: str, game: Game, seat: int, seed: int, view: View) -> str | None:
